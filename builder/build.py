@@ -1,0 +1,108 @@
+"""Building tables: run a puzzle's search kernel and publish its arrays atomically.
+
+Owns the choice of kernel per puzzle, the array names and chunking of each table,
+and the skip-if-current logic that makes re-running ``make tables`` cheap.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from builder import store
+from builder.puzzles.tricolore import METHODS, Tricolore, check_method
+
+TRICOLORE_COLUMNS_PER_CHUNK = 16
+"""Target columns per chunk: a path query reads one chunk of each array."""
+
+TRICOLORE_ENCODING = (
+    "arrays [start, target] over board ranks; rank = sum of colour * 3**(n_squares-1-square), "
+    "R=0 W=1 B=2, squares row-major from 0 at the top left. clicks = minimum clicks >= 1 "
+    "(255 = unreachable or outside the method's state space); sole_click = the first click "
+    "when it is the only optimal one, else 255; clicks_avoiding_sole = minimum clicks when "
+    "that sole click is forbidden (255 = none)."
+)
+TRICOLORE_RULES = (
+    "R->W->B->R; clicking red advances it alone, white its 8 neighbours, blue itself and its "
+    "neighbours; no square twice in succession. unrestricted: any square; hybrid: bottom row "
+    "plus red squares of the row above; restricted: bottom row only. Hybrid and restricted "
+    "state spaces exclude boards whose bottom row is all blue."
+)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    path: Path
+    built: bool
+    seconds: float
+
+
+def tricolore_table_path(data_dir: Path, rules: Tricolore, method: str) -> Path:
+    return store.table_path(data_dir, "tricolore", rules.shape_name, method)
+
+
+def tricolore_all_pairs(
+    rules: Tricolore, method: str, progress: bool = True
+) -> dict[str, np.ndarray]:
+    """All-pairs arrays (start × target) for one method, by the multi-target kernel."""
+    from builder.kernels.multi_target_bfs import BATCH, UNREACHABLE, search_targets
+
+    check_method(method)
+    n_boards = rules.n_boards
+    successors = rules.successor_table(method)
+    clicks = np.full((n_boards, n_boards), UNREACHABLE, dtype=np.uint8)
+    sole = np.full_like(clicks, UNREACHABLE)
+    avoiding = np.full_like(clicks, UNREACHABLE)
+    inside = rules.in_state_space(rules.all_boards(), method)
+    batches = range(0, n_boards, BATCH)
+    for first in tqdm(
+        batches, desc=f"tricolore {rules.shape_name} {method}", unit="batch", disable=not progress
+    ):
+        targets = np.arange(first, min(n_boards, first + BATCH))
+        targets = targets[inside[targets]]
+        if len(targets):
+            search_targets(successors, targets, clicks, sole, avoiding, columns=targets)
+    return {"clicks": clicks, "sole_click": sole, "clicks_avoiding_sole": avoiding}
+
+
+def build_tricolore(
+    data_dir: Path,
+    width: int = 4,
+    height: int = 2,
+    method: str = "unrestricted",
+    force: bool = False,
+    progress: bool = True,
+) -> BuildResult:
+    rules = Tricolore(width, height)
+    check_method(method)
+    path = tricolore_table_path(data_dir, rules, method)
+    identity = {"puzzle": "tricolore", "width": width, "height": height, "method": method}
+    if not force and store.is_current(path, identity):
+        return BuildResult(path, built=False, seconds=0.0)
+    started = time.perf_counter()
+    arrays = tricolore_all_pairs(rules, method, progress)
+    chunks = (rules.n_boards, TRICOLORE_COLUMNS_PER_CHUNK)
+    with store.publishing(path) as staging:
+        store.write_table(
+            staging,
+            {name: (values, chunks, {}) for name, values in arrays.items()},
+            {
+                **identity,
+                "rules": TRICOLORE_RULES,
+                "encoding": TRICOLORE_ENCODING,
+                "unreachable": 255,
+                "max_clicks": int(arrays["clicks"][arrays["clicks"] < 255].max()),
+                "search_seconds": round(time.perf_counter() - started, 3),
+            },
+        )
+    return BuildResult(path, built=True, seconds=time.perf_counter() - started)
+
+
+def build_tricolore_methods(
+    data_dir: Path, width: int = 4, height: int = 2, force: bool = False, progress: bool = True
+) -> list[BuildResult]:
+    return [build_tricolore(data_dir, width, height, m, force, progress) for m in METHODS]
