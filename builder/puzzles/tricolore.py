@@ -214,6 +214,54 @@ class Tricolore:
         table[(table >= 0) & ~inside[np.maximum(table, 0)]] = -1
         return table
 
+    # --- one board at a time (the query path: no array set-up per call) -----------
+
+    @cached_property
+    def _place_list(self) -> list[int]:
+        return [int(v) for v in self.place_values]
+
+    @cached_property
+    def _advanced_squares(self) -> list[list[tuple[int, ...]]]:
+        return [
+            [tuple(np.flatnonzero(self.advance_masks[square, colour])) for colour in range(3)]
+            for square in range(self.n_squares)
+        ]
+
+    def colour_of(self, rank: int, square: int) -> int:
+        return (rank // self._place_list[square]) % 3
+
+    def click_one(self, rank: int, square: int) -> int:
+        """``click`` for a single board, in plain integers."""
+        place = self._place_list
+        for advanced in self._advanced_squares[square][(rank // place[square]) % 3]:
+            rank += place[advanced] if (rank // place[advanced]) % 3 != BLUE else -2 * place[advanced]
+        return rank
+
+    def in_state_space_one(self, rank: int, method: str) -> bool:
+        if method == "unrestricted":
+            return True
+        return any(self.colour_of(rank, square) != BLUE for square in self.bottom_row())
+
+    def legal_moves(self, rank: int, last: int, method: str) -> list[tuple[int, int]]:
+        """(square, resulting board) for every click allowed after clicking ``last``
+        (NO_CLICK at the start); the single-board twin of ``successor_table``."""
+        check_method(method)
+        if method == "unrestricted":
+            squares: list[int] = list(range(self.n_squares))
+        else:
+            squares = list(self.bottom_row())
+            if method == "hybrid":
+                squares = [
+                    s for s in self.row_above_bottom() if self.colour_of(rank, s) == RED
+                ] + squares
+        moves = []
+        for square in squares:
+            if square != last:
+                board = self.click_one(rank, square)
+                if self.in_state_space_one(board, method):
+                    moves.append((square, board))
+        return moves
+
     # --- symmetries ---------------------------------------------------------------
 
     def symmetries(self, method: str) -> dict[str, np.ndarray]:

@@ -1,0 +1,27 @@
+# Two commands do all the set-up on a fresh machine:
+#   make tables   creates .venv, installs the project, builds every table into data/
+#   make test     the same, then runs the test suite
+VENV ?= .venv
+DATA ?= data
+PYTHON ?= python3
+INSTALLED := $(VENV)/.installed
+
+.PHONY: tables test bench clean-data
+
+$(INSTALLED): pyproject.toml
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+tables: $(INSTALLED)
+	$(VENV)/bin/builder tables --data $(DATA) $(if $(FORCE),--force)
+	$(VENV)/bin/query stats tricolore --data $(DATA)
+
+test: tables
+	TABLEBASE_DATA=$(abspath $(DATA)) $(VENV)/bin/pytest
+
+bench: tables
+	$(VENV)/bin/python bench/run.py --data $(DATA)
+
+clean-data:
+	rm -rf $(DATA)/tricolore $(DATA)/catalog.duckdb

@@ -1,0 +1,114 @@
+"""`builder`: builds the tables in data/ (one command per puzzle, `tables` for all).
+
+Examples:
+
+    builder tables                       # everything `make tables` builds
+    builder tricolore --method hybrid    # one 4x2 table
+    builder tricolore --force            # rebuild even if current
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from builder.puzzles.tricolore import METHODS, BoardError, MethodError
+
+app = typer.Typer(
+    help="Build puzzle tablebases into a data directory (zarr tables + DuckDB catalog).",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+DataOption = Annotated[
+    Path, typer.Option("--data", help="Directory the tables are written to.", show_default=True)
+]
+ForceOption = Annotated[bool, typer.Option("--force", help="Rebuild even if the table is current.")]
+QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bars.")]
+
+
+def _report(results, seconds: float) -> None:
+    from builder.store import directory_size
+
+    for result in results:
+        state = f"built in {result.seconds:.1f} s" if result.built else "current, reused"
+        size = directory_size(result.path) / 1e6
+        typer.echo(f"{result.path}  {state}  ({size:.1f} MB)")
+    typer.echo(f"done in {seconds:.1f} s")
+
+
+@app.command()
+def tricolore(
+    data: DataOption = Path("data"),
+    width: Annotated[int, typer.Option(help="Board width (squares per row).")] = 4,
+    height: Annotated[int, typer.Option(help="Board height (rows).")] = 2,
+    method: Annotated[
+        str, typer.Option(help=f"One of {', '.join(METHODS)}, or 'all'.")
+    ] = "all",
+    force: ForceOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """All-pairs Tricolore tables for a W×H board (default: the document's 4×2).
+
+    Example: builder tricolore --width 4 --height 2 --method unrestricted
+    """
+    from builder.build import build_tricolore
+    from builder.catalog import refresh_catalog
+
+    if width * height > 10:
+        raise BoardError(
+            f"an all-pairs table for {width}x{height} ({3 ** (width * height):,} boards) does "
+            "not fit: at most 10 squares"
+        )
+    methods = METHODS if method == "all" else (method,)
+    started = time.perf_counter()
+    results = [
+        build_tricolore(data, width, height, m, force=force, progress=not quiet) for m in methods
+    ]
+    if refresh_catalog(data):
+        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
+    _report(results, time.perf_counter() - started)
+
+
+@app.command()
+def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
+    """Build every table `make tables` builds, then refresh the DuckDB catalog.
+
+    Example: builder tables --data data
+    """
+    from builder.build import build_tricolore_methods
+    from builder.catalog import refresh_catalog
+
+    started = time.perf_counter()
+    results = build_tricolore_methods(data, 4, 2, force=force, progress=not quiet)
+    if refresh_catalog(data, force=force):
+        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
+    _report(results, time.perf_counter() - started)
+
+
+@app.command()
+def catalog(data: DataOption = Path("data"), force: ForceOption = False) -> None:
+    """Rebuild the DuckDB catalog (per-pair tables and views) from the zarr tables.
+
+    Example: builder catalog --force
+    """
+    from builder.catalog import catalog_path, refresh_catalog
+
+    rebuilt = refresh_catalog(data, force=force)
+    typer.echo(f"{catalog_path(data)} {'rebuilt' if rebuilt else 'current'}")
+
+
+def main() -> None:
+    try:
+        app()
+    except (BoardError, MethodError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("interrupted: tables already published are intact", file=sys.stderr)
+        sys.exit(130)

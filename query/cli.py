@@ -1,0 +1,252 @@
+"""`query`: answers from the built tables (never writes data/).
+
+Examples:
+
+    query path WBWW.WBRB RRRR.RRRR
+    query path WBWW.WBRB RRRR.RRRR --method hybrid --json
+    query distance RRRR.RRRR WWWW.WWWW
+    query sql "SELECT * FROM tricolore_click_distribution WHERE method = 'hybrid'"
+    query stats tricolore
+
+Heavy modules (duckdb, zarr, numba) are imported only by the commands that need them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from builder.puzzles.tricolore import BoardError, MethodError
+from query.tables import QueryError
+
+app = typer.Typer(
+    help="Query puzzle tablebases: optimal paths, distances, statistics, SQL.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+stats_app = typer.Typer(help="The documents' tables, formatted as the documents show them.")
+app.add_typer(stats_app, name="stats")
+
+DataOption = Annotated[Path, typer.Option("--data", help="Directory holding the built tables.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+CsvOption = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
+MethodOption = Annotated[
+    str,
+    typer.Option(
+        "--method",
+        help="unrestricted (any square), hybrid (bottom row + red squares of the row "
+        "above) or restricted (bottom row only).",
+    ),
+]
+
+
+def _tricolore_pair(start: str, target: str, method: str):
+    from builder.puzzles.tricolore import Tricolore, check_method
+
+    check_method(method)
+    start_rows = start.strip().split(".")
+    height, width = len(start_rows), len(start_rows[0])
+    rules = Tricolore(width, height)
+    start_rank = rules.parse(start)
+    target_rank = rules.parse(target)
+    return rules, start_rank, target_rank
+
+
+def _print_rows(columns: list[str], rows: list[tuple], as_json: bool, as_csv: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps([dict(zip(columns, row)) for row in rows], default=str))
+        return
+    if as_csv:
+        import csv
+
+        writer = csv.writer(sys.stdout)
+        writer.writerow(columns)
+        writer.writerows(rows)
+        return
+    shown = [["" if value is None else str(value) for value in row] for row in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in shown]) for i, c in enumerate(columns)]
+    typer.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip())
+    for row in shown:
+        typer.echo("  ".join(v.rjust(w) if v[:1].isdigit() or v[:1] == "-" else v.ljust(w)
+                             for v, w in zip(row, widths)).rstrip())
+
+
+@app.command()
+def path(
+    start: Annotated[str, typer.Argument(help="Start board, e.g. WBWW.WBRB.")],
+    target: Annotated[str, typer.Argument(help="Target board, e.g. RRRR.RRRR.")],
+    method: MethodOption = "unrestricted",
+    data: DataOption = Path("data"),
+    as_json: JsonOption = False,
+) -> None:
+    """An optimal click sequence from START to TARGET, by walking the stored tables.
+
+    Squares are numbered row-major from 0 (0123 over 4567). A start equal to the
+    target gives its shortest return (at least one click).
+
+    Example: query path WBWW.WBRB RRRR.RRRR --method hybrid
+    """
+    from query.tables import TricoloreTable
+    from query.walk import tricolore_path
+
+    rules, start_rank, target_rank = _tricolore_pair(start, target, method)
+    table = TricoloreTable(data, rules.width, rules.height, method)
+    found = tricolore_path(rules, table, start_rank, target_rank, method)
+    boards = [rules.format(b) for b in found.boards]
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "start": boards[0],
+                    "target": boards[-1],
+                    "method": method,
+                    "length": found.length,
+                    "clicks": list(found.clicks),
+                    "boards": boards,
+                }
+            )
+        )
+        return
+    typer.echo(f"{boards[0]} -> {boards[-1]}: {found.length} clicks ({method}, optimal)")
+    width = len(boards[0])
+    typer.echo(f"{'step':<5} {'board':<{width}}  click")
+    for step, board in enumerate(boards):
+        click = str(found.clicks[step]) if step < found.length else "done"
+        typer.echo(f"{'init' if step == 0 else step:<5} {board:<{width}}  {click}")
+
+
+@app.command()
+def distance(
+    start: Annotated[str, typer.Argument(help="Start board, e.g. RRRR.RRRR.")],
+    target: Annotated[str, typer.Argument(help="Target board, e.g. WWWW.WWWW.")],
+    method: MethodOption = "unrestricted",
+    data: DataOption = Path("data"),
+    as_json: JsonOption = False,
+) -> None:
+    """Minimum number of clicks (at least one) from START to TARGET.
+
+    Example: query distance RRRR.RRRR WWWW.WWWW
+    """
+    from query.tables import TricoloreTable
+    from query.walk import UnreachableError, explain_unreachable, tricolore_distance
+
+    rules, start_rank, target_rank = _tricolore_pair(start, target, method)
+    table = TricoloreTable(data, rules.width, rules.height, method)
+    clicks = tricolore_distance(table, start_rank, target_rank)
+    if as_json:
+        typer.echo(json.dumps({"start": rules.format(start_rank), "target": rules.format(
+            target_rank), "method": method, "clicks": clicks}))
+        if clicks is None:
+            sys.exit(1)
+        return
+    if clicks is None:
+        raise UnreachableError(explain_unreachable(rules, target_rank, method))
+    typer.echo(clicks)
+
+
+def _connect(data: Path):
+    import duckdb
+
+    from query.tables import MissingTableError
+
+    catalog = data / "catalog.duckdb"
+    if not catalog.exists():
+        raise MissingTableError(f"no catalog at {catalog}: run `make tables`")
+    return duckdb.connect(str(catalog), read_only=True)
+
+
+@app.command()
+def sql(
+    statement: Annotated[str, typer.Argument(help="A SQL query over the catalog.")],
+    data: DataOption = Path("data"),
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
+) -> None:
+    """Run SQL against the DuckDB catalog (read-only) and print the result.
+
+    Example: query sql "SELECT * FROM tricolore_max_clicks_range"
+    """
+    import duckdb
+
+    with _connect(data) as con:
+        try:
+            result = con.execute(statement)
+        except duckdb.Error as error:
+            raise QueryError(f"SQL error: {str(error).splitlines()[0]}") from None
+        if result.description is None:
+            return
+        columns = [d[0] for d in result.description]
+        _print_rows(columns, result.fetchall(), as_json, as_csv)
+
+
+@stats_app.command("tricolore")
+def stats_tricolore(data: DataOption = Path("data"), as_json: JsonOption = False) -> None:
+    """The document's 4×2 tables: clicks per method, and the reversed (per-target) table.
+
+    Example: query stats tricolore
+    """
+    from builder.puzzles.tricolore import METHODS
+
+    with _connect(data) as con:
+        distribution = con.execute(
+            "SELECT method, clicks, reached, average, percent FROM tricolore_click_distribution"
+        ).fetchall()
+        summary = {
+            row[0]: row[1:]
+            for row in con.execute(
+                "SELECT method, average_clicks, starts FROM tricolore_click_summary"
+            ).fetchall()
+        }
+        targets = con.execute(
+            "SELECT method, target, average_document_starts, maximum, exact_average "
+            "FROM tricolore_target_summary "
+            "WHERE target IN ('WWWW.WWWW', 'WBWB.BWBW', 'RRRR.RRRR') "
+            "ORDER BY method, maximum"
+        ).fetchall()
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "distribution": [
+                        dict(zip(("method", "clicks", "reached", "average", "percent"), row))
+                        for row in distribution
+                    ],
+                    "average_clicks": {m: s[0] for m, s in summary.items()},
+                    "targets": [
+                        dict(zip(("method", "target", "average", "maximum",
+                                  "average_all_starts"), row))
+                        for row in targets
+                    ],
+                }
+            )
+        )
+        return
+    for method in METHODS:
+        rows = [r for r in distribution if r[0] == method]
+        if not rows:
+            continue
+        starts = summary[method][1]
+        typer.echo(f"\n{method.capitalize()}  ({starts} mirror-canonical starts)")
+        typer.echo(f"{'Clicks':>6} {'Reached':>10} {'Average':>8} {'Percent':>7}")
+        for _, clicks, reached, average, percent in rows:
+            label = "Total" if clicks is None else str(clicks)
+            shown = f"{average:.0f}" if clicks is None else f"{average:.1f}"
+            typer.echo(f"{label:>6} {reached:>10} {shown:>8} {percent:>6}%")
+        typer.echo(f"Average Clicks {summary[method][0]:.1f}")
+    typer.echo("\nMethod        Final State  Average  Maximum  (average over all 6561 starts)")
+    for method, target, average, maximum, average_all in targets:
+        shown = "-" if average is None else f"{average:.1f}"
+        typer.echo(f"{method:<13} {target:<12} {shown:>7} {maximum!s:>8}  ({average_all:.2f})")
+
+
+def main() -> None:
+    try:
+        app()
+    except (QueryError, BoardError, MethodError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,33 @@
+"""Shared fixtures: the built data directory and the document's figures."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIGURES = json.loads((Path(__file__).parent / "figures.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    path = Path(os.environ.get("TABLEBASE_DATA", ROOT / "data"))
+    if not (path / "catalog.duckdb").exists():
+        pytest.fail(f"no built tables in {path}: run `make tables` (make test does it)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def catalog(data_dir):
+    import duckdb
+
+    with duckdb.connect(str(data_dir / "catalog.duckdb"), read_only=True) as con:
+        yield con
+
+
+@pytest.fixture(scope="session")
+def figures() -> dict:
+    return FIGURES

@@ -1,0 +1,97 @@
+"""Slow, obviously correct implementations used only by the tests.
+
+Written from the document's rules, independently of builder/: boards are lists
+of letters, clicks are applied square by square, searches are plain queues.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+ADVANCE = {"R": "W", "W": "B", "B": "R"}
+
+
+def parse(text: str) -> list[str]:
+    return list(text.replace(".", ""))
+
+
+def show(board: list[str], width: int) -> str:
+    rows = ["".join(board[i : i + width]) for i in range(0, len(board), width)]
+    return ".".join(rows)
+
+
+def neighbours(square: int, width: int, height: int) -> list[int]:
+    row, col = divmod(square, width)
+    return [
+        r * width + c
+        for r in range(row - 1, row + 2)
+        for c in range(col - 1, col + 2)
+        if (r, c) != (row, col) and 0 <= r < height and 0 <= c < width
+    ]
+
+
+def click(board: list[str], square: int, width: int, height: int) -> list[str]:
+    """R: the square alone advances; W: its neighbours; B: itself and its neighbours."""
+    colour = board[square]
+    advancing = []
+    if colour in "RB":
+        advancing.append(square)
+    if colour in "WB":
+        advancing += neighbours(square, width, height)
+    result = list(board)
+    for s in advancing:
+        result[s] = ADVANCE[result[s]]
+    return result
+
+
+def may_click(board: list[str], square: int, method: str, width: int, height: int) -> bool:
+    row = square // width
+    if method == "unrestricted":
+        return True
+    if row == height - 1:
+        return True
+    return method == "hybrid" and row == height - 2 and board[square] == "R"
+
+
+def in_space(board: list[str], method: str, width: int) -> bool:
+    return method == "unrestricted" or set(board[-width:]) != {"B"}
+
+
+def distances_from(start: str, method: str, width: int, height: int) -> dict[str, int]:
+    """Minimum clicks (>= 1) from start to every reachable board, by a plain forward
+    BFS over (board, last clicked square) nodes."""
+    first = (tuple(parse(start)), None)
+    seen = {first: 0}
+    queue = deque([first])
+    best: dict[str, int] = {}
+    while queue:
+        node = queue.popleft()
+        board, last = node
+        for square in range(width * height):
+            if square == last or not may_click(list(board), square, method, width, height):
+                continue
+            after = click(list(board), square, width, height)
+            if not in_space(after, method, width):
+                continue
+            following = (tuple(after), square)
+            if following not in seen:
+                seen[following] = seen[node] + 1
+                queue.append(following)
+                name = show(after, width)
+                best.setdefault(name, seen[following])
+    return best
+
+
+def replay(start: str, clicks: list[int], method: str, width: int, height: int) -> list[str]:
+    """The boards of a click sequence, checking every rule on the way."""
+    board = parse(start)
+    boards = [show(board, width)]
+    last = None
+    for square in clicks:
+        assert square != last, f"square {square} clicked twice in succession"
+        assert may_click(board, square, method, width, height), f"{method} forbids {square}"
+        board = click(board, square, width, height)
+        assert in_space(board, method, width), f"{show(board, width)} is outside {method}"
+        boards.append(show(board, width))
+        last = square
+    return boards

@@ -1,0 +1,124 @@
+"""The `query` and `builder` command lines as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import reference
+
+BIN = Path(sys.executable).parent
+
+
+def run(*args, data_dir=None) -> subprocess.CompletedProcess:
+    extra = ["--data", str(data_dir)] if data_dir else []
+    return subprocess.run(
+        [str(BIN / args[0]), *args[1:], *extra], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_path_prints_the_appendix_style_table(data_dir):
+    result = run("query", "path", "WBWW.WBRB", "RRRR.RRRR", data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("WBWW.WBRB -> RRRR.RRRR: 7 clicks")
+    assert lines[1].split() == ["step", "board", "click"]
+    assert lines[2].split()[:2] == ["init", "WBWW.WBRB"]
+    assert lines[-1].split() == ["7", "RRRR.RRRR", "done"]
+
+
+@pytest.mark.parametrize("method", ["unrestricted", "hybrid", "restricted"])
+def test_path_json_replays(data_dir, method):
+    result = run("query", "path", "WBWW.WBRB", "RRRR.RRRR", "--method", method, "--json",
+                 data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"start", "target", "method", "length", "clicks", "boards"}
+    assert answer["method"] == method and answer["length"] == len(answer["clicks"])
+    assert reference.replay("WBWW.WBRB", answer["clicks"], method, 4, 2) == answer["boards"]
+    assert answer["boards"][-1] == "RRRR.RRRR"
+
+
+def test_distance_and_its_json(data_dir):
+    assert run("query", "distance", "RRRR.RRRR", "WWWW.WWWW", data_dir=data_dir).stdout == "4\n"
+    answer = json.loads(
+        run("query", "distance", "WBWW.WBRB", "RRRR.RRRR", "--json", data_dir=data_dir).stdout
+    )
+    assert answer == {"start": "WBWW.WBRB", "target": "RRRR.RRRR", "method": "unrestricted",
+                      "clicks": 7}
+
+
+def test_sql_json_and_csv(data_dir):
+    statement = "SELECT * FROM tricolore_max_clicks_range ORDER BY method"
+    rows = json.loads(run("query", "sql", statement, "--json", data_dir=data_dir).stdout)
+    assert rows[0] == {"method": "hybrid", "least_max_clicks": 10, "most_max_clicks": 12}
+    csv_lines = run("query", "sql", statement, "--csv", data_dir=data_dir).stdout.splitlines()
+    assert csv_lines[0] == "method,least_max_clicks,most_max_clicks"
+    assert csv_lines[3] == "unrestricted,7,10"
+
+
+def test_stats_prints_the_document_tables(data_dir):
+    out = run("query", "stats", "tricolore", data_dir=data_dir).stdout
+    assert "Total   21785760     6560    100%" in out
+    assert "Total   21520080     6480    100%" in out
+    assert "Average Clicks 5.6" in out and "Average Clicks 7.3" in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("path", "WBXW.WBRB", "RRRR.RRRR"), "letters 'X'"),
+        (("path", "WBWW.WBR", "RRRR.RRRR"), "not 2 rows of 4"),
+        (("path", "WBWW.WBRB", "RRRR.RRRR", "--method", "diagonal"), "unknown method"),
+        (("path", "WBWW.WBRB", "BBBB.BBBB"), "cannot be reached"),
+        (("path", "WBWW.WBRB", "RWRW.BBBB", "--method", "hybrid"), "hybrid method"),
+        (("path", "WBWW.WBRB", "RWRW.BBBB", "--method", "restricted"), "restricted method"),
+        (("distance", "WBWW.WBRB", "BBBB.BBBB"), "cannot be reached"),
+        (("path", "WBW.WBR", "RRR.RRR"), "no unrestricted table for 3x2"),
+        (("sql", "SELECT * FROM no_such_view"), "SQL error"),
+    ],
+)
+def test_bad_input_gets_one_line_and_a_nonzero_exit(data_dir, args, words):
+    result = run("query", *args, data_dir=data_dir)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert words in result.stderr
+
+
+def test_missing_tables_say_run_make_tables(tmp_path):
+    result = run("query", "path", "WBWW.WBRB", "RRRR.RRRR", data_dir=tmp_path)
+    assert result.returncode != 0 and "make tables" in result.stderr
+    result = run("query", "stats", "tricolore", data_dir=tmp_path)
+    assert result.returncode != 0 and "make tables" in result.stderr
+
+
+def test_every_command_has_help_with_an_example():
+    for command in (["query", "path"], ["query", "distance"], ["query", "sql"],
+                    ["query", "stats", "tricolore"], ["builder", "tricolore"],
+                    ["builder", "tables"], ["builder", "catalog"]):
+        result = subprocess.run([str(BIN / command[0]), *command[1:], "--help"],
+                                capture_output=True, text=True)
+        assert result.returncode == 0
+        assert "Example" in result.stdout, command
+
+
+def test_query_path_does_not_import_heavy_modules(data_dir):
+    code = (
+        "import sys; from query.cli import main; sys.argv = ['query', 'path', 'WBWW.WBRB', "
+        f"'RRRR.RRRR', '--data', {str(data_dir)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('zarr', 'duckdb', 'numba', 'dask') if m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_builder_refuses_boards_too_large_for_all_pairs(tmp_path):
+    result = run("builder", "tricolore", "--width", "4", "--height", "4", data_dir=tmp_path)
+    assert result.returncode != 0
+    assert "does not fit" in result.stderr and "Traceback" not in result.stderr

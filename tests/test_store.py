@@ -1,0 +1,99 @@
+"""Atomic publication, reuse of current tables, and the query side's zarr reader."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import zarr
+
+from builder import build, store
+from builder.puzzles.tricolore import METHODS, Tricolore
+from query import tables
+from query.tables import StaleTableError, TricoloreTable
+from query.walk import tricolore_path
+from tests import reference
+
+
+def method_index(method: str) -> int:
+    return METHODS.index(method)
+
+
+def test_table_format_is_shared_by_builder_and_query():
+    assert store.TABLE_FORMAT == tables.TABLE_FORMAT
+
+
+@pytest.fixture(scope="module")
+def small_data(tmp_path_factory):
+    data = tmp_path_factory.mktemp("data")
+    for method in METHODS:
+        build.build_tricolore(data, 3, 2, method, progress=False)
+    return data
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_small_board_tables_equal_the_plain_bfs_everywhere(small_data, method):
+    rules = Tricolore(3, 2)
+    clicks = zarr.open_group(build.tricolore_table_path(small_data, rules, method))["clicks"][...]
+    for start in range(method_index(method), rules.n_boards, 6):
+        expected = reference.distances_from(rules.format(start), method, 3, 2)
+        row = clicks[start]
+        assert {rules.format(t): int(row[t]) for t in np.flatnonzero(row != 255)} == expected
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_small_board_paths_replay_for_every_pair(small_data, method):
+    rules = Tricolore(3, 2)
+    table = TricoloreTable(small_data, 3, 2, method)
+    clicks = zarr.open_group(table.path)["clicks"][...]
+    for start in range(method_index(method), rules.n_boards, 29):
+        for target in np.flatnonzero(clicks[start] != 255):
+            found = tricolore_path(rules, table, start, int(target), method)
+            assert found.length == clicks[start, target]
+            replayed = reference.replay(rules.format(start), list(found.clicks), method, 3, 2)
+            assert replayed[-1] == rules.format(int(target))
+
+
+def test_reader_matches_zarr(small_data):
+    path = build.tricolore_table_path(small_data, Tricolore(3, 2), "hybrid")
+    for name in ("clicks", "sole_click", "clicks_avoiding_sole"):
+        expected = zarr.open_group(path)[name][...]
+        array = tables.ColumnChunkedArray(path / name)
+        for column in range(expected.shape[1]):
+            assert np.array_equal(array.column(column), expected[:, column]), (name, column)
+
+
+def test_current_tables_are_reused(small_data):
+    result = build.build_tricolore(small_data, 3, 2, "restricted", progress=False)
+    assert not result.built
+
+
+def test_an_interrupted_rebuild_leaves_the_previous_table_usable(small_data, monkeypatch):
+    path = build.tricolore_table_path(small_data, Tricolore(3, 2), "unrestricted")
+    before = zarr.open_group(path)["clicks"][...]
+    build_id = store.read_attributes(path)["build_id"]
+
+    def interrupted(staging, arrays, attributes):
+        zarr.open_group(staging, mode="w").create_array("clicks", shape=(2,), dtype="uint8")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store, "write_table", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        build.build_tricolore(small_data, 3, 2, "unrestricted", force=True, progress=False)
+    assert store.read_attributes(path)["build_id"] == build_id
+    assert np.array_equal(zarr.open_group(path)["clicks"][...], before)
+    assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]
+    TricoloreTable(small_data, 3, 2, "unrestricted")
+
+
+def test_an_incomplete_table_is_refused(tmp_path):
+    group = zarr.open_group(tmp_path / "tricolore" / "4x2" / "hybrid.zarr", mode="w")
+    group.attrs.update({"puzzle": "tricolore", "table_format": store.TABLE_FORMAT})
+    with pytest.raises(StaleTableError, match="incomplete"):
+        TricoloreTable(tmp_path, 4, 2, "hybrid")
+
+
+def test_a_table_of_another_format_is_stale(tmp_path):
+    group = zarr.open_group(tmp_path / "tricolore" / "4x2" / "hybrid.zarr", mode="w")
+    group.attrs.update({"complete": True, "table_format": store.TABLE_FORMAT + 1})
+    with pytest.raises(StaleTableError, match="make tables FORCE=1"):
+        TricoloreTable(tmp_path, 4, 2, "hybrid")
