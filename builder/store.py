@@ -25,7 +25,7 @@ from builder import __version__
 TABLE_FORMAT = 1
 """Bumped whenever the meaning or layout of stored arrays changes: older tables are stale."""
 
-ZSTD_LEVEL = 9
+ZSTD_LEVEL = 3
 
 
 def table_path(data_dir: Path, *parts: str) -> Path:
