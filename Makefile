@@ -21,7 +21,7 @@ test: tables
 	TABLEBASE_DATA=$(abspath $(DATA)) $(VENV)/bin/pytest
 
 bench: tables
-	$(VENV)/bin/python bench/run.py --data $(DATA)
+	$(VENV)/bin/python bench/run.py --full-build --data $(DATA)
 
 clean-data:
 	rm -rf $(DATA)/tricolore $(DATA)/catalog.duckdb

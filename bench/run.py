@@ -1,0 +1,206 @@
+"""`make bench`: every build and query figure against a baseline run in the same process.
+
+Prints one table and writes the same rows to data/bench.json as a list of
+{"name", "product_s", "baseline_s", "ratio", "notes"} with ratio = baseline_s /
+product_s (the speed-up).  Rows that measure something without a baseline (a full
+`make tables`, storage) carry null times or a ratio of sizes, explained in notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.baselines import per_start_queue_bfs, pure_python_single_pair  # noqa: E402
+from builder.build import tricolore_all_pairs  # noqa: E402
+from builder.puzzles.tricolore import METHODS, Tricolore  # noqa: E402
+
+
+def row(name, product_s, baseline_s, notes, ratio=None):
+    if ratio is None and product_s and baseline_s:
+        ratio = baseline_s / product_s
+    return {
+        "name": name,
+        "product_s": None if product_s is None else round(product_s, 6),
+        "baseline_s": None if baseline_s is None else round(baseline_s, 6),
+        "ratio": None if ratio is None else round(ratio, 3),
+        "notes": notes,
+    }
+
+
+def environment() -> str:
+    import numba
+
+    return (
+        f"{platform.node()} {platform.machine()} cores={os.cpu_count()} "
+        f"python={platform.python_version()} numpy={np.__version__} numba={numba.__version__} "
+        f"numba_threads={numba.get_num_threads()}"
+    )
+
+
+def bench_all_pairs(rows):
+    import numba
+
+    rules = Tricolore(4, 2)
+    tricolore_all_pairs(Tricolore(2, 2), "hybrid", progress=False)  # compile / load cache
+    per_start_queue_bfs(Tricolore(2, 2).successor_table("hybrid"), np.ones(81, bool))
+    product, baseline, product_one_thread = 0.0, 0.0, 0.0
+    for method in METHODS:
+        started = time.perf_counter()
+        arrays = tricolore_all_pairs(rules, method, progress=False)
+        product += time.perf_counter() - started
+        successors = rules.successor_table(method)
+        inside = rules.in_state_space(rules.all_boards(), method)
+        started = time.perf_counter()
+        expected = per_start_queue_bfs(successors, inside)
+        baseline += time.perf_counter() - started
+        if not np.array_equal(arrays["clicks"], expected):
+            raise SystemExit(f"bench: {method} distances differ from the baseline BFS")
+        threads = numba.get_num_threads()
+        numba.set_num_threads(1)
+        started = time.perf_counter()
+        tricolore_all_pairs(rules, method, progress=False)
+        product_one_thread += time.perf_counter() - started
+        numba.set_num_threads(threads)
+    rows.append(row("tricolore_4x2_all_pairs", product, baseline,
+                    "3 methods, distances + path data, bit-parallel multi-target BFS "
+                    f"({numba.get_num_threads()} threads) vs per-start queue BFS in numba "
+                    "(1 thread, distances only); distances identical"))
+    rows.append(row("tricolore_4x2_all_pairs_one_thread", product_one_thread, baseline,
+                    "same, product limited to 1 numba thread"))
+
+
+def entropy_bytes(values: np.ndarray) -> float:
+    _, counts = np.unique(values, return_counts=True)
+    p = counts / counts.sum()
+    return float(-(p * np.log2(p)).sum() * values.size / 8)
+
+
+def bench_storage(rows, data: Path):
+    import zarr
+
+    from builder.store import directory_size
+
+    for method in METHODS:
+        path = data / "tricolore" / "4x2" / f"{method}.zarr"
+        group = zarr.open_group(path, mode="r")
+        clicks_entropy = entropy_bytes(group["clicks"][...])
+        all_entropy = sum(entropy_bytes(group[name][...]) for name in group.array_keys())
+        clicks_size = directory_size(path / "clicks")
+        total = directory_size(path)
+        rows.append(row(
+            f"tricolore_4x2_{method}_storage", None, None,
+            f"stored {total / 1e6:.2f} MB vs order-0 entropy {all_entropy / 1e6:.2f} MB "
+            f"(clicks alone {clicks_size / 1e6:.2f} MB vs {clicks_entropy / 1e6:.2f} MB); "
+            "ratio = entropy / stored",
+            ratio=all_entropy / total,
+        ))
+
+
+def bench_query(rows, data: Path):
+    from query.tables import TricoloreTable
+    from query.walk import tricolore_path
+
+    rules = Tricolore(4, 2)
+    rng = random.Random(2026)
+    method = "unrestricted"
+    table = TricoloreTable(data, 4, 2, method)
+    pairs = [(rng.randrange(6561), rng.randrange(6560)) for _ in range(2000)]
+    latencies = []
+    for start, target in pairs:
+        started = time.perf_counter()
+        tricolore_path(rules, table, start, target, method)
+        latencies.append(time.perf_counter() - started)
+    baseline = []
+    for start, target in pairs[:40]:
+        started = time.perf_counter()
+        pure_python_single_pair(rules, start, target, method)
+        baseline.append(time.perf_counter() - started)
+    p50, p99 = np.percentile(latencies, 50), np.percentile(latencies, 99)
+    b50, b99 = np.percentile(baseline, 50), np.percentile(baseline, 99)
+    note = ("in-process table walk over 2000 random pairs (chunk cache of 64 chunks) vs a "
+            "pure-Python BFS at query time over 40 of them")
+    rows.append(row("query_path_p50", p50, b50, note))
+    rows.append(row("query_path_p99", p99, b99, note))
+
+
+def median_process_time(command: list[str], runs: int = 7) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def bench_cold_cli(rows, data: Path):
+    query = str(Path(sys.executable).parent / "query")
+    product = median_process_time([query, "path", "WBWW.WBRB", "RRRR.RRRR", "--data", str(data)])
+    baseline = median_process_time([sys.executable, "-c", "import numpy"])
+    rows.append(row("query_path_cold_cli", product, baseline,
+                    "median of 7 `query path` processes vs `python -c 'import numpy'`; "
+                    "target: ratio >= 0.333"))
+
+
+def bench_make_tables(rows, data: Path):
+    builder = str(Path(sys.executable).parent / "builder")
+    started = time.perf_counter()
+    subprocess.run([builder, "tables", "--data", str(data)], check=True, capture_output=True)
+    reuse = time.perf_counter() - started
+    rows.append(row("make_tables_reuse", reuse, None,
+                    "`builder tables` with every table current (nothing rebuilt)"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT / "data")
+    parser.add_argument("--full-build", action="store_true",
+                        help="also time `builder tables --force` (rebuilds everything)")
+    args = parser.parse_args()
+    data = args.data.resolve()
+    rows: list[dict] = []
+    print(environment())
+    if args.full_build:
+        builder = str(Path(sys.executable).parent / "builder")
+        started = time.perf_counter()
+        subprocess.run([builder, "tables", "--force", "--quiet", "--data", str(data)],
+                       check=True, capture_output=True)
+        rows.append(row("make_tables_force", time.perf_counter() - started, None,
+                        "`builder tables --force`: 3 searches, zarr writes, DuckDB catalog"))
+    bench_all_pairs(rows)
+    bench_storage(rows, data)
+    bench_query(rows, data)
+    bench_cold_cli(rows, data)
+    bench_make_tables(rows, data)
+    width = max(len(r["name"]) for r in rows)
+
+    def shown(value, unit="s"):
+        if value is None:
+            return "-"
+        return f"{value * 1e6:.0f} us" if unit == "s" and value < 0.01 else f"{value:.3f}"
+
+    print(f"{'name':<{width}}  {'product':>10}  {'baseline':>10}  {'ratio':>8}  notes")
+    for r in rows:
+        ratio = "-" if r["ratio"] is None or math.isnan(r["ratio"]) else f"{r['ratio']:.2f}"
+        print(f"{r['name']:<{width}}  {shown(r['product_s']):>10}  {shown(r['baseline_s']):>10}"
+              f"  {ratio:>8}  {r['notes']}")
+    (data / "bench.json").write_text(json.dumps(rows, indent=1) + "\n")
+    print(f"wrote {data / 'bench.json'}")
+
+
+if __name__ == "__main__":
+    main()
