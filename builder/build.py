@@ -45,27 +45,38 @@ def tricolore_table_path(data_dir: Path, rules: Tricolore, method: str) -> Path:
     return store.table_path(data_dir, "tricolore", rules.shape_name, method)
 
 
-def tricolore_all_pairs(
-    rules: Tricolore, method: str, progress: bool = True
-) -> dict[str, np.ndarray]:
-    """All-pairs arrays (start × target) for one method, by the multi-target kernel."""
-    from builder.kernels.multi_target_bfs import BATCH, UNREACHABLE, search_targets
+TRICOLORE_ARRAYS = ("clicks", "sole_click", "clicks_avoiding_sole")
+
+
+def tricolore_batches(rules: Tricolore, method: str, progress: bool = True):
+    """Yield (first target, (clicks, sole_click, clicks_avoiding_sole) column blocks)
+    for every batch of targets, by the multi-target kernel."""
+    from builder.kernels.multi_target_bfs import BATCH, search_targets
 
     check_method(method)
-    n_boards = rules.n_boards
     successors = rules.successor_table(method)
-    clicks = np.full((n_boards, n_boards), UNREACHABLE, dtype=np.uint8)
-    sole = np.full_like(clicks, UNREACHABLE)
-    avoiding = np.full_like(clicks, UNREACHABLE)
     for first in tqdm(
-        range(0, n_boards, BATCH),
+        range(0, rules.n_boards, BATCH),
         desc=f"tricolore {rules.shape_name} {method}",
         unit="batch",
         disable=not progress,
+        mininterval=1.0,
     ):
         # Targets outside the state space are never a successor: they come out unreachable.
-        search_targets(successors, first, clicks, sole, avoiding)
-    return {"clicks": clicks, "sole_click": sole, "clicks_avoiding_sole": avoiding}
+        blocks, _ = search_targets(successors, first)
+        yield first, blocks
+
+
+def tricolore_all_pairs(
+    rules: Tricolore, method: str, progress: bool = True
+) -> dict[str, np.ndarray]:
+    """All-pairs arrays (start × target) for one method, in memory (small boards)."""
+    arrays = {name: np.empty((rules.n_boards, rules.n_boards), np.uint8) for name in
+              TRICOLORE_ARRAYS}
+    for first, blocks in tricolore_batches(rules, method, progress):
+        for name, block in zip(TRICOLORE_ARRAYS, blocks):
+            arrays[name][:, first : first + block.shape[1]] = block
+    return arrays
 
 
 def build_tricolore(
@@ -76,6 +87,11 @@ def build_tricolore(
     force: bool = False,
     progress: bool = True,
 ) -> BuildResult:
+    """Build (or reuse, if current) the all-pairs table of one shape and method.
+
+    Batches of target columns are written to zarr as they are computed, so memory
+    stays at a few batches whatever the board size.
+    """
     rules = Tricolore(width, height)
     check_method(method)
     path = tricolore_table_path(data_dir, rules, method)
@@ -83,21 +99,22 @@ def build_tricolore(
     if not force and store.is_current(path, identity):
         return BuildResult(path, built=False, seconds=0.0)
     started = time.perf_counter()
-    arrays = tricolore_all_pairs(rules, method, progress)
-    chunks = (rules.n_boards, TRICOLORE_COLUMNS_PER_CHUNK)
+    n = rules.n_boards
+    max_clicks = 0
     with store.publishing(path) as staging:
-        store.write_table(
+        writer = store.TableWriter(
             staging,
-            {name: (values, chunks, {}) for name, values in arrays.items()},
-            {
-                **identity,
-                "rules": TRICOLORE_RULES,
-                "encoding": TRICOLORE_ENCODING,
-                "unreachable": 255,
-                "max_clicks": int(arrays["clicks"][arrays["clicks"] < 255].max()),
-                "search_seconds": round(time.perf_counter() - started, 3),
-            },
+            {name: ((n, n), np.uint8, (n, TRICOLORE_COLUMNS_PER_CHUNK)) for name in
+             TRICOLORE_ARRAYS},
+            {**identity, "rules": TRICOLORE_RULES, "encoding": TRICOLORE_ENCODING,
+             "unreachable": 255},
         )
+        for first, blocks in tricolore_batches(rules, method, progress):
+            for name, block in zip(TRICOLORE_ARRAYS, blocks):
+                writer.write(name, (slice(None), slice(first, first + block.shape[1])), block)
+            reached = blocks[0][blocks[0] != 255]
+            max_clicks = max(max_clicks, int(reached.max()) if reached.size else 0)
+        writer.finish(max_clicks=max_clicks, seconds=round(time.perf_counter() - started, 3))
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
 
 

@@ -71,38 +71,63 @@ def publishing(path: Path) -> Iterator[Path]:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+class TableWriter:
+    """A zarr v3 group being written: arrays created up front, filled region by region
+    (zstd-compressed), and marked ``complete`` by ``finish`` once everything is in."""
+
+    def __init__(
+        self,
+        staging: Path,
+        arrays: dict[str, tuple[tuple[int, ...], Any, tuple[int, ...]]],
+        attributes: dict[str, Any],
+    ):
+        import zarr
+        from zarr.codecs import ZstdCodec
+
+        self.group = zarr.open_group(
+            staging,
+            mode="w",
+            attributes={
+                **attributes,
+                "table_format": TABLE_FORMAT,
+                "builder_version": __version__,
+                "build_id": uuid.uuid4().hex,
+            },
+        )
+        self.arrays = {
+            name: self.group.create_array(
+                name,
+                shape=shape,
+                chunks=chunks,
+                dtype=dtype,
+                compressors=ZstdCodec(level=ZSTD_LEVEL),
+                fill_value=0,
+            )
+            for name, (shape, dtype, chunks) in arrays.items()
+        }
+
+    def write(self, name: str, region: tuple, values: np.ndarray) -> None:
+        self.arrays[name][region] = values
+
+    def finish(self, **attributes: Any) -> None:
+        self.group.attrs.update({**attributes, "complete": True})
+
+
 def write_table(
     staging: Path,
-    arrays: dict[str, tuple[np.ndarray, tuple[int, ...], dict[str, Any]]],
+    arrays: dict[str, np.ndarray],
+    chunks: dict[str, tuple[int, ...]],
     attributes: dict[str, Any],
 ) -> None:
-    """Write named arrays (data, chunk shape, array attributes) as one zarr v3 group,
-    zstd-compressed; the group's ``complete`` flag is set after every array is written."""
-    import zarr
-    from zarr.codecs import ZstdCodec
-
-    group = zarr.open_group(
+    """Write whole in-memory arrays as one complete table."""
+    writer = TableWriter(
         staging,
-        mode="w",
-        attributes={
-            **attributes,
-            "table_format": TABLE_FORMAT,
-            "builder_version": __version__,
-            "build_id": uuid.uuid4().hex,
-        },
+        {name: (values.shape, values.dtype, chunks[name]) for name, values in arrays.items()},
+        attributes,
     )
-    for name, (values, chunks, array_attributes) in arrays.items():
-        array = group.create_array(
-            name,
-            shape=values.shape,
-            chunks=chunks,
-            dtype=values.dtype,
-            compressors=ZstdCodec(level=ZSTD_LEVEL),
-            fill_value=0,
-            attributes=array_attributes,
-        )
-        array[...] = values
-    group.attrs["complete"] = True
+    for name, values in arrays.items():
+        writer.write(name, (...,), values)
+    writer.finish()
 
 
 def directory_size(path: Path) -> int:

@@ -18,6 +18,11 @@ TABLE_FORMAT = 1
 """Must equal builder.store.TABLE_FORMAT (a test keeps them together)."""
 
 
+CHUNK_CACHE_BYTES = 64 * 2**20
+"""Decompressed chunks kept per array: a long-lived process (a server) holds a whole
+4×2 table after warming up, and a path query then reads no file at all."""
+
+
 class QueryError(Exception):
     """Anything a user should be told in one line (the CLI prints it and exits 2)."""
 
@@ -58,7 +63,8 @@ class ColumnChunkedArray:
         self.fill_value = metadata["fill_value"]
         self.compressed = "zstd" in codecs
         self.separator = metadata["chunk_key_encoding"]["configuration"].get("separator", "/")
-        self._chunk = lru_cache(maxsize=64)(self._read_chunk)
+        chunk_bytes = self.chunk_shape[0] * self.chunk_shape[1]
+        self._chunk = lru_cache(maxsize=max(4, CHUNK_CACHE_BYTES // chunk_bytes))(self._read_chunk)
 
     def _read_chunk(self, row_chunk: int, column_chunk: int) -> np.ndarray:
         key = self.separator.join(("c", str(row_chunk), str(column_chunk)))

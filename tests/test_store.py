@@ -72,11 +72,14 @@ def test_an_interrupted_rebuild_leaves_the_previous_table_usable(small_data, mon
     before = zarr.open_group(path)["clicks"][...]
     build_id = store.read_attributes(path)["build_id"]
 
-    def interrupted(staging, arrays, attributes):
-        zarr.open_group(staging, mode="w").create_array("clicks", shape=(2,), dtype="uint8")
-        raise KeyboardInterrupt
+    real_batches = build.tricolore_batches
 
-    monkeypatch.setattr(store, "write_table", interrupted)
+    def interrupted(rules, method, progress=True):
+        for batch in real_batches(rules, method, progress):
+            yield batch  # the first batch is written to the staging table ...
+            raise KeyboardInterrupt  # ... then the user presses Ctrl-C
+
+    monkeypatch.setattr(build, "tricolore_batches", interrupted)
     with pytest.raises(KeyboardInterrupt):
         build.build_tricolore(small_data, 3, 2, "unrestricted", force=True, progress=False)
     assert store.read_attributes(path)["build_id"] == build_id

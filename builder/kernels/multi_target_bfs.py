@@ -145,17 +145,13 @@ def _search_batch(successors, targets, clicks_words, sole_words, avoiding_words)
 
 
 def search_targets(
-    successors: np.ndarray,
-    first_target: int,
-    clicks: np.ndarray,
-    sole: np.ndarray,
-    avoiding: np.ndarray,
-) -> int:
-    """Fill columns ``first_target ..`` (up to BATCH of them) of the three [board,
-    target] output arrays with the searches towards those targets; returns the depth.
+    successors: np.ndarray, first_target: int
+) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int]:
+    """Searches towards targets ``first_target ..`` (up to BATCH of them).
 
-    A target that no click can produce (outside the successor table's image) comes
-    out UNREACHABLE from every board.
+    Returns the [board, target - first_target] arrays (clicks, sole, avoiding) and the
+    depth of the deepest search.  A target that no click can produce (outside the
+    successor table's image) comes out UNREACHABLE from every board.
     """
     n_boards = successors.shape[0]
     targets = np.arange(first_target, min(n_boards, first_target + BATCH), dtype=np.int64)
@@ -168,6 +164,5 @@ def search_targets(
     )
     if depth < 0:
         raise OverflowError(f"search deeper than {MAX_LEVEL} levels: widen LEVEL_PLANES")
-    for out, values in zip((clicks, sole, avoiding), batch):
-        out[:, first_target : first_target + len(targets)] = values[:, : len(targets)]
-    return depth
+    clicks, sole, avoiding = (values[:, : len(targets)] for values in batch)
+    return (clicks, sole, avoiding), depth
