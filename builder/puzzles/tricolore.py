@@ -214,6 +214,44 @@ class Tricolore:
         table[(table >= 0) & ~inside[np.maximum(table, 0)]] = -1
         return table
 
+    def half_tables(self) -> dict:
+        """Lookup tables that apply and undo clicks on the two halves of a rank.
+
+        A rank is ``high * split + low``: ``high`` holds squares ``0 .. n_high-1``,
+        ``low`` the rest.  ``advance_*[square, colour, half]`` is the half after clicking
+        ``square`` when it has ``colour``; ``retreat_*[square, colour_after, case, half]``
+        is a predecessor's half when the clicked square shows ``colour_after``
+        (white: case 0 it was red, case 1 it was white; red: case 0 it was blue), -1
+        where there is none.  Used by the single-target kernel for large boards.
+        """
+        n_low = self.n_squares // 2
+        n_high = self.n_squares - n_low
+        result: dict = {"n_squares": self.n_squares, "n_high": n_high, "split": 3**n_low,
+                        "n_boards": self.n_boards}
+        masks = self.advance_masks  # [square, colour, square]
+        for name, squares in (("high", range(0, n_high)), ("low", range(n_high, self.n_squares))):
+            squares = list(squares)
+            places = 3 ** np.arange(len(squares) - 1, -1, -1, dtype=np.int64)
+            values = np.arange(3 ** len(squares), dtype=np.int64)
+            digits = (values[:, None] // places[None, :]) % 3
+            colour = np.zeros((self.n_squares, len(values)), dtype=np.int8)
+            colour[squares] = digits.T
+            advance = np.zeros((self.n_squares, 3, len(values)), dtype=np.int32)
+            retreat = np.full((self.n_squares, 3, 2, len(values)), -1, dtype=np.int32)
+            for square in range(self.n_squares):
+                for clicked in range(3):
+                    mask = masks[square, clicked][squares]
+                    advance[square, clicked] = ((digits + mask) % 3) @ places
+                # undo: white after = was red (self) or was white (neighbours);
+                # red after = was blue (self and neighbours)
+                for after, case, was in ((WHITE, 0, RED), (WHITE, 1, WHITE), (RED, 0, BLUE)):
+                    mask = masks[square, was][squares]
+                    retreat[square, after, case] = ((digits - mask) % 3) @ places
+            result[f"colour_{name}"] = colour
+            result[f"advance_{name}"] = advance
+            result[f"retreat_{name}"] = retreat
+        return result
+
     # --- one board at a time (the query path: no array set-up per call) -----------
 
     @cached_property

@@ -1,0 +1,195 @@
+"""Single-target backward breadth-first search over every (board, last click) node of a
+board too large for all-pairs tables (Tricolore 4×4: 3^16 boards × 17 last clicks).
+
+Per board the search keeps a bit mask of the last clicks already reached (uint32,
+one bit per square) and the frontier of the current level in the same form.  A level
+is computed by *pushing* from a small frontier (each frontier node marks its 0–2
+predecessor boards through the inverse click) or by *pulling* into every board that
+is not finished (a board collects the clicks whose result is in the frontier) when
+the frontier is large, as in direction-optimising BFS (Beamer et al., SC 2012).
+
+From the set S of clicks that lead into the frontier a board learns everything: its
+free node (nothing forbidden) is reached when S is non-empty; node (board, last) is
+reached unless S = {last}.  The outputs per board are those of the all-pairs kernel
+(``multi_target_bfs``): ``clicks`` (free distance, >= 1), ``sole`` (the sole optimal
+first click or 255) and ``avoiding`` (distance when that click is forbidden).
+
+Clicks are applied with per-half lookup tables (a board rank splits into two base-3
+halves of rows), built by the rules module.  Imported lazily.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+UNREACHABLE = 255
+UNSET = 255
+
+
+@njit(cache=True, inline="always")
+def _popcount(mask):
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _lowest(mask):
+    index = 0
+    while not (mask >> index) & 1:
+        index += 1
+    return index
+
+
+@njit(cache=True, inline="always")
+def _apply(board, hits, level, full, visited, following, clicks, sole, avoiding):
+    """Record what the clicks ``hits`` (leading into the frontier) reach at ``board``."""
+    if _popcount(hits) >= 2:
+        reachable = full
+    else:
+        reachable = full & ~hits
+    new = reachable & ~visited[board]
+    if clicks[board] == UNSET:
+        clicks[board] = level
+        if hits and _popcount(hits) == 1 and (visited[board] | new) & hits == 0:
+            sole[board] = _lowest(hits)
+    elif new and sole[board] != UNSET and (new >> sole[board]) & 1:
+        avoiding[board] = level
+    visited[board] |= new
+    following[board] = new
+    return new != 0
+
+
+@njit(cache=True, inline="always")
+def _colour(square, high, low, n_high, colour_high, colour_low):
+    return colour_high[square, high] if square < n_high else colour_low[square, low]
+
+
+@njit(cache=True, inline="always")
+def _click(board, square, split, n_high, colour_low, colour_high, advance_low, advance_high):
+    high, low = board // split, board % split
+    colour = _colour(square, high, low, n_high, colour_high, colour_low)
+    return advance_high[square, colour, high] * split + advance_low[square, colour, low]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advance_low, advance_high,
+                frontier, visited, following, clicks, sole, avoiding, progressed):
+    n_boards = visited.shape[0]
+    full = (1 << n_squares) - 1
+    chunk = 1 << 16
+    for block in prange((n_boards + chunk - 1) // chunk):
+        any_new = False
+        for board in range(block * chunk, min(n_boards, (block + 1) * chunk)):
+            following[board] = 0
+            if visited[board] == full and clicks[board] != UNSET:
+                continue
+            hits = 0
+            found = 0
+            for square in range(n_squares):
+                result = _click(board, square, split, n_high, colour_low, colour_high,
+                                advance_low, advance_high)
+                if (frontier[result] >> square) & 1:
+                    hits |= 1 << square
+                    found += 1
+                    if found == 2:  # two clicks lead in: every node of the board is reached
+                        break
+            if hits:
+                any_new |= _apply(board, hits, level, full, visited, following, clicks, sole,
+                                  avoiding)
+        if any_new:
+            progressed[block] = 1
+
+
+@njit(cache=True, nogil=True)
+def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retreat_low, retreat_high,
+                frontier, visited, following, clicks, sole, avoiding, hits):
+    n_boards = visited.shape[0]
+    full = (1 << n_squares) - 1
+    touched = []
+    for board in range(n_boards):
+        mask = frontier[board]
+        if mask == 0:
+            continue
+        high, low = board // split, board % split
+        while mask:
+            square = _lowest(mask)
+            mask &= mask - 1
+            colour = _colour(square, high, low, n_high, colour_high, colour_low)
+            # After a click the square is white (it was red, or white) or red (it was blue).
+            for case in range(2):
+                before = retreat_high[square, colour, case, high]
+                if before < 0:
+                    continue
+                predecessor = before * split + retreat_low[square, colour, case, low]
+                if hits[predecessor] == 0:
+                    touched.append(predecessor)
+                hits[predecessor] |= 1 << square
+    for board in range(n_boards):
+        following[board] = 0
+    progressed = False
+    for predecessor in touched:
+        progressed |= _apply(predecessor, hits[predecessor], level, full, visited, following,
+                             clicks, sole, avoiding)
+        hits[predecessor] = 0
+    return progressed
+
+
+def search_target(tables, target: int, progress=None):
+    """Backward BFS from ``target`` over every node; returns (clicks, sole, avoiding).
+
+    ``tables`` are the per-half click tables of ``Tricolore.half_tables()``;
+    ``progress(level, reached_boards)`` is called after each level.
+    """
+    n_squares, split, n_high = tables["n_squares"], tables["split"], tables["n_high"]
+    n_boards = tables["n_boards"]
+    mask_type = np.uint32
+    visited = np.zeros(n_boards, dtype=mask_type)
+    frontier = np.zeros(n_boards, dtype=mask_type)
+    following = np.zeros(n_boards, dtype=mask_type)
+    hits = np.zeros(n_boards, dtype=mask_type)
+    clicks = np.full(n_boards, UNSET, dtype=np.uint8)
+    sole = np.full(n_boards, UNSET, dtype=np.uint8)
+    avoiding = np.full(n_boards, UNSET, dtype=np.uint8)
+    full = (1 << n_squares) - 1
+    visited[target] = full
+    frontier[target] = full
+    frontier_nodes = n_squares
+    level = 0
+    progressed_blocks = np.zeros((n_boards + (1 << 16) - 1) >> 16, dtype=np.uint8)
+    while True:
+        level += 1
+        if level >= UNSET:
+            raise OverflowError("search deeper than 254 levels")
+        if frontier_nodes * 64 < n_boards:
+            progressed = _push_level(
+                level, n_squares, split, n_high, tables["colour_low"], tables["colour_high"],
+                tables["retreat_low"], tables["retreat_high"], frontier, visited, following,
+                clicks, sole, avoiding, hits,
+            )
+        else:
+            progressed_blocks[:] = 0
+            _pull_level(
+                level, n_squares, split, n_high, tables["colour_low"], tables["colour_high"],
+                tables["advance_low"], tables["advance_high"], frontier, visited, following,
+                clicks, sole, avoiding, progressed_blocks,
+            )
+            progressed = bool(progressed_blocks.any())
+        if not progressed:
+            break
+        frontier, following = following, frontier
+        frontier_nodes = int(_count_nodes(frontier))
+        if progress is not None:
+            progress(level, frontier_nodes)
+    return clicks, sole, avoiding
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _count_nodes(masks):
+    total = 0
+    for board in prange(masks.shape[0]):
+        total += _popcount(masks[board])
+    return total
