@@ -51,12 +51,13 @@ def _apply(board, hits, level, full, visited, following, clicks, sole, avoiding)
         reachable = full
     else:
         reachable = full & ~hits
-    new = reachable & ~visited[board]
+    seen = np.int64(visited[board])
+    new = reachable & ~seen
     if clicks[board] == UNSET:
         clicks[board] = level
-        if hits and _popcount(hits) == 1 and (visited[board] | new) & hits == 0:
+        if hits and _popcount(hits) == 1 and (seen | new) & hits == 0:
             sole[board] = _lowest(hits)
-    elif new and sole[board] != UNSET and (new >> sole[board]) & 1:
+    elif new and sole[board] != UNSET and (new >> np.int64(sole[board])) & 1:
         avoiding[board] = level
     visited[board] |= new
     following[board] = new
@@ -77,22 +78,25 @@ def _click(board, square, split, n_high, colour_low, colour_high, advance_low, a
 
 @njit(cache=True, nogil=True, parallel=True)
 def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advance_low, advance_high,
-                frontier, visited, following, clicks, sole, avoiding, progressed):
+                frontier, occupied, visited, following, clicks, sole, avoiding, progressed):
     n_boards = visited.shape[0]
-    full = (1 << n_squares) - 1
+    full = np.int64((1 << n_squares) - 1)
     chunk = 1 << 16
     for block in prange((n_boards + chunk - 1) // chunk):
         any_new = False
         for board in range(block * chunk, min(n_boards, (block + 1) * chunk)):
             following[board] = 0
-            if visited[board] == full and clicks[board] != UNSET:
+            if np.int64(visited[board]) == full and clicks[board] != UNSET:
                 continue
-            hits = 0
+            hits = np.int64(0)
             found = 0
             for square in range(n_squares):
                 result = _click(board, square, split, n_high, colour_low, colour_high,
                                 advance_low, advance_high)
-                if (frontier[result] >> square) & 1:
+                # the bitmap (one bit per board) stays in cache; the masks do not
+                if not (occupied[result >> 6] >> np.uint64(result & 63)) & np.uint64(1):
+                    continue
+                if (np.int64(frontier[result]) >> square) & 1:
                     hits |= 1 << square
                     found += 1
                     if found == 2:  # two clicks lead in: every node of the board is reached
@@ -108,10 +112,11 @@ def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advanc
 def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retreat_low, retreat_high,
                 frontier, visited, following, clicks, sole, avoiding, hits):
     n_boards = visited.shape[0]
-    full = (1 << n_squares) - 1
-    touched = []
+    full = np.int64((1 << n_squares) - 1)
+    touched = np.empty(n_boards, dtype=np.int64)
+    n_touched = 0
     for board in range(n_boards):
-        mask = frontier[board]
+        mask = np.int64(frontier[board])
         if mask == 0:
             continue
         high, low = board // split, board % split
@@ -126,13 +131,15 @@ def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retrea
                     continue
                 predecessor = before * split + retreat_low[square, colour, case, low]
                 if hits[predecessor] == 0:
-                    touched.append(predecessor)
+                    touched[n_touched] = predecessor
+                    n_touched += 1
                 hits[predecessor] |= 1 << square
     for board in range(n_boards):
         following[board] = 0
     progressed = False
-    for predecessor in touched:
-        progressed |= _apply(predecessor, hits[predecessor], level, full, visited, following,
+    for index in range(n_touched):
+        predecessor = touched[index]
+        progressed |= _apply(predecessor, np.int64(hits[predecessor]), level, full, visited, following,
                              clicks, sole, avoiding)
         hits[predecessor] = 0
     return progressed
@@ -146,7 +153,7 @@ def search_target(tables, target: int, progress=None):
     """
     n_squares, split, n_high = tables["n_squares"], tables["split"], tables["n_high"]
     n_boards = tables["n_boards"]
-    mask_type = np.uint32
+    mask_type = np.uint16 if n_squares <= 16 else np.uint32
     visited = np.zeros(n_boards, dtype=mask_type)
     frontier = np.zeros(n_boards, dtype=mask_type)
     following = np.zeros(n_boards, dtype=mask_type)
@@ -160,11 +167,13 @@ def search_target(tables, target: int, progress=None):
     frontier_nodes = n_squares
     level = 0
     progressed_blocks = np.zeros((n_boards + (1 << 16) - 1) >> 16, dtype=np.uint8)
+    occupied = np.zeros((n_boards + 63) // 64, dtype=np.uint64)
+    _count_nodes(frontier, occupied)
     while True:
         level += 1
         if level >= UNSET:
             raise OverflowError("search deeper than 254 levels")
-        if frontier_nodes * 64 < n_boards:
+        if frontier_nodes * 2 < n_boards:
             progressed = _push_level(
                 level, n_squares, split, n_high, tables["colour_low"], tables["colour_high"],
                 tables["retreat_low"], tables["retreat_high"], frontier, visited, following,
@@ -174,22 +183,30 @@ def search_target(tables, target: int, progress=None):
             progressed_blocks[:] = 0
             _pull_level(
                 level, n_squares, split, n_high, tables["colour_low"], tables["colour_high"],
-                tables["advance_low"], tables["advance_high"], frontier, visited, following,
+                tables["advance_low"], tables["advance_high"], frontier, occupied, visited, following,
                 clicks, sole, avoiding, progressed_blocks,
             )
             progressed = bool(progressed_blocks.any())
         if not progressed:
             break
         frontier, following = following, frontier
-        frontier_nodes = int(_count_nodes(frontier))
+        frontier_nodes = int(_count_nodes(frontier, occupied))
         if progress is not None:
             progress(level, frontier_nodes)
     return clicks, sole, avoiding
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _count_nodes(masks):
+def _count_nodes(masks, occupied):
+    """Frontier nodes, and the bitmap of boards that have any."""
+    n_words = occupied.shape[0]
     total = 0
-    for board in prange(masks.shape[0]):
-        total += _popcount(masks[board])
+    for word in prange(n_words):
+        bits = np.uint64(0)
+        for board in range(word * 64, min(masks.shape[0], word * 64 + 64)):
+            mask = np.int64(masks[board])
+            if mask:
+                total += _popcount(mask)
+                bits |= np.uint64(1) << np.uint64(board - word * 64)
+        occupied[word] = bits
     return total
