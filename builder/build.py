@@ -122,3 +122,66 @@ def build_tricolore_methods(
     data_dir: Path, width: int = 4, height: int = 2, force: bool = False, progress: bool = True
 ) -> list[BuildResult]:
     return [build_tricolore(data_dir, width, height, m, force, progress) for m in METHODS]
+
+
+TARGET_CHUNK = 1 << 16
+"""Boards per chunk of a single-target table: a path walk reads a few dozen chunks."""
+APPLET_TARGETS_4X4 = ("RRRR.RRRR.RRRR.RRRR", "WWWW.WWWW.WWWW.WWWW", "WBWB.BWBW.WBWB.BWBW")
+
+
+def tricolore_target_path(data_dir: Path, rules: Tricolore, target: str) -> Path:
+    return store.table_path(data_dir, "tricolore", rules.shape_name, "targets", target)
+
+
+def tricolore_single_target(rules: Tricolore, target: int, progress: bool = True):
+    """(clicks, sole_click, clicks_avoiding_sole) from every board to one target,
+    by the single-target kernel (unrestricted clicks), with a bar per level."""
+    from builder.kernels.single_target_bfs import search_target
+
+    bar = tqdm(desc=f"{rules.format(target)} levels", unit="level", disable=not progress)
+
+    def report(level: int, frontier_nodes: int) -> None:
+        bar.update(1)
+        bar.set_postfix(frontier_nodes=f"{frontier_nodes:,}")
+
+    try:
+        return search_target(rules.half_tables(), target, report)
+    finally:
+        bar.close()
+
+
+def build_tricolore_target(
+    data_dir: Path,
+    target: str,
+    width: int = 4,
+    height: int = 4,
+    force: bool = False,
+    progress: bool = True,
+) -> BuildResult:
+    """Exact distances from every board to one target (unrestricted), with walk data."""
+    rules = Tricolore(width, height)
+    target_rank = rules.parse(target)
+    target = rules.format(target_rank)
+    path = tricolore_target_path(data_dir, rules, target)
+    identity = {"puzzle": "tricolore", "width": width, "height": height,
+                "method": "unrestricted", "target": target}
+    if not force and store.is_current(path, identity):
+        return BuildResult(path, built=False, seconds=0.0)
+    started = time.perf_counter()
+    arrays = tricolore_single_target(rules, target_rank, progress)
+    seconds = time.perf_counter() - started
+    clicks = arrays[0]
+    reached = clicks[clicks != 255]
+    chunk = (min(TARGET_CHUNK, rules.n_boards),)
+    with store.publishing(path) as staging:
+        store.write_table(
+            staging,
+            dict(zip(TRICOLORE_ARRAYS, arrays)),
+            {name: chunk for name in TRICOLORE_ARRAYS},
+            {**identity, "rules": TRICOLORE_RULES,
+             "encoding": TRICOLORE_ENCODING.replace("arrays [start, target]",
+                                                    "arrays [start] towards the one target"),
+             "unreachable": 255, "max_clicks": int(reached.max()) if reached.size else 0,
+             "search_seconds": round(seconds, 3)},
+        )
+    return BuildResult(path, built=True, seconds=time.perf_counter() - started)

@@ -75,17 +75,51 @@ def tricolore(
     _report(results, time.perf_counter() - started)
 
 
+@app.command("tricolore4x4")
+def tricolore4x4(
+    target: Annotated[
+        list[str], typer.Option("--target", help="Target board; repeat for several.")
+    ],
+    data: DataOption = Path("data"),
+    force: ForceOption = False,
+    quiet: QuietOption = False,
+    width: Annotated[int, typer.Option(hidden=True)] = 4,
+    height: Annotated[int, typer.Option(hidden=True)] = 4,
+) -> None:
+    """Exact 4×4 table towards a target: one backward search over all 731 million
+    (board, last click) nodes gives every start its minimum number of clicks.
+
+    Example: builder tricolore4x4 --target WBWB.BWBW.WBWB.BWBW
+    """
+    from builder.build import build_tricolore_target
+    from builder.catalog import refresh_catalog
+
+    started = time.perf_counter()
+    results = [
+        build_tricolore_target(data, board, width, height, force=force, progress=not quiet)
+        for board in target
+    ]
+    if refresh_catalog(data):
+        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
+    _report(results, time.perf_counter() - started)
+
+
 @app.command()
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
-    """Build every table `make tables` builds, then refresh the DuckDB catalog.
+    """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
+    4×2 all-pairs tables and the exact 4×4 tables of the applet's three targets.
 
     Example: builder tables --data data
     """
-    from builder.build import build_tricolore_methods
+    from builder.build import APPLET_TARGETS_4X4, build_tricolore_methods, build_tricolore_target
     from builder.catalog import refresh_catalog
 
     started = time.perf_counter()
     results = build_tricolore_methods(data, 4, 2, force=force, progress=not quiet)
+    results += [
+        build_tricolore_target(data, board, force=force, progress=not quiet)
+        for board in APPLET_TARGETS_4X4
+    ]
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)

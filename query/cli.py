@@ -40,7 +40,7 @@ MethodOption = Annotated[
     typer.Option(
         "--method",
         help="unrestricted (any square), hybrid (bottom row + red squares of the row "
-        "above) or restricted (bottom row only).",
+        "above) or restricted (bottom row only); decomposition for 4x4 (path only).",
     ),
 ]
 
@@ -49,6 +49,8 @@ def _tricolore_pair(start: str, target: str, method: str):
     from builder.puzzles.tricolore import Tricolore, check_method
 
     check_method(method)
+    if not start.strip():
+        raise BoardError("empty start board")
     start_rows = start.strip().split(".")
     height, width = len(start_rows), len(start_rows[0])
     rules = Tricolore(width, height)
@@ -76,6 +78,30 @@ def _print_rows(columns: list[str], rows: list[tuple], as_json: bool, as_csv: bo
                              for v, w in zip(row, widths)).rstrip())
 
 
+def _exact_table(data: Path, rules, target_rank: int, method: str):
+    """The table that answers exactly: all-pairs for the shape, else one towards the target."""
+    from query.tables import MissingTableError, TricoloreTable, TricoloreTargetTable
+
+    try:
+        return TricoloreTable(data, rules.width, rules.height, method)
+    except MissingTableError:
+        if method != "unrestricted" or rules.n_squares <= 10:
+            raise
+    return TricoloreTargetTable(data, rules.width, rules.height, rules.format(target_rank))
+
+
+def _print_path(boards: list[str], clicks: list[int], labels: list[str] | None) -> None:
+    width = len(boards[0])
+    header = f"{'step':<5} " + (f"{'half':<9} " if labels else "") + f"{'board':<{width}}  click"
+    typer.echo(header)
+    for step, board in enumerate(boards):
+        click = str(clicks[step]) if step < len(clicks) else "done"
+        half = ""
+        if labels:
+            half = f"{labels[step] if step < len(clicks) else '':<9} "
+        typer.echo(f"{'init' if step == 0 else step:<5} {half}{board:<{width}}  {click}")
+
+
 @app.command()
 def path(
     start: Annotated[str, typer.Argument(help="Start board, e.g. WBWW.WBRB.")],
@@ -87,37 +113,50 @@ def path(
     """An optimal click sequence from START to TARGET, by walking the stored tables.
 
     Squares are numbered row-major from 0 (0123 over 4567). A start equal to the
-    target gives its shortest return (at least one click).
+    target gives its shortest return (at least one click). On 4×4 boards the exact
+    answer needs a table towards the target (`builder tricolore4x4 --target ...`);
+    `--method decomposition` solves any 4×4 pair the document's way (two 4×2 halves,
+    not always optimal).
 
     Example: query path WBWW.WBRB RRRR.RRRR --method hybrid
     """
-    from query.tables import TricoloreTable
+    if method == "decomposition":
+        _decomposition_path(start, target, data, as_json)
+        return
     from query.walk import tricolore_path
 
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
-    table = TricoloreTable(data, rules.width, rules.height, method)
+    table = _exact_table(data, rules, target_rank, method)
     found = tricolore_path(rules, table, start_rank, target_rank, method)
     boards = [rules.format(b) for b in found.boards]
     if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "start": boards[0],
-                    "target": boards[-1],
-                    "method": method,
-                    "length": found.length,
-                    "clicks": list(found.clicks),
-                    "boards": boards,
-                }
-            )
-        )
+        typer.echo(json.dumps({"start": boards[0], "target": boards[-1], "method": method,
+                               "length": found.length, "clicks": list(found.clicks),
+                               "boards": boards}))
         return
     typer.echo(f"{boards[0]} -> {boards[-1]}: {found.length} clicks ({method}, optimal)")
-    width = len(boards[0])
-    typer.echo(f"{'step':<5} {'board':<{width}}  click")
-    for step, board in enumerate(boards):
-        click = str(found.clicks[step]) if step < found.length else "done"
-        typer.echo(f"{'init' if step == 0 else step:<5} {board:<{width}}  {click}")
+    _print_path(boards, list(found.clicks), None)
+
+
+def _decomposition_path(start: str, target: str, data: Path, as_json: bool) -> None:
+    from query.decomposition import DecompositionSolver
+
+    rules, start_rank, target_rank = _tricolore_pair(start, target, "unrestricted")
+    if (rules.width, rules.height) != (4, 4):
+        raise QueryError("--method decomposition solves 4x4 boards (four rows of four)")
+    found = DecompositionSolver(data).solve(start_rank, target_rank)
+    boards = [rules.format(b) for b in found.boards]
+    if as_json:
+        typer.echo(json.dumps({"start": boards[0], "target": boards[-1],
+                               "method": "decomposition", "length": found.length,
+                               "clicks": list(found.clicks), "halves": list(found.halves),
+                               "rotation": found.rotation, "boards": boards}))
+        return
+    parts = " + ".join(f"{h} {found.count(h)}" for h in ("top", "bottom", "extension")
+                       if found.count(h))
+    typer.echo(f"{boards[0]} -> {boards[-1]}: {found.length} clicks (decomposition: {parts}; "
+               f"rotation {found.rotation}; not guaranteed optimal)")
+    _print_path(boards, list(found.clicks), list(found.halves))
 
 
 @app.command()
@@ -132,11 +171,10 @@ def distance(
 
     Example: query distance RRRR.RRRR WWWW.WWWW
     """
-    from query.tables import TricoloreTable
     from query.walk import UnreachableError, explain_unreachable, tricolore_distance
 
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
-    table = TricoloreTable(data, rules.width, rules.height, method)
+    table = _exact_table(data, rules, target_rank, method)
     clicks = tricolore_distance(table, start_rank, target_rank)
     if as_json:
         typer.echo(json.dumps({"start": rules.format(start_rank), "target": rules.format(

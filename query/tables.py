@@ -49,7 +49,7 @@ def _read_json(path: Path) -> dict:
 class ColumnChunkedArray:
     """A 2-D uint8 zarr v3 array chunked along columns, read one chunk at a time."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, vector: bool = False):
         self.path = path
         metadata = _read_json(path / "zarr.json")
         codecs = [codec["name"] for codec in metadata["codecs"]]
@@ -60,6 +60,9 @@ class ColumnChunkedArray:
             )
         self.shape = tuple(metadata["shape"])
         self.chunk_shape = tuple(metadata["chunk_grid"]["configuration"]["chunk_shape"])
+        if vector:  # a vector's chunk c/i is read as row chunk i of a one-column array
+            self.shape, self.chunk_shape = self.shape + (1,), self.chunk_shape + (1,)
+        self.vector = vector
         self.fill_value = metadata["fill_value"]
         self.compressed = "zstd" in codecs
         self.separator = metadata["chunk_key_encoding"]["configuration"].get("separator", "/")
@@ -67,7 +70,8 @@ class ColumnChunkedArray:
         self._chunk = lru_cache(maxsize=max(4, CHUNK_CACHE_BYTES // chunk_bytes))(self._read_chunk)
 
     def _read_chunk(self, row_chunk: int, column_chunk: int) -> np.ndarray:
-        key = self.separator.join(("c", str(row_chunk), str(column_chunk)))
+        parts = ("c", str(row_chunk)) if self.vector else ("c", str(row_chunk), str(column_chunk))
+        key = self.separator.join(parts)
         try:
             raw = (self.path / key).read_bytes()
         except FileNotFoundError:
@@ -89,6 +93,23 @@ class ColumnChunkedArray:
             raise StaleTableError(f"{self.path} is not chunked by whole columns")
         chunk = self._chunk(0, column // self.chunk_shape[1])
         return chunk[: self.shape[0], column % self.chunk_shape[1]]
+
+
+class ChunkedVector:
+    """A 1-D uint8 zarr v3 array read element by element through cached chunks."""
+
+    def __init__(self, path: Path):
+        metadata = _read_json(path / "zarr.json")
+        if len(metadata["shape"]) != 1:
+            raise StaleTableError(f"{path} is not a vector")
+        self.path = path
+        self.shape = tuple(metadata["shape"])
+        self.chunk_size = metadata["chunk_grid"]["configuration"]["chunk_shape"][0]
+        self._reader = ColumnChunkedArray(path, vector=True)
+
+    def __getitem__(self, index: int) -> int:
+        chunk = self._reader._chunk(index // self.chunk_size, 0)
+        return int(chunk[index % self.chunk_size, 0])
 
 
 def open_group(path: Path, expected: dict) -> dict:
@@ -136,3 +157,34 @@ class TricoloreTable:
             self.sole_click.column(target),
             self.clicks_avoiding_sole.column(target),
         )
+
+
+class TricoloreTargetTable:
+    """Exact distances from every board to one target (boards too large for all pairs)."""
+
+    def __init__(self, data_dir: Path, width: int, height: int, target_name: str):
+        self.path = (
+            Path(data_dir) / "tricolore" / f"{width}x{height}" / "targets" / f"{target_name}.zarr"
+        )
+        if not (self.path / "zarr.json").exists():
+            raise MissingTableError(
+                f"no exact table towards {target_name} in {data_dir}: build it with "
+                f"`builder tricolore4x4 --target {target_name}`, or ask for "
+                "`--method decomposition` (not optimal)"
+            )
+        self.attributes = open_group(
+            self.path,
+            {"puzzle": "tricolore", "width": width, "height": height, "target": target_name},
+        )
+        self.target_name = target_name
+        self.clicks = ChunkedVector(self.path / "clicks")
+        self.sole_click = ChunkedVector(self.path / "sole_click")
+        self.clicks_avoiding_sole = ChunkedVector(self.path / "clicks_avoiding_sole")
+
+    def target_columns(self, target: int):
+        return self.clicks, self.sole_click, self.clicks_avoiding_sole
+
+
+def target_table_names(data_dir: Path, width: int, height: int) -> list[str]:
+    folder = Path(data_dir) / "tricolore" / f"{width}x{height}" / "targets"
+    return sorted(p.name.removesuffix(".zarr") for p in folder.glob("*.zarr"))

@@ -83,7 +83,7 @@ def tricolore_path(
     return TricolorePath(start, target, method, tuple(clicks), tuple(boards))
 
 
-def tricolore_distance(table: TricoloreTable, start: int, target: int) -> int | None:
+def tricolore_distance(table, start: int, target: int) -> int | None:
     """Minimum clicks (>= 1) from start to target, None if unreachable."""
-    clicks = int(table.clicks.column(target)[start])
+    clicks = int(table.target_columns(target)[0][start])
     return None if clicks == UNREACHABLE else clicks

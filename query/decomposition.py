@@ -1,0 +1,141 @@
+"""The document's 4×4 decomposition solver, by walking the 4×2 tables.
+
+Top half (rows 1–2) by the unrestricted 4×2 table; its row-2 clicks also advance
+row 3, which the bottom half starts from.  Bottom half (rows 3–4) by the hybrid
+table (row-4 squares plus red squares of row 3, which never disturb rows 1–2).
+When the target's top half is all blue or its bottom row is all blue, the board is
+rotated (the rules respect the square's rotations).  When the target's whole border
+is blue, the document's extension aims for an intermediate target from which one
+last click on a non-blue inner square N gives the target: at most 22 + 1 clicks.
+
+Not optimal in general; exact answers come from the single-target tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from builder.puzzles.tricolore import BLUE, RED, WHITE, Tricolore
+from query.tables import QueryError, TricoloreTable
+from query.walk import tricolore_path
+
+ROTATIONS = ("identity", "quarter_turn", "half_turn", "three_quarter_turn")
+N_SQUARE = 10
+"""The inner square (row 3, column 3) the border extension clicks last."""
+
+
+class DecompositionError(QueryError):
+    """The decomposition has no answer for this pair (the target is all blue)."""
+
+
+@dataclass(frozen=True)
+class DecomposedPath:
+    start: int
+    target: int
+    clicks: tuple[int, ...]
+    halves: tuple[str, ...]
+    boards: tuple[int, ...]
+    rotation: str
+
+    @property
+    def length(self) -> int:
+        return len(self.clicks)
+
+    def count(self, half: str) -> int:
+        return self.halves.count(half)
+
+
+class DecompositionSolver:
+    """Solves 4×4 boards with the document's method (needs the 4×2 tables)."""
+
+    def __init__(self, data_dir: Path):
+        self.full = Tricolore(4, 4)
+        self.half = Tricolore(4, 2)
+        self.top_table = TricoloreTable(data_dir, 4, 2, "unrestricted")
+        self.bottom_table = TricoloreTable(data_dir, 4, 2, "hybrid")
+        symmetries = self.full.symmetries("unrestricted")
+        self.rotations = {name: np.asarray(symmetries[name]) for name in ROTATIONS}
+        self.split = self.half.n_boards  # a 4×4 rank is top * 6561 + bottom
+
+    def _rotate(self, board: int, perm: np.ndarray) -> int:
+        return int(self.full.apply_symmetry(np.array([board]), perm)[0])
+
+    def _halves_solvable(self, target: int) -> bool:
+        top, bottom = divmod(target, self.split)
+        colours = self.full.colours(np.array([target]))[0]
+        top_all_blue = (colours[:8] == BLUE).all()
+        bottom_row_all_blue = (colours[12:] == BLUE).all()
+        return not top_all_blue and not bottom_row_all_blue
+
+    def _solve_halves(self, start: int, target: int) -> tuple[list[int], list[str]]:
+        clicks: list[int] = []
+        halves: list[str] = []
+        board = start
+        top_start, top_target = board // self.split, target // self.split
+        if top_start != top_target:
+            top = tricolore_path(self.half, self.top_table, top_start, top_target, "unrestricted")
+            for square in top.clicks:
+                board = self.full.click_one(board, square)
+                clicks.append(square)
+                halves.append("top")
+        bottom_start, bottom_target = board % self.split, target % self.split
+        if bottom_start != bottom_target:
+            bottom = tricolore_path(
+                self.half, self.bottom_table, bottom_start, bottom_target, "hybrid"
+            )
+            for square in bottom.clicks:
+                clicks.append(square + 8)
+                halves.append("bottom")
+        return clicks, halves
+
+    def _replay(self, start: int, clicks: list[int]) -> list[int]:
+        boards = [start]
+        for square in clicks:
+            boards.append(self.full.click_one(boards[-1], square))
+        return boards
+
+    def solve(self, start: int, target: int) -> DecomposedPath:
+        all_blue = self.full.n_boards - 1
+        if target == all_blue:
+            raise DecompositionError(
+                f"{self.full.format(target)} cannot be reached: no click leaves a square blue"
+            )
+        for name, perm in self.rotations.items():
+            if self._halves_solvable(self._rotate(target, perm)):
+                clicks, halves = self._solve_halves(
+                    self._rotate(start, perm), self._rotate(target, perm)
+                )
+                return self._finish(start, target, clicks, halves, name)
+        return self._border_extension(start, target)
+
+    def _border_extension(self, start: int, target: int) -> DecomposedPath:
+        for name, perm in self.rotations.items():
+            rotated_target = self._rotate(target, perm)
+            colours = self.full.colours(np.array([rotated_target]))[0]
+            if colours[N_SQUARE] == BLUE:
+                continue
+            # N red was blue before the last click (it and its neighbours advanced);
+            # N white stays white (only its neighbours advanced).
+            was = BLUE if colours[N_SQUARE] == RED else WHITE
+            intermediate_colours = colours - self.full.advance_masks[N_SQUARE, was]
+            intermediate = int(self.full.ranks(intermediate_colours[None, :])[0])
+            clicks, halves = self._solve_halves(self._rotate(start, perm), intermediate)
+            if clicks and clicks[-1] == N_SQUARE:
+                continue  # the same square may not be clicked twice in succession
+            return self._finish(start, target, clicks + [N_SQUARE], halves + ["extension"], name)
+        raise DecompositionError(
+            f"no rotation of {self.full.format(target)} suits the border extension"
+        )
+
+    def _finish(self, start, target, clicks, halves, rotation) -> DecomposedPath:
+        perm = self.rotations[rotation]
+        inverse = np.argsort(perm)
+        original = [int(inverse[square]) for square in clicks]
+        boards = self._replay(start, original)
+        if boards[-1] != target or any(a == b for a, b in zip(original, original[1:])):
+            raise QueryError("internal error: the decomposition does not replay to its target")
+        return DecomposedPath(start, target, tuple(original), tuple(halves), tuple(boards),
+                              rotation)
