@@ -126,6 +126,8 @@ def build_tricolore_methods(
 
 TARGET_CHUNK = 1 << 16
 """Boards per chunk of a single-target table: a path walk reads a few dozen chunks."""
+DECOMPOSITION_PAIRS = 100_000
+"""Random pairs `make tables` measures the decomposition solver on."""
 APPLET_TARGETS_4X4 = ("RRRR.RRRR.RRRR.RRRR", "WWWW.WWWW.WWWW.WWWW", "WBWB.BWBW.WBWB.BWBW")
 
 
@@ -184,4 +186,55 @@ def build_tricolore_target(
              "unreachable": 255, "max_clicks": int(reached.max()) if reached.size else 0,
              "search_seconds": round(seconds, 3)},
         )
+    return BuildResult(path, built=True, seconds=time.perf_counter() - started)
+
+
+def build_decomposition_sample(
+    data_dir: Path, pairs: int = DECOMPOSITION_PAIRS, seed: int = 2026, force: bool = False,
+    progress: bool = True,
+) -> BuildResult:
+    """Measure the document's decomposition solver: random (start, target) pairs, and for
+    the applet's targets with exact tables, exact clicks beside decomposition clicks."""
+    from query.decomposition import DecompositionSolver
+    from query.tables import TricoloreTargetTable, target_table_names
+
+    rules = Tricolore(4, 4)
+    path = store.table_path(data_dir, "tricolore", "4x4", "decomposition_sample")
+    exact_targets = target_table_names(data_dir, 4, 4)
+    identity = {"puzzle": "tricolore", "kind": "decomposition_sample", "pairs": pairs,
+                "seed": seed, "exact_targets": exact_targets}
+    if not force and store.is_current(path, identity):
+        return BuildResult(path, built=False, seconds=0.0)
+    started = time.perf_counter()
+    solver = DecompositionSolver(data_dir)
+    rng = np.random.default_rng(seed)
+    all_blue = rules.n_boards - 1
+    starts = rng.integers(0, rules.n_boards, pairs)
+    targets = rng.integers(0, all_blue, pairs)  # every board but all blue
+    exact_starts = rng.integers(0, rules.n_boards, pairs // 10)
+    columns: dict[str, list[int]] = {name: [] for name in
+                                     ("start", "target", "clicks", "top", "bottom", "extension",
+                                      "exact")}
+    jobs = [(int(s), int(t), None) for s, t in zip(starts, targets)]
+    for name in exact_targets:
+        table = TricoloreTargetTable(data_dir, 4, 4, name)
+        jobs += [(int(s), rules.parse(name), table) for s in exact_starts]
+    for start, target, table in tqdm(jobs, desc="decomposition sample", unit="pair",
+                                     disable=not progress, mininterval=1.0):
+        found = solver.solve(start, target)
+        columns["start"].append(start)
+        columns["target"].append(target)
+        columns["clicks"].append(found.length)
+        columns["top"].append(found.count("top"))
+        columns["bottom"].append(found.count("bottom"))
+        columns["extension"].append(found.count("extension"))
+        columns["exact"].append(255 if table is None else table.clicks[start])
+    arrays = {name: np.asarray(values, dtype=np.int64 if name in ("start", "target") else
+                               np.uint8) for name, values in columns.items()}
+    with store.publishing(path) as staging:
+        store.write_table(staging, arrays, {name: (len(jobs),) for name in arrays},
+                          {**identity, "random_pairs": pairs, "exact_starts": len(exact_starts),
+                           "encoding": "one row per (start, target) job: the first `pairs` rows "
+                           "are uniform random pairs; then `exact_starts` random starts per "
+                           "exact target, with exact clicks (255 = no exact table)"})
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)

@@ -109,6 +109,42 @@ GROUP BY ALL ORDER BY c.method, b.notation;
 """
 
 
+TRICOLORE_4X4_VIEWS = """
+CREATE VIEW tricolore_4x4_distribution AS
+SELECT target, clicks, boards FROM tricolore_4x4_target_clicks WHERE clicks IS NOT NULL
+ORDER BY target, clicks;
+
+CREATE VIEW tricolore_4x4_summary AS
+SELECT target, sum(boards)::BIGINT AS boards,
+       coalesce(sum(boards) FILTER (WHERE clicks IS NULL), 0)::BIGINT AS unreachable,
+       max(clicks) AS max_clicks,
+       round(sum(clicks * boards) / sum(boards) FILTER (WHERE clicks IS NOT NULL), 3)
+           AS mean_clicks
+FROM tricolore_4x4_target_clicks GROUP BY target ORDER BY target;
+
+CREATE VIEW tricolore_4x4_decomposition_distribution AS
+SELECT clicks, count(*) AS pairs, round(100 * count(*) / sum(count(*)) OVER (), 2) AS percent
+FROM tricolore_4x4_decomposition_sample WHERE NOT exact_job GROUP BY clicks ORDER BY clicks;
+
+CREATE VIEW tricolore_4x4_decomposition_summary AS
+SELECT count(*) AS pairs, max(clicks) AS max_clicks, round(avg(clicks), 3) AS mean_clicks,
+       round(avg((clicks <= 16)::INTEGER), 4) AS share_at_most_16,
+       count(*) FILTER (WHERE extension > 0) AS border_extensions,
+       12.9 AS document_mean_estimate, 0.94 AS document_share_estimate, 23 AS document_bound
+FROM tricolore_4x4_decomposition_sample WHERE NOT exact_job;
+
+CREATE VIEW tricolore_4x4_exact_vs_decomposition AS
+SELECT b.notation AS target, count(*) AS starts,
+       round(avg(d.exact), 3) AS mean_exact, round(avg(d.clicks), 3) AS mean_decomposition,
+       max(d.exact) AS max_exact, max(d.clicks) AS max_decomposition,
+       count(*) FILTER (WHERE d.clicks < d.exact) AS decomposition_shorter,
+       count(*) FILTER (WHERE d.clicks = d.exact) AS decomposition_optimal
+FROM tricolore_4x4_decomposition_sample d
+JOIN tricolore_4x4_targets b ON b.board = d.target
+WHERE d.exact_job GROUP BY b.notation ORDER BY b.notation;
+"""
+
+
 def catalog_path(data_dir: Path) -> Path:
     return Path(data_dir) / CATALOG_NAME
 
@@ -118,6 +154,19 @@ def _tricolore_sources(data_dir: Path) -> list[tuple[Path, dict]]:
     for path in sorted(Path(data_dir).glob("tricolore/*/*.zarr")):
         attributes = store.read_attributes(path)
         if attributes and attributes.get("complete") and attributes.get("puzzle") == "tricolore":
+            all_pairs = "kind" not in attributes and "target" not in attributes
+            if all_pairs and attributes.get("table_format") == store.TABLE_FORMAT:
+                sources.append((path, attributes))
+    return sources
+
+
+def _tricolore_4x4_sources(data_dir: Path) -> list[tuple[Path, dict]]:
+    sources = []
+    paths = sorted(Path(data_dir).glob("tricolore/4x4/targets/*.zarr"))
+    paths.append(Path(data_dir) / "tricolore" / "4x4" / "decomposition_sample.zarr")
+    for path in paths:
+        attributes = store.read_attributes(path)
+        if attributes and attributes.get("complete"):
             if attributes.get("table_format") == store.TABLE_FORMAT:
                 sources.append((path, attributes))
     return sources
@@ -140,7 +189,7 @@ def catalog_is_current(data_dir: Path) -> bool:
             (stamp,) = con.execute("SELECT stamp FROM catalog_info").fetchone()
     except duckdb.Error:
         return False
-    return stamp == _source_stamp(_tricolore_sources(data_dir))
+    return stamp == _source_stamp(_tricolore_sources(data_dir) + _tricolore_4x4_sources(data_dir))
 
 
 def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
@@ -151,6 +200,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     if not force and catalog_is_current(data_dir):
         return False
     sources = _tricolore_sources(data_dir)
+    sources_4x4 = _tricolore_4x4_sources(data_dir)
     final = catalog_path(data_dir)
     staging = final.parent / f".{final.name}.building-{uuid.uuid4().hex[:8]}"
     try:
@@ -206,10 +256,48 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
             "0::UTINYINT AS clicks WHERE false"
         )
         con.execute(TRICOLORE_VIEWS)
-        con.execute("CREATE TABLE catalog_info AS SELECT ? AS stamp", [_source_stamp(sources)])
+        _load_tricolore_4x4(con, sources_4x4)
+        con.execute(TRICOLORE_4X4_VIEWS)
+        con.execute(
+            "CREATE TABLE catalog_info AS SELECT ? AS stamp",
+            [_source_stamp(sources + sources_4x4)],
+        )
         con.close()
         os.replace(staging, final)
     finally:
         staging.unlink(missing_ok=True)
         Path(f"{staging}.wal").unlink(missing_ok=True)
     return True
+
+
+def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
+    """Per-target click histograms of the exact 4×4 tables, and the decomposition sample."""
+    import zarr
+
+    rules = Tricolore(4, 4)
+    con.execute("CREATE TABLE tricolore_4x4_target_clicks "
+                "(target VARCHAR, clicks UTINYINT, boards BIGINT)")
+    con.execute("CREATE TABLE tricolore_4x4_targets (board BIGINT, notation VARCHAR)")
+    con.execute(
+        "CREATE TABLE tricolore_4x4_decomposition_sample (start BIGINT, target BIGINT, "
+        "clicks UTINYINT, top UTINYINT, bottom UTINYINT, extension UTINYINT, "
+        "exact UTINYINT, exact_job BOOLEAN)"
+    )
+    for path, attributes in sources:
+        group = zarr.open_group(path, mode="r")
+        if attributes.get("kind") == "decomposition_sample":
+            frame = {name: group[name][...] for name in
+                     ("start", "target", "clicks", "top", "bottom", "extension", "exact")}
+            frame["exact_job"] = np.arange(len(frame["start"])) >= attributes["random_pairs"]
+            con.register("sample_frame", frame)
+            con.execute("INSERT INTO tricolore_4x4_decomposition_sample SELECT start, target, "
+                        "clicks, top, bottom, extension, nullif(exact, 255), exact_job "
+                        "FROM sample_frame")
+            con.unregister("sample_frame")
+            continue
+        counts = np.bincount(group["clicks"][...], minlength=256)
+        rows = [(attributes["target"], None if clicks == 255 else clicks, int(count))
+                for clicks, count in enumerate(counts) if count]
+        con.executemany("INSERT INTO tricolore_4x4_target_clicks VALUES (?, ?, ?)", rows)
+        con.execute("INSERT INTO tricolore_4x4_targets VALUES (?, ?)",
+                    [rules.parse(attributes["target"]), attributes["target"]])

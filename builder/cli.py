@@ -104,6 +104,29 @@ def tricolore4x4(
     _report(results, time.perf_counter() - started)
 
 
+@app.command("tricolore4x4-decomposition")
+def tricolore4x4_decomposition(
+    pairs: Annotated[int, typer.Option(help="Random (start, target) pairs to solve.")] = 100_000,
+    seed: Annotated[int, typer.Option(help="Random seed (the sample is reproducible).")] = 2026,
+    data: DataOption = Path("data"),
+    force: ForceOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Measure the document's decomposition solver on random pairs (and against the exact
+    tables that exist); the catalog's tricolore_4x4_decomposition_* views report it.
+
+    Example: builder tricolore4x4-decomposition --pairs 100000
+    """
+    from builder.build import build_decomposition_sample
+    from builder.catalog import refresh_catalog
+
+    started = time.perf_counter()
+    result = build_decomposition_sample(data, pairs, seed, force=force, progress=not quiet)
+    if refresh_catalog(data):
+        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
+    _report([result], time.perf_counter() - started)
+
+
 @app.command()
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
     """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
@@ -111,7 +134,13 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
 
     Example: builder tables --data data
     """
-    from builder.build import APPLET_TARGETS_4X4, build_tricolore_methods, build_tricolore_target
+    from builder.build import (
+        APPLET_TARGETS_4X4,
+        DECOMPOSITION_PAIRS,
+        build_decomposition_sample,
+        build_tricolore_methods,
+        build_tricolore_target,
+    )
     from builder.catalog import refresh_catalog
 
     started = time.perf_counter()
@@ -120,6 +149,8 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
         build_tricolore_target(data, board, force=force, progress=not quiet)
         for board in APPLET_TARGETS_4X4
     ]
+    results.append(build_decomposition_sample(data, DECOMPOSITION_PAIRS, force=force,
+                                              progress=not quiet))
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)

@@ -95,3 +95,52 @@ def replay(start: str, clicks: list[int], method: str, width: int, height: int) 
         boards.append(show(board, width))
         last = square
     return boards
+
+
+def shortest_clicks(start: str, target: str, width: int, height: int, max_depth: int) -> int | None:
+    """Minimum clicks (>= 1) from start to target by a plain forward BFS, or None if the
+    target is farther than max_depth (unrestricted clicks)."""
+    goal = parse(target)
+    frontier = [(tuple(parse(start)), None)]
+    seen = set(frontier)
+    for depth in range(1, max_depth + 1):
+        following = []
+        for board, last in frontier:
+            for square in range(width * height):
+                if square == last:
+                    continue
+                after = click(list(board), square, width, height)
+                if after == goal:
+                    return depth
+                node = (tuple(after), square)
+                if node not in seen:
+                    seen.add(node)
+                    following.append(node)
+        frontier = following
+    return None
+
+
+def distances_to(target: str, width: int, height: int) -> dict[str, int]:
+    """Minimum clicks (>= 1) from every board to target, by a plain backward BFS over an
+    explicitly built reverse graph of (board, last click) nodes (small boards only)."""
+    from itertools import product
+
+    n = width * height
+    boards = [list(letters) for letters in product("RWB", repeat=n)]
+    reverse: dict[tuple, list[tuple]] = {}
+    for board in boards:
+        for last in [None, *range(n)]:
+            for square in range(n):
+                if square != last:
+                    after = (tuple(click(board, square, width, height)), square)
+                    reverse.setdefault(after, []).append((tuple(board), last))
+    goal = tuple(parse(target))
+    distance = {(goal, square): 0 for square in range(n)}
+    queue = deque(distance)
+    while queue:
+        node = queue.popleft()
+        for before in reverse.get(node, ()):
+            if before not in distance:
+                distance[before] = distance[node] + 1
+                queue.append(before)
+    return {show(list(board), width): d for (board, last), d in distance.items() if last is None}
