@@ -238,3 +238,35 @@ def build_decomposition_sample(
                            "are uniform random pairs; then `exact_starts` random starts per "
                            "exact target, with exact clicks (255 = no exact table)"})
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
+
+
+def build_reachability(
+    data_dir: Path, start: str = "RRRR.RRRR.RRRR.RRRR", width: int = 4, height: int = 4,
+    force: bool = False, progress: bool = True,
+) -> BuildResult:
+    """Settle "only all blue is unreachable": a forward search over every node from
+    ``start`` lists the boards it never reaches; with the backward table towards
+    ``start`` (every board reaches it) this covers every pair of boards."""
+    from builder.kernels.single_target_bfs import forward_reachable
+
+    rules = Tricolore(width, height)
+    start = rules.format(rules.parse(start))
+    path = store.table_path(data_dir, "tricolore", rules.shape_name, "reachability")
+    identity = {"puzzle": "tricolore", "kind": "reachability", "start": start,
+                "width": width, "height": height}
+    if not force and store.is_current(path, identity):
+        return BuildResult(path, built=False, seconds=0.0)
+    started = time.perf_counter()
+    if progress:
+        print(f"forward search from {start} over every (board, last click) node ...",
+              flush=True)
+    reached = forward_reachable(rules.half_tables(), rules.parse(start))
+    unreached = np.flatnonzero(~reached).astype(np.int64)
+    with store.publishing(path) as staging:
+        store.write_table(
+            staging, {"unreached": unreached}, {"unreached": (max(1, len(unreached)),)},
+            {**identity, "boards": rules.n_boards, "unreached_count": len(unreached),
+             "unreached_boards": [rules.format(int(b)) for b in unreached[:100]],
+             "search_seconds": round(time.perf_counter() - started, 3)},
+        )
+    return BuildResult(path, built=True, seconds=time.perf_counter() - started)

@@ -122,6 +122,15 @@ SELECT target, sum(boards)::BIGINT AS boards,
            AS mean_clicks
 FROM tricolore_4x4_target_clicks GROUP BY target ORDER BY target;
 
+-- "Only all blue is unreachable": every board reaches the forward search's start (its
+-- exact table has no unreachable board) and the start reaches every board but these.
+CREATE VIEW tricolore_4x4_reachability AS
+SELECT f.start, f.boards, f.unreached_boards AS boards_the_start_never_reaches, f.unreached,
+       s.unreachable AS boards_that_never_reach_the_start,
+       (s.unreachable = 0) AS claim_checked
+FROM tricolore_4x4_forward_search f
+LEFT JOIN tricolore_4x4_summary s ON s.target = f.start;
+
 CREATE VIEW tricolore_4x4_decomposition_distribution AS
 SELECT clicks, count(*) AS pairs, round(100 * count(*) / sum(count(*)) OVER (), 2) AS percent
 FROM tricolore_4x4_decomposition_sample WHERE NOT exact_job GROUP BY clicks ORDER BY clicks;
@@ -164,6 +173,7 @@ def _tricolore_4x4_sources(data_dir: Path) -> list[tuple[Path, dict]]:
     sources = []
     paths = sorted(Path(data_dir).glob("tricolore/4x4/targets/*.zarr"))
     paths.append(Path(data_dir) / "tricolore" / "4x4" / "decomposition_sample.zarr")
+    paths.append(Path(data_dir) / "tricolore" / "4x4" / "reachability.zarr")
     for path in paths:
         attributes = store.read_attributes(path)
         if attributes and attributes.get("complete"):
@@ -283,8 +293,15 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
         "clicks UTINYINT, top UTINYINT, bottom UTINYINT, extension UTINYINT, "
         "exact UTINYINT, exact_job BOOLEAN)"
     )
+    con.execute("CREATE TABLE tricolore_4x4_forward_search (start VARCHAR, boards BIGINT, "
+                "unreached_boards BIGINT, unreached VARCHAR[])")
     for path, attributes in sources:
         group = zarr.open_group(path, mode="r")
+        if attributes.get("kind") == "reachability":
+            con.execute("INSERT INTO tricolore_4x4_forward_search VALUES (?, ?, ?, ?)",
+                        [attributes["start"], attributes["boards"],
+                         attributes["unreached_count"], attributes["unreached_boards"]])
+            continue
         if attributes.get("kind") == "decomposition_sample":
             frame = {name: group[name][...] for name in
                      ("start", "target", "clicks", "top", "bottom", "extension", "exact")}

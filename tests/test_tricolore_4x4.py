@@ -184,3 +184,22 @@ def test_decomposition_stays_within_the_documents_23_click_bound(catalog, figure
     estimate = figures["tricolore_4x4"]["decomposition_estimate"]
     assert abs(mean - estimate["average"]) < 0.2
     assert share > 0.97 > estimate["share_at_most_16"]
+
+
+def test_forward_search_matches_a_plain_bfs_on_3x3():
+    from builder.kernels.single_target_bfs import forward_reachable
+
+    rules = Tricolore(3, 3)
+    for start in ("RRR.RRR.RRR", "BBB.BBB.BBB", "WRB.BWR.RBW"):
+        reached = forward_reachable(rules.half_tables(), rules.parse(start))
+        expected = reference.distances_from(start, "unrestricted", 3, 3)
+        assert set(rules.format_many(np.flatnonzero(reached))) == set(expected)
+
+
+def test_only_all_blue_is_unreachable_on_4x4(catalog, figures):
+    start, never_reached, unreached, never_reach_start, checked = catalog.execute(
+        "SELECT start, boards_the_start_never_reaches, unreached, "
+        "boards_that_never_reach_the_start, claim_checked FROM tricolore_4x4_reachability"
+    ).fetchone()
+    assert unreached == figures["tricolore_4x4"]["unreachable"]
+    assert never_reached == 1 and never_reach_start == 0 and checked

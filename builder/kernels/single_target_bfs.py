@@ -210,3 +210,53 @@ def _count_nodes(masks, occupied):
                 bits |= np.uint64(1) << np.uint64(board - word * 64)
         occupied[word] = bits
     return total
+
+
+@njit(cache=True, nogil=True)
+def _forward_levels(start, n_squares, split, n_high, colour_low, colour_high, advance_low,
+                    advance_high, visited, frontier, following):
+    n_boards = visited.shape[0]
+    full = np.int64((1 << n_squares) - 1)
+    # the start node has no last click: every click is allowed from it
+    for square in range(n_squares):
+        result = _click(start, square, split, n_high, colour_low, colour_high, advance_low,
+                        advance_high)
+        visited[result] |= 1 << square
+        frontier[result] |= 1 << square
+    levels = 1
+    while True:
+        progressed = False
+        for board in range(n_boards):
+            following[board] = 0
+        for board in range(n_boards):
+            mask = np.int64(frontier[board])
+            if mask == 0:
+                continue
+            for square in range(n_squares):
+                if mask & ~(np.int64(1) << square) & full == 0:
+                    continue  # the only frontier node here was reached by this square
+                result = _click(board, square, split, n_high, colour_low, colour_high,
+                                advance_low, advance_high)
+                bit = np.int64(1) << square
+                if not np.int64(visited[result]) & bit:
+                    visited[result] |= bit
+                    following[result] |= bit
+                    progressed = True
+        if not progressed:
+            return levels
+        levels += 1
+        frontier, following = following, frontier
+
+
+def forward_reachable(tables, start: int) -> np.ndarray:
+    """Boards reachable from ``start`` by one or more clicks (plain forward search over
+    every (board, last click) node); returns a bool array over boards."""
+    n_boards = tables["n_boards"]
+    mask_type = np.uint16 if tables["n_squares"] <= 16 else np.uint32
+    visited = np.zeros(n_boards, dtype=mask_type)
+    _forward_levels(
+        start, tables["n_squares"], tables["split"], tables["n_high"], tables["colour_low"],
+        tables["colour_high"], tables["advance_low"], tables["advance_high"], visited,
+        np.zeros(n_boards, dtype=mask_type), np.zeros(n_boards, dtype=mask_type),
+    )
+    return visited != 0
