@@ -270,3 +270,59 @@ def build_reachability(
              "search_seconds": round(time.perf_counter() - started, 3)},
         )
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
+
+
+def canonical_targets(rules: Tricolore, count: int, seed: int) -> list[int]:
+    """``count`` distinct symmetry-canonical targets (the smallest rank of each orbit under
+    the square's 8 symmetries), drawn by canonicalising uniformly random boards (all blue
+    excluded), so a target is drawn in proportion to its orbit, as among all targets."""
+    rng = np.random.default_rng(seed)
+    perms = list(rules.symmetries("unrestricted").values())
+    chosen: dict[int, None] = {}
+    while len(chosen) < count:
+        boards = rng.integers(0, rules.n_boards - 1, 4 * count)
+        canonical = np.min([rules.apply_symmetry(boards, p) for p in perms], axis=0)
+        for board in canonical:
+            chosen.setdefault(int(board), None)
+            if len(chosen) == count:
+                break
+    return list(chosen)
+
+
+def build_target_stats(
+    data_dir: Path, count: int, seed: int = 2026, progress: bool = True
+) -> tuple[int, int]:
+    """Distance histograms of ``count`` random canonical 4×4 targets, one file per target
+    (written atomically), so an interrupted run resumes where it stopped.
+    Returns (computed, skipped)."""
+    import json
+    import os
+
+    rules = Tricolore(4, 4)
+    folder = Path(data_dir) / "tricolore" / "4x4" / "target_stats"
+    folder.mkdir(parents=True, exist_ok=True)
+    perms = list(rules.symmetries("unrestricted").values())
+    computed = skipped = 0
+    targets = canonical_targets(rules, count, seed)
+    for target in tqdm(targets, desc="4x4 targets", unit="target", disable=not progress):
+        name = rules.format(target)
+        final = folder / f"{name}.json"
+        if final.exists():
+            skipped += 1
+            continue
+        started = time.perf_counter()
+        clicks = tricolore_single_target(rules, target, progress=False)[0]
+        histogram = np.bincount(clicks, minlength=256)
+        orbit = {int(rules.apply_symmetry(np.array([target]), p)[0]) for p in perms}
+        record = {
+            "target": name, "orbit_size": len(orbit),
+            "histogram": {str(c): int(n) for c, n in enumerate(histogram) if n and c != 255},
+            "unreachable": int(histogram[255]),
+            "max_clicks": int(clicks[clicks != 255].max()),
+            "seconds": round(time.perf_counter() - started, 2), "table_format": store.TABLE_FORMAT,
+        }
+        staging = folder / f".{name}.json.{os.getpid()}"
+        staging.write_text(json.dumps(record))
+        os.replace(staging, final)
+        computed += 1
+    return computed, skipped

@@ -154,6 +154,33 @@ WHERE d.exact_job GROUP BY b.notation ORDER BY b.notation;
 """
 
 
+TARGET_STATS_VIEWS = """
+-- Estimate of the 4×4 all-pairs distribution from the random canonical targets computed so
+-- far: each target's share of starts at each click count, averaged over targets, with a
+-- 95 % normal interval over targets.
+CREATE VIEW tricolore_4x4_pairs_estimate AS
+WITH targets AS (SELECT DISTINCT target FROM tricolore_4x4_target_stats),
+clicks AS (SELECT DISTINCT clicks FROM tricolore_4x4_target_stats),
+shares AS (
+    SELECT t.target, c.clicks, coalesce(s.boards, 0) / 43046721 AS share
+    FROM targets t CROSS JOIN clicks c
+    LEFT JOIN tricolore_4x4_target_stats s ON s.target = t.target AND s.clicks = c.clicks
+)
+SELECT clicks, count(*) AS targets, avg(share) AS share,
+       greatest(avg(share) - 1.96 * coalesce(stddev_samp(share), 0) / sqrt(count(*)), 0)
+           AS ci_low,
+       avg(share) + 1.96 * coalesce(stddev_samp(share), 0) / sqrt(count(*)) AS ci_high
+FROM shares GROUP BY clicks ORDER BY clicks;
+
+CREATE VIEW tricolore_4x4_hardest_targets AS
+SELECT target, orbit_size, max(clicks) AS max_clicks,
+       round(sum(clicks * boards) / sum(boards), 3) AS mean_clicks,
+       arg_max(boards, clicks) AS boards_at_max
+FROM tricolore_4x4_target_stats GROUP BY target, orbit_size
+ORDER BY max_clicks DESC, mean_clicks DESC;
+"""
+
+
 def catalog_path(data_dir: Path) -> Path:
     return Path(data_dir) / CATALOG_NAME
 
@@ -182,6 +209,10 @@ def _tricolore_4x4_sources(data_dir: Path) -> list[tuple[Path, dict]]:
     return sources
 
 
+def _target_stats_files(data_dir: Path) -> list[Path]:
+    return sorted((Path(data_dir) / "tricolore" / "4x4" / "target_stats").glob("*.json"))
+
+
 def _source_stamp(sources: list[tuple[Path, dict]]) -> str:
     return ";".join(f"{p.parent.name}/{p.name}:{a['build_id']}" for p, a in sources) + (
         f"|format={CATALOG_FORMAT}"
@@ -199,7 +230,8 @@ def catalog_is_current(data_dir: Path) -> bool:
             (stamp,) = con.execute("SELECT stamp FROM catalog_info").fetchone()
     except duckdb.Error:
         return False
-    return stamp == _source_stamp(_tricolore_sources(data_dir) + _tricolore_4x4_sources(data_dir))
+    expected = _source_stamp(_tricolore_sources(data_dir) + _tricolore_4x4_sources(data_dir))
+    return stamp == f"{expected}|stats={len(_target_stats_files(data_dir))}"
 
 
 def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
@@ -268,9 +300,12 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         con.execute(TRICOLORE_VIEWS)
         _load_tricolore_4x4(con, sources_4x4)
         con.execute(TRICOLORE_4X4_VIEWS)
+        stats_files = _target_stats_files(data_dir)
+        _load_target_stats(con, stats_files)
+        con.execute(TARGET_STATS_VIEWS)
         con.execute(
             "CREATE TABLE catalog_info AS SELECT ? AS stamp",
-            [_source_stamp(sources + sources_4x4)],
+            [f"{_source_stamp(sources + sources_4x4)}|stats={len(stats_files)}"],
         )
         con.close()
         os.replace(staging, final)
@@ -318,3 +353,17 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
         con.executemany("INSERT INTO tricolore_4x4_target_clicks VALUES (?, ?, ?)", rows)
         con.execute("INSERT INTO tricolore_4x4_targets VALUES (?, ?)",
                     [rules.parse(attributes["target"]), attributes["target"]])
+
+
+def _load_target_stats(con, files: list[Path]) -> None:
+    import json
+
+    con.execute("CREATE TABLE tricolore_4x4_target_stats (target VARCHAR, orbit_size INTEGER, "
+                "clicks UTINYINT, boards BIGINT)")
+    rows = []
+    for path in files:
+        record = json.loads(path.read_text())
+        rows += [(record["target"], record["orbit_size"], int(c), n)
+                 for c, n in record["histogram"].items()]
+    if rows:
+        con.executemany("INSERT INTO tricolore_4x4_target_stats VALUES (?, ?, ?, ?)", rows)

@@ -150,6 +150,32 @@ def tricolore4x4_reachability(
     _report([result], time.perf_counter() - started)
 
 
+@app.command("tricolore4x4-stats")
+def tricolore4x4_stats(
+    targets: Annotated[int, typer.Option("--targets", help="How many random canonical "
+                                         "targets (distinct up to the 8 symmetries).")] = 10,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed, the same targets.")] = 2026,
+    data: DataOption = Path("data"),
+    quiet: QuietOption = False,
+) -> None:
+    """Toward the full 4×4 all-pairs distribution: one exact search per random canonical
+    target (about 15 s each), keeping each target's histogram and maximum. Resumable:
+    targets already done are skipped. Views: tricolore_4x4_pairs_estimate,
+    tricolore_4x4_hardest_targets.
+
+    Example: builder tricolore4x4-stats --targets 40
+    """
+    from builder.build import build_target_stats
+    from builder.catalog import refresh_catalog
+
+    started = time.perf_counter()
+    computed, skipped = build_target_stats(data, targets, seed, progress=not quiet)
+    typer.echo(f"{computed} targets computed, {skipped} already done (skipped) "
+               f"in {time.perf_counter() - started:.1f} s")
+    if refresh_catalog(data):
+        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
+
+
 @app.command()
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
     """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
