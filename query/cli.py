@@ -126,16 +126,44 @@ def path(
     from query.walk import tricolore_path
 
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
-    table = _exact_table(data, rules, target_rank, method)
-    found = tricolore_path(rules, table, start_rank, target_rank, method)
+    found, how = _exact_path(data, rules, start_rank, target_rank, method)
     boards = [rules.format(b) for b in found.boards]
     if as_json:
         typer.echo(json.dumps({"start": boards[0], "target": boards[-1], "method": method,
                                "length": found.length, "clicks": list(found.clicks),
                                "boards": boards}))
         return
-    typer.echo(f"{boards[0]} -> {boards[-1]}: {found.length} clicks ({method}, optimal)")
+    typer.echo(f"{boards[0]} -> {boards[-1]}: {found.length} clicks ({method}, optimal{how})")
     _print_path(boards, list(found.clicks), None)
+
+
+def _exact_path(data: Path, rules, start_rank: int, target_rank: int, method: str):
+    """An optimal path by table walk, or by bidirectional search where no table exists
+    (large boards); every path is replayed and checked before it is returned."""
+    from query.tables import MissingTableError
+    from query.walk import UnreachableError, explain_unreachable, tricolore_path
+
+    try:
+        table = _exact_table(data, rules, target_rank, method)
+        found, how = tricolore_path(rules, table, start_rank, target_rank, method), ""
+    except MissingTableError:
+        if method != "unrestricted" or rules.n_squares <= 10:
+            raise
+        from query.search import bidirectional_path
+
+        found, how = bidirectional_path(rules, start_rank, target_rank), ", bidirectional search"
+        if found is None:
+            raise UnreachableError(explain_unreachable(rules, target_rank, method)) from None
+    board, last = start_rank, None
+    for square in found.clicks:
+        legal = dict(rules.legal_moves(board, -1 if last is None else last, method))
+        if square not in legal:
+            raise QueryError(f"internal error: click {square} is not legal on "
+                             f"{rules.format(board)}")
+        board, last = legal[square], square
+    if board != target_rank:
+        raise QueryError("internal error: the path does not end on its target")
+    return found, how
 
 
 def _decomposition_path(start: str, target: str, data: Path, as_json: bool) -> None:
@@ -174,8 +202,14 @@ def distance(
     from query.walk import UnreachableError, explain_unreachable, tricolore_distance
 
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
-    table = _exact_table(data, rules, target_rank, method)
-    clicks = tricolore_distance(table, start_rank, target_rank)
+    try:
+        clicks = tricolore_distance(_exact_table(data, rules, target_rank, method), start_rank,
+                                    target_rank)
+    except QueryError:
+        if rules.n_squares <= 10 or method != "unrestricted":
+            raise
+        found, _ = _exact_path(data, rules, start_rank, target_rank, method)
+        clicks = found.length
     if as_json:
         typer.echo(json.dumps({"start": rules.format(start_rank), "target": rules.format(
             target_rank), "method": method, "clicks": clicks}))

@@ -122,3 +122,19 @@ def test_builder_refuses_boards_too_large_for_all_pairs(tmp_path):
     result = run("builder", "tricolore", "--width", "4", "--height", "4", data_dir=tmp_path)
     assert result.returncode != 0
     assert "does not fit" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_4x4_path_without_a_table_uses_bidirectional_search(data_dir):
+    result = run("query", "path", "RRRB.BRWR.WBWR.RRBW", "WRRR.RRRR.RRRR.RRRR", "--json",
+                 data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    boards = reference.replay(answer["start"], answer["clicks"], "unrestricted", 4, 4)
+    assert boards[-1] == "WRRR.RRRR.RRRR.RRRR" and answer["length"] == len(answer["clicks"])
+
+
+def test_4x4_decomposition_json_labels_each_click(data_dir):
+    result = run("query", "path", "RRRB.BRWR.WBWR.RRBW", "RRRR.RRRR.RRRR.RRRR", "--method",
+                 "decomposition", "--json", data_dir=data_dir)
+    answer = json.loads(result.stdout)
+    assert answer["length"] == 17 and answer["halves"] == ["top"] * 8 + ["bottom"] * 9

@@ -203,3 +203,27 @@ def test_only_all_blue_is_unreachable_on_4x4(catalog, figures):
     ).fetchone()
     assert unreached == figures["tricolore_4x4"]["unreachable"]
     assert never_reached == 1 and never_reach_start == 0 and checked
+
+
+@pytest.mark.parametrize("target", APPLET_TARGETS)
+def test_bidirectional_search_finds_the_tabled_distance(data_dir, target):
+    from query.search import bidirectional_path
+
+    clicks = target_arrays(data_dir, 4, 4, target)[0]
+    for start in np.random.default_rng(21).integers(0, FULL.n_boards, 3):
+        found = bidirectional_path(FULL, int(start), FULL.parse(target))
+        assert found.length == clicks[start]
+        assert reference.replay(FULL.format(int(start)), list(found.clicks), "unrestricted",
+                                4, 4)[-1] == target
+
+
+def test_bidirectional_search_on_3x3_equals_a_plain_bfs():
+    from query.search import bidirectional_path
+
+    rules = Tricolore(3, 3)
+    rng = np.random.default_rng(4)
+    for start, target in rng.integers(0, rules.n_boards - 1, (6, 2)):
+        expected = reference.distances_from(rules.format(int(start)), "unrestricted", 3, 3)
+        found = bidirectional_path(rules, int(start), int(target))
+        assert found.length == expected[rules.format(int(target))]
+    assert bidirectional_path(rules, 0, rules.n_boards - 1) is None  # all blue
