@@ -181,6 +181,18 @@ ORDER BY max_clicks DESC, mean_clicks DESC;
 """
 
 
+LIGHTSOUT_VIEWS = """
+CREATE VIEW lightsout_summary AS
+SELECT rows, cols, nullity,
+       (1::HUGEINT << (rows * cols - nullity)::INTEGER) AS solvable_states,
+       max_min_clicks
+FROM lightsout_boards ORDER BY rows, cols;
+
+CREATE VIEW lightsout_5x5_distribution AS
+SELECT clicks, states FROM lightsout_5x5_clicks WHERE clicks IS NOT NULL ORDER BY clicks;
+"""
+
+
 def catalog_path(data_dir: Path) -> Path:
     return Path(data_dir) / CATALOG_NAME
 
@@ -201,6 +213,7 @@ def _tricolore_4x4_sources(data_dir: Path) -> list[tuple[Path, dict]]:
     paths = sorted(Path(data_dir).glob("tricolore/4x4/targets/*.zarr"))
     paths.append(Path(data_dir) / "tricolore" / "4x4" / "decomposition_sample.zarr")
     paths.append(Path(data_dir) / "tricolore" / "4x4" / "reachability.zarr")
+    paths.append(Path(data_dir) / "lightsout" / "tables.zarr")
     for path in paths:
         attributes = store.read_attributes(path)
         if attributes and attributes.get("complete"):
@@ -300,6 +313,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         con.execute(TRICOLORE_VIEWS)
         _load_tricolore_4x4(con, sources_4x4)
         con.execute(TRICOLORE_4X4_VIEWS)
+        con.execute(LIGHTSOUT_VIEWS)
         stats_files = _target_stats_files(data_dir)
         _load_target_stats(con, stats_files)
         con.execute(TARGET_STATS_VIEWS)
@@ -330,8 +344,20 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     )
     con.execute("CREATE TABLE tricolore_4x4_forward_search (start VARCHAR, boards BIGINT, "
                 "unreached_boards BIGINT, unreached VARCHAR[])")
+    con.execute("CREATE TABLE lightsout_boards (rows INTEGER, cols INTEGER, nullity INTEGER, "
+                "max_min_clicks INTEGER)")
+    con.execute("CREATE TABLE lightsout_5x5_clicks (clicks UTINYINT, states BIGINT)")
     for path, attributes in sources:
         group = zarr.open_group(path, mode="r")
+        if attributes.get("puzzle") == "lightsout":
+            con.executemany("INSERT INTO lightsout_boards VALUES (?, ?, ?, ?)",
+                            [(r["rows"], r["cols"], r["nullity"], r["max_min_clicks"])
+                             for r in attributes["summary"]])
+            counts = np.bincount(group["clicks_5x5"][...], minlength=256)
+            con.executemany("INSERT INTO lightsout_5x5_clicks VALUES (?, ?)",
+                            [(None if c == 255 else c, int(n)) for c, n in enumerate(counts)
+                             if n])
+            continue
         if attributes.get("kind") == "reachability":
             con.execute("INSERT INTO tricolore_4x4_forward_search VALUES (?, ?, ?, ?)",
                         [attributes["start"], attributes["boards"],

@@ -177,6 +177,24 @@ def tricolore4x4_stats(
 
 
 @app.command()
+def lightsout(data: DataOption = Path("data"), force: ForceOption = False,
+              quiet: QuietOption = False) -> None:
+    """Quinto / Lights Out: the full 5×5 table (2^25 states, by search) and the summary of
+    every board up to 10×10 (nullity, solvable states, most clicks ever needed).
+
+    Example: builder lightsout
+    """
+    from builder.build import build_lightsout
+    from builder.catalog import refresh_catalog
+
+    started = time.perf_counter()
+    result = build_lightsout(data, force=force, progress=not quiet)
+    if refresh_catalog(data):
+        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
+    _report([result], time.perf_counter() - started)
+
+
+@app.command()
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
     """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
     4×2 all-pairs tables and the exact 4×4 tables of the applet's three targets.
@@ -187,6 +205,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
         APPLET_TARGETS_4X4,
         DECOMPOSITION_PAIRS,
         build_decomposition_sample,
+        build_lightsout,
         build_reachability,
         build_tricolore_methods,
         build_tricolore_target,
@@ -202,6 +221,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     results.append(build_decomposition_sample(data, DECOMPOSITION_PAIRS, force=force,
                                               progress=not quiet))
     results.append(build_reachability(data, force=force, progress=not quiet))
+    results.append(build_lightsout(data, force=force, progress=not quiet))
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)

@@ -20,6 +20,7 @@ from typing import Annotated
 
 import typer
 
+from builder.puzzles.lightsout import LightsOutError
 from builder.puzzles.tricolore import BoardError, MethodError
 from query.tables import QueryError
 
@@ -31,6 +32,9 @@ app = typer.Typer(
 )
 stats_app = typer.Typer(help="The documents' tables, formatted as the documents show them.")
 app.add_typer(stats_app, name="stats")
+lightsout_app = typer.Typer(help="Quinto / Lights Out on any board, by linear algebra over GF(2).",
+                            no_args_is_help=True)
+app.add_typer(lightsout_app, name="lightsout")
 
 DataOption = Annotated[Path, typer.Option("--data", help="Directory holding the built tables.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
@@ -316,9 +320,61 @@ def stats_tricolore(data: DataOption = Path("data"), as_json: JsonOption = False
         typer.echo(f"{method:<13} {target:<12} {shown:>7} {maximum!s:>8}  ({average_all:.2f})")
 
 
+@lightsout_app.command("solve")
+def lightsout_solve(
+    board: Annotated[str, typer.Argument(help="Start: rows of 0/1 joined by '.', e.g. 111.111.111.")],
+    target: Annotated[
+        str | None, typer.Option(help="Target board (default: all off).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Which buttons to click to turn BOARD into the target (all off by default), with the
+    fewest clicks; a click inverts a button and its four neighbours. The document's
+    question is a start of all off and a target of all on.
+
+    Example: query lightsout solve 000.000.000 --target 111.111.111
+    """
+    from builder.puzzles.lightsout import MAX_EXACT_NULLITY, LightsOut, LightsOutError
+
+    rows, cols = LightsOut.shape_of(board)
+    rules = LightsOut(rows, cols)
+    start = rules.parse(board)
+    if target is not None and LightsOut.shape_of(target) != (rows, cols):
+        raise LightsOutError(f"target {target!r} is not {rows}x{cols} like the start")
+    goal = rules.parse(target) if target is not None else 0
+    solution = rules.solve(start, goal)
+    if solution.solvable and rules.press(start, solution.clicks) != goal:
+        raise QueryError("internal error: the solution does not reach the target")
+    if as_json:
+        typer.echo(json.dumps({"solvable": solution.solvable, "solutions": solution.count,
+                               "min_clicks": len(solution.clicks) if solution.solvable else None,
+                               "min_clicks_exact": solution.exact_minimum,
+                               "clicks": list(solution.clicks)}))
+    else:
+        goal_text = rules.format(goal)
+        if not solution.solvable:
+            typer.echo(f"{rules.format(start)} -> {goal_text}: no solution "
+                       f"({rows}x{cols} has nullity {solution.nullity}: only 1 board in "
+                       f"{2 ** solution.nullity} can be reached)")
+        else:
+            exact = "" if solution.exact_minimum else (
+                f" (not proven fewest: nullity {solution.nullity} > {MAX_EXACT_NULLITY})")
+            typer.echo(f"{rules.format(start)} -> {goal_text}: {solution.count} solution"
+                       f"{'s' if solution.count > 1 else ''}; fewest clicks "
+                       f"{len(solution.clicks)}{exact}")
+            typer.echo("click grid (x = click):")
+            chosen = set(solution.clicks)
+            for row in range(rows):
+                typer.echo(" ".join("x" if row * cols + col in chosen else "."
+                                    for col in range(cols)))
+            typer.echo("clicks: " + " ".join(map(str, solution.clicks)))
+    if not solution.solvable:
+        sys.exit(1)
+
+
 def main() -> None:
     try:
         app()
-    except (QueryError, BoardError, MethodError) as error:
+    except (QueryError, BoardError, MethodError, LightsOutError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
