@@ -193,6 +193,25 @@ SELECT clicks, states FROM lightsout_5x5_clicks WHERE clicks IS NOT NULL ORDER B
 """
 
 
+SPOTS_VIEWS = """
+-- share of random disc sets with at least one solution, with a 95 % Wilson interval
+CREATE VIEW spots_random_summary AS
+WITH counts AS (
+    SELECT sum(sets)::DOUBLE AS n, sum(sets) FILTER (WHERE solutions > 0)::DOUBLE AS k
+    FROM spots_solution_counts
+), p AS (SELECT n, k, k / n AS share, 1.959963984540054 AS z FROM counts)
+SELECT n::BIGINT AS sets, k::BIGINT AS solvable_sets, share,
+       (share + z * z / (2 * n) - z * sqrt(share * (1 - share) / n + z * z / (4 * n * n)))
+           / (1 + z * z / n) AS ci_low,
+       (share + z * z / (2 * n) + z * sqrt(share * (1 - share) / n + z * z / (4 * n * n)))
+           / (1 + z * z / n) AS ci_high
+FROM p;
+
+CREATE VIEW spots_solution_count_distribution AS
+SELECT solutions, sets FROM spots_solution_counts ORDER BY solutions;
+"""
+
+
 def catalog_path(data_dir: Path) -> Path:
     return Path(data_dir) / CATALOG_NAME
 
@@ -214,6 +233,7 @@ def _tricolore_4x4_sources(data_dir: Path) -> list[tuple[Path, dict]]:
     paths.append(Path(data_dir) / "tricolore" / "4x4" / "decomposition_sample.zarr")
     paths.append(Path(data_dir) / "tricolore" / "4x4" / "reachability.zarr")
     paths.append(Path(data_dir) / "lightsout" / "tables.zarr")
+    paths.append(Path(data_dir) / "spots" / "random_sets.zarr")
     for path in paths:
         attributes = store.read_attributes(path)
         if attributes and attributes.get("complete"):
@@ -314,6 +334,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         _load_tricolore_4x4(con, sources_4x4)
         con.execute(TRICOLORE_4X4_VIEWS)
         con.execute(LIGHTSOUT_VIEWS)
+        con.execute(SPOTS_VIEWS)
         stats_files = _target_stats_files(data_dir)
         _load_target_stats(con, stats_files)
         con.execute(TARGET_STATS_VIEWS)
@@ -347,8 +368,14 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     con.execute("CREATE TABLE lightsout_boards (rows INTEGER, cols INTEGER, nullity INTEGER, "
                 "max_min_clicks INTEGER)")
     con.execute("CREATE TABLE lightsout_5x5_clicks (clicks UTINYINT, states BIGINT)")
+    con.execute("CREATE TABLE spots_solution_counts (solutions INTEGER, sets BIGINT)")
     for path, attributes in sources:
         group = zarr.open_group(path, mode="r")
+        if attributes.get("puzzle") == "spots":
+            counts = np.bincount(group["solutions"][...])
+            con.executemany("INSERT INTO spots_solution_counts VALUES (?, ?)",
+                            [(s, int(n)) for s, n in enumerate(counts) if n])
+            continue
         if attributes.get("puzzle") == "lightsout":
             con.executemany("INSERT INTO lightsout_boards VALUES (?, ?, ?, ?)",
                             [(r["rows"], r["cols"], r["nullity"], r["max_min_clicks"])

@@ -195,6 +195,27 @@ def lightsout(data: DataOption = Path("data"), force: ForceOption = False,
 
 
 @app.command()
+def spots(
+    sets: Annotated[int, typer.Option(help="How many random disc sets.")] = 1_000_000,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 2026,
+    data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
+) -> None:
+    """Spot Colour discs: solve many uniformly random disc sets exhaustively and keep each
+    set's number of solutions (views spots_random_summary, spots_solution_count_distribution).
+
+    Example: builder spots --sets 1000000
+    """
+    from builder.build import build_spots
+    from builder.catalog import refresh_catalog
+
+    started = time.perf_counter()
+    result = build_spots(data, sets, seed, force=force, progress=not quiet)
+    if refresh_catalog(data):
+        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
+    _report([result], time.perf_counter() - started)
+
+
+@app.command()
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
     """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
     4×2 all-pairs tables and the exact 4×4 tables of the applet's three targets.
@@ -207,6 +228,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
         build_decomposition_sample,
         build_lightsout,
         build_reachability,
+        build_spots,
         build_tricolore_methods,
         build_tricolore_target,
     )
@@ -222,6 +244,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
                                               progress=not quiet))
     results.append(build_reachability(data, force=force, progress=not quiet))
     results.append(build_lightsout(data, force=force, progress=not quiet))
+    results.append(build_spots(data, force=force, progress=not quiet))
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)

@@ -21,6 +21,7 @@ from typing import Annotated
 import typer
 
 from builder.puzzles.lightsout import LightsOutError
+from builder.puzzles.spots import SpotsError
 from builder.puzzles.tricolore import BoardError, MethodError
 from query.tables import QueryError
 
@@ -35,6 +36,12 @@ app.add_typer(stats_app, name="stats")
 lightsout_app = typer.Typer(help="Quinto / Lights Out on any board, by linear algebra over GF(2).",
                             no_args_is_help=True)
 app.add_typer(lightsout_app, name="lightsout")
+spots_app = typer.Typer(help="Spot Colour discs: every solution of a disc set.",
+                        no_args_is_help=True)
+app.add_typer(spots_app, name="spots")
+random_app = typer.Typer(help="Deal random puzzles with a guaranteed property.",
+                         no_args_is_help=True)
+app.add_typer(random_app, name="random")
 
 DataOption = Annotated[Path, typer.Option("--data", help="Directory holding the built tables.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
@@ -372,9 +379,84 @@ def lightsout_solve(
         sys.exit(1)
 
 
+def _spots_solutions(disc_set) -> list[dict]:
+    from builder.kernels.spots_search import solve
+    from builder.puzzles.spots import describe
+
+    return [describe(disc_set.names, int(row[0]), row[1:], disc_set.colours[int(row[0])])
+            for row in solve(disc_set.colours)]
+
+
+def _print_spots(disc_set, solutions: list[dict], as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps({"discs": disc_set.to_mapping(), "solutions": solutions}))
+        return
+    for name, spots in disc_set.to_mapping().items():
+        typer.echo(f"{name}: {' '.join(spots)}")
+    typer.echo(f"{len(solutions)} solution{'s' if len(solutions) != 1 else ''}")
+    for solution in solutions:
+        around = ", ".join(f"{colour}: {disc}" for colour, disc in
+                           solution["by_centre_colour"].items())
+        typer.echo(f"centre {solution['centre']}; satellites by centre spot: {around}")
+
+
+@spots_app.command("solve")
+def spots_solve(
+    file: Annotated[Path | None, typer.Argument(help="JSON: {\"discs\": {\"d1\": [6 colours "
+                                                 "clockwise], ...}}")] = None,
+    set_number: Annotated[int | None, typer.Option("--set", help="The document's set 1 or 2.")]
+    = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Every solution of a disc set (rotations of the whole assembly counted once): the
+    centre disc and which disc sits at each centre spot. Exits 1 when there is none.
+
+    Example: query spots solve --set 1 --json
+    """
+    from builder.puzzles.spots import DOCUMENT_SETS, DiscSet, SpotsError
+
+    if (file is None) == (set_number is None):
+        raise SpotsError("give a disc-set FILE or --set 1/2 (one of them)")
+    if set_number is not None:
+        if set_number not in DOCUMENT_SETS:
+            raise SpotsError(f"the document has sets 1 and 2, not {set_number}")
+        disc_set = DiscSet.from_mapping(DOCUMENT_SETS[set_number])
+    else:
+        disc_set = DiscSet.from_file(file)
+    solutions = _spots_solutions(disc_set)
+    _print_spots(disc_set, solutions, as_json)
+    if not solutions:
+        sys.exit(1)
+
+
+@random_app.command("spots")
+def random_spots(
+    solvable: Annotated[bool, typer.Option("--solvable", help="Only a set with a solution.")]
+    = False,
+    seed: Annotated[int | None, typer.Option(help="Random seed (default: fresh).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Deal a uniformly random Spot Colour disc set (each disc a random cyclic order),
+    optionally one that has a solution, and show its solutions.
+
+    Example: query random spots --solvable --json
+    """
+    from builder.puzzles.spots import DiscSet, random_sets
+
+    rng_seed = seed if seed is not None else int.from_bytes(__import__("os").urandom(4), "big")
+    for attempt in range(10_000):
+        colours = random_sets(1, rng_seed + attempt)[0]
+        disc_set = DiscSet(tuple(f"d{i + 1}" for i in range(7)), colours)
+        solutions = _spots_solutions(disc_set)
+        if solutions or not solvable:
+            _print_spots(disc_set, solutions, as_json)
+            return
+    raise QueryError("no solvable set in 10,000 random sets")
+
+
 def main() -> None:
     try:
         app()
-    except (QueryError, BoardError, MethodError, LightsOutError) as error:
+    except (QueryError, BoardError, MethodError, LightsOutError, SpotsError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)

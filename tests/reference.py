@@ -144,3 +144,22 @@ def distances_to(target: str, width: int, height: int) -> dict[str, int]:
                 distance[before] = distance[node] + 1
                 queue.append(before)
     return {show(list(board), width): d for (board, last), d in distance.items() if last is None}
+
+
+def spot_solutions(discs: dict[str, list[str]]) -> set[tuple]:
+    """Every (centre, satellites by centre colour) of a Spot Colour set by trying every
+    centre and every ordering of the other six discs (the document's constraints)."""
+    from itertools import permutations
+
+    def beside(spots, colour):
+        i = spots.index(colour)
+        return spots[i - 1], spots[(i + 1) % 6]  # (l, r) clockwise
+
+    found = set()
+    for centre, centre_spots in discs.items():
+        others = [d for d in discs if d != centre]
+        for order in permutations(others):
+            ends = [beside(discs[d], c) for d, c in zip(order, centre_spots)]
+            if all(ends[(k + 1) % 6][1] == ends[k][0] for k in range(6)):
+                found.add((centre, tuple(sorted(zip(centre_spots, order)))))
+    return found
