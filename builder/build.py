@@ -397,3 +397,47 @@ def build_spots(data_dir: Path, sets: int = SPOTS_RANDOM_SETS, seed: int = 2026,
                            "set i (each disc a uniformly random cyclic order of the six "
                            "colours; blocks of 100,000 sets seeded seed + first index)"})
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
+
+
+LUCAS_MAX_N = 10
+"""`make tables` searches n = 1 .. 10 (3.9 million arrangements at n = 10)."""
+
+
+def build_lucas(data_dir: Path, max_n: int = LUCAS_MAX_N, force: bool = False,
+                progress: bool = True) -> BuildResult:
+    """Every arrangement of n = 1 .. max_n searched from the standard start and from the
+    goal; the summary (moves, jumps, shifts, optimal solutions) comes from the search."""
+    from builder.kernels.level_bfs import lucas_search
+    from builder.puzzles.lucas import Lucas
+
+    path = store.table_path(data_dir, "lucas", "tables")
+    identity = {"puzzle": "lucas", "max_n": max_n}
+    if not force and store.is_current(path, identity):
+        return BuildResult(path, built=False, seconds=0.0)
+    started = time.perf_counter()
+    arrays, chunks, summary = {}, {}, []
+    for n in tqdm(range(1, max_n + 1), desc="lucas n", unit="n", disable=not progress):
+        rules = Lucas(n)
+        start, goal = rules.parse(rules.start), rules.parse(rules.goal)
+        from_start, paths, fewest, most = lucas_search(rules, start)
+        to_goal = lucas_search(rules, goal)[0]
+        goal_rank = int(rules.rank(np.array([goal]))[0])
+        moves = int(from_start[goal_rank])
+        summary.append({
+            "n": n, "states": len(rules.codes),
+            "reachable_states": int((from_start >= 0).sum()), "moves": moves,
+            "fewest_jumps": int(fewest[goal_rank]), "most_jumps": int(most[goal_rank]),
+            "optimal_solutions": int(paths[goal_rank]),
+        })
+        summary[-1]["shifts"] = moves - summary[-1]["fewest_jumps"]
+        for name, values in (("codes", rules.codes), ("from_start", from_start),
+                             ("to_goal", to_goal)):
+            arrays[f"n{n}_{name}"] = values
+            chunks[f"n{n}_{name}"] = (1 << 18,)
+    with store.publishing(path) as staging:
+        store.write_table(staging, arrays, chunks, {
+            **identity, "summary": summary,
+            "encoding": "per n: codes (sorted state codes = ranking; code = gap * 2**cells + "
+                        "mask of A cells), from_start / to_goal: moves from the standard start "
+                        "/ to the inverted goal, -1 = unreachable"})
+    return BuildResult(path, built=True, seconds=time.perf_counter() - started)

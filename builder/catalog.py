@@ -234,6 +234,7 @@ def _tricolore_4x4_sources(data_dir: Path) -> list[tuple[Path, dict]]:
     paths.append(Path(data_dir) / "tricolore" / "4x4" / "reachability.zarr")
     paths.append(Path(data_dir) / "lightsout" / "tables.zarr")
     paths.append(Path(data_dir) / "spots" / "random_sets.zarr")
+    paths.append(Path(data_dir) / "lucas" / "tables.zarr")
     for path in paths:
         attributes = store.read_attributes(path)
         if attributes and attributes.get("complete"):
@@ -335,6 +336,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         con.execute(TRICOLORE_4X4_VIEWS)
         con.execute(LIGHTSOUT_VIEWS)
         con.execute(SPOTS_VIEWS)
+        _load_lucas(con, data_dir)
         stats_files = _target_stats_files(data_dir)
         _load_target_stats(con, stats_files)
         con.execute(TARGET_STATS_VIEWS)
@@ -371,6 +373,8 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     con.execute("CREATE TABLE spots_solution_counts (solutions INTEGER, sets BIGINT)")
     for path, attributes in sources:
         group = zarr.open_group(path, mode="r")
+        if attributes.get("puzzle") == "lucas":
+            continue  # loaded by _load_lucas
         if attributes.get("puzzle") == "spots":
             counts = np.bincount(group["solutions"][...])
             con.executemany("INSERT INTO spots_solution_counts VALUES (?, ?)",
@@ -420,3 +424,29 @@ def _load_target_stats(con, files: list[Path]) -> None:
                  for c, n in record["histogram"].items()]
     if rows:
         con.executemany("INSERT INTO tricolore_4x4_target_stats VALUES (?, ?, ?, ?)", rows)
+
+
+LUCAS_VIEWS = """
+CREATE VIEW lucas_summary AS
+SELECT n, states, reachable_states, moves,
+       CASE WHEN fewest_jumps = most_jumps THEN fewest_jumps END AS jumps,
+       CASE WHEN fewest_jumps = most_jumps THEN moves - fewest_jumps END AS shifts,
+       optimal_solutions
+FROM lucas_runs ORDER BY n;
+"""
+
+
+def _load_lucas(con, data_dir: Path) -> str:
+    """The Lucas summary (from the search) as a table; returns the source stamp."""
+    path = Path(data_dir) / "lucas" / "tables.zarr"
+    attributes = store.read_attributes(path) or {}
+    con.execute("CREATE TABLE lucas_runs (n INTEGER, states BIGINT, reachable_states BIGINT, "
+                "moves INTEGER, fewest_jumps INTEGER, most_jumps INTEGER, "
+                "optimal_solutions BIGINT)")
+    if attributes.get("complete"):
+        con.executemany("INSERT INTO lucas_runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [(r["n"], r["states"], r["reachable_states"], r["moves"],
+                          r["fewest_jumps"], r["most_jumps"], r["optimal_solutions"])
+                         for r in attributes["summary"]])
+    con.execute(LUCAS_VIEWS)
+    return attributes.get("build_id", "none")

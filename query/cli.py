@@ -21,6 +21,7 @@ from typing import Annotated
 import typer
 
 from builder.puzzles.lightsout import LightsOutError
+from builder.puzzles.lucas import LucasError
 from builder.puzzles.spots import SpotsError
 from builder.puzzles.tricolore import BoardError, MethodError
 from query.tables import QueryError
@@ -134,6 +135,9 @@ def path(
     if method == "decomposition":
         _decomposition_path(start, target, data, as_json)
         return
+    if "_" in start:
+        _lucas_path(start, target, data, as_json)
+        return
     from query.walk import tricolore_path
 
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
@@ -175,6 +179,25 @@ def _exact_path(data: Path, rules, start_rank: int, target_rank: int, method: st
     if board != target_rank:
         raise QueryError("internal error: the path does not end on its target")
     return found, how
+
+
+def _lucas_path(start: str, target: str, data: Path, as_json: bool) -> None:
+    from query.walk import lucas_path
+
+    found = lucas_path(data, start, target)
+    if as_json:
+        typer.echo(json.dumps({"start": found.arrangements[0], "target": found.arrangements[-1],
+                               "length": found.length, "how": found.how,
+                               "moves": [list(m) for m in found.moves],
+                               "arrangements": list(found.arrangements)}))
+        return
+    typer.echo(f"{found.arrangements[0]} -> {found.arrangements[-1]}: {found.length} moves "
+               f"(shortest, {found.how})")
+    width = max(13, len(found.arrangements[0]))
+    typer.echo(f"{'step':<5} {'configuration':<{width}}  {'agent':<5}  move type")
+    for step, arrangement in enumerate(found.arrangements):
+        agent, kind = found.moves[step - 1] if step else ("", "")
+        typer.echo(f"{step + 1:<5} {arrangement:<{width}}  {agent:<5}  {kind}".rstrip())
 
 
 def _decomposition_path(start: str, target: str, data: Path, as_json: bool) -> None:
@@ -457,6 +480,7 @@ def random_spots(
 def main() -> None:
     try:
         app()
-    except (QueryError, BoardError, MethodError, LightsOutError, SpotsError) as error:
+    except (QueryError, BoardError, MethodError, LightsOutError, SpotsError,
+            LucasError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)

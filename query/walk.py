@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from builder.puzzles.tricolore import BLUE, NO_CLICK, Tricolore
-from query.tables import CorruptTableError, QueryError, TricoloreTable
+from query.tables import CorruptTableError, MissingTableError, QueryError, TricoloreTable
 
 UNREACHABLE = 255
 
@@ -87,3 +87,67 @@ def tricolore_distance(table, start: int, target: int) -> int | None:
     """Minimum clicks (>= 1) from start to target, None if unreachable."""
     clicks = int(table.target_columns(target)[0][start])
     return None if clicks == UNREACHABLE else clicks
+
+
+@dataclass(frozen=True)
+class LucasPath:
+    arrangements: tuple[str, ...]
+    moves: tuple[tuple[str, str], ...]  # (agent, move type)
+    how: str
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+
+def lucas_path(data_dir, start: str, target: str) -> LucasPath:
+    """A shortest sequence of moves between two arrangements: by walking the stored
+    distances (towards the goal, or towards the start, the moves being reversible), by a
+    search at query time for other targets, or beyond the tables, between the standard
+    start and goal, by the document's closed form."""
+    from pathlib import Path
+
+    import numpy as np
+
+    from builder.puzzles.lucas import Lucas, LucasError
+
+    text = start.strip().upper()
+    if len(text) % 2 == 0 or text.count("_") != 1:
+        raise LucasError(f"arrangement {start!r}: n A's, one '_' and n B's")
+    rules = Lucas(len(text) // 2)
+    start_code, target_code = rules.parse(start), rules.parse(target)
+    path = Path(data_dir) / "lucas" / "tables.zarr"
+    from query.tables import open_group
+
+    attributes = open_group(path, {"puzzle": "lucas"}) if (path / "zarr.json").exists() else {}
+    if rules.n > attributes.get("max_n", 0):
+        if start.upper() == rules.start and target.upper() == rules.goal:
+            moves = rules.closed_form()
+            return LucasPath(tuple(rules.play(rules.start, moves)), tuple(moves),
+                             "closed form (beyond the tables)")
+        raise MissingTableError(
+            f"no Lucas table for n = {rules.n}: run `builder lucas --max-n {rules.n}` "
+            "(beyond the tables only the standard start to goal is answered)")
+    import zarr
+
+    group = zarr.open_group(path, mode="r")
+    if target_code == rules.parse(rules.goal):
+        distance, how = group[f"n{rules.n}_to_goal"][...], "table walk"
+    elif target_code == rules.parse(rules.start):
+        distance, how = group[f"n{rules.n}_from_start"][...], "table walk"
+    else:
+        from builder.kernels.level_bfs import lucas_search
+
+        distance, how = lucas_search(rules, target_code)[0], "search towards the target"
+    code, moves, seen = start_code, [], [rules.format(start_code)]
+    remaining = int(distance[rules.rank(np.array([code]))[0]])
+    while remaining > 0:
+        for following, legal, kind, is_a in rules.moves(np.array([code])):
+            if legal[0] and distance[rules.rank(following)[0]] == remaining - 1:
+                moves.append(("A" if is_a[0] else "B", kind))
+                code, remaining = int(following[0]), remaining - 1
+                seen.append(rules.format(code))
+                break
+        else:
+            raise CorruptTableError(f"Lucas table {path} is inconsistent at {seen[-1]}")
+    return LucasPath(tuple(seen), tuple(moves), how)

@@ -163,3 +163,37 @@ def spot_solutions(discs: dict[str, list[str]]) -> set[tuple]:
             if all(ends[(k + 1) % 6][1] == ends[k][0] for k in range(6)):
                 found.add((centre, tuple(sorted(zip(centre_spots, order)))))
     return found
+
+
+def lucas_moves(arrangement: str) -> list[tuple[str, str, str]]:
+    """(next arrangement, agent, move type) for every legal move, from the document's rules:
+    a piece next to the gap shifts into it; a piece jumps over exactly one piece of the
+    other colour into the gap."""
+    gap = arrangement.index("_")
+    found = []
+    for source in (gap - 2, gap - 1, gap + 1, gap + 2):
+        if not 0 <= source < len(arrangement):
+            continue
+        piece = arrangement[source]
+        if abs(source - gap) == 2 and arrangement[(source + gap) // 2] == piece:
+            continue
+        cells = list(arrangement)
+        cells[gap], cells[source] = piece, "_"
+        found.append(("".join(cells), piece, "shift" if abs(source - gap) == 1 else "jump"))
+    return found
+
+
+def lucas_shortest(start: str, goal: str) -> tuple[int, int]:
+    """(fewest moves, number of shortest move sequences) by a plain BFS."""
+    distance, ways = {start: 0}, {start: 1}
+    queue = deque([start])
+    while queue:
+        current = queue.popleft()
+        for following, _, _ in lucas_moves(current):
+            if following not in distance:
+                distance[following] = distance[current] + 1
+                ways[following] = 0
+                queue.append(following)
+            if distance[following] == distance[current] + 1:
+                ways[following] += ways[current]
+    return distance[goal], ways[goal]
