@@ -67,3 +67,30 @@ def pure_python_single_pair(rules, start: int, target: int, method: str) -> int:
                 seen.add((following, square))
                 queue.append((following, square, clicks + 1))
     return -1
+
+
+def document_ball_search() -> tuple[int, int]:
+    """The ball-tube document's own pure-Python search (backwards from one cleared state,
+    states as strings), as published: (clearable states, clearable starting states)."""
+    start_pattern = "rrrr|gggg|bbbb|"
+    queue = [start_pattern]
+    visited = {start_pattern}
+    head = 0
+    while head < len(queue):
+        current = queue[head]
+        head += 1
+        tubes = current.split("|")
+        for source in range(len(tubes)):
+            balls = tubes[source]
+            if len(balls) > 0 and (len(balls) == 1 or balls[0] == balls[1]):
+                for target in range(len(tubes)):
+                    if target != source and len(tubes[target]) < 4:
+                        moved = list(tubes)
+                        moved[target] = moved[source][0] + moved[target]
+                        moved[source] = moved[source][1:]
+                        state = "|".join(moved)
+                        if state not in visited:
+                            queue.append(state)
+                            visited.add(state)
+    initial = [state for state in queue if state[-1] == "|"]
+    return len(queue), len(initial)

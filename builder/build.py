@@ -441,3 +441,46 @@ def build_lucas(data_dir: Path, max_n: int = LUCAS_MAX_N, force: bool = False,
                         "mask of A cells), from_start / to_goal: moves from the standard start "
                         "/ to the inverted goal, -1 = unreachable"})
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
+
+
+BALLS_MEMORY_BUDGET = 16 * 2**30
+"""Refuse ball-tube sizes whose build would need more than this (the machine has 24 GiB)."""
+
+
+def balls_table_path(data_dir: Path, rules) -> Path:
+    return store.table_path(data_dir, "balls", rules.name)
+
+
+def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int = 3,
+                force: bool = False, progress: bool = True) -> BuildResult:
+    """Fewest moves to be cleared for every state of a (T, c, k) game, 255 = never."""
+    from builder.kernels.balls_bfs import moves_to_clear
+    from builder.puzzles.balls import Balls, BallsError
+
+    rules = Balls(tubes, capacity, colours)
+    needed = rules.memory_estimate()
+    if needed > BALLS_MEMORY_BUDGET:
+        raise BallsError(
+            f"{tubes} tubes x {capacity} balls x {colours} colours has {rules.n_states:,} "
+            f"states and needs about {needed / 2**30:.1f} GiB, over the "
+            f"{BALLS_MEMORY_BUDGET / 2**30:.0f} GiB budget: not built"
+        )
+    path = balls_table_path(data_dir, rules)
+    identity = {"puzzle": "balls", "tubes": tubes, "capacity": capacity, "colours": colours}
+    if not force and store.is_current(path, identity):
+        return BuildResult(path, built=False, seconds=0.0)
+    started = time.perf_counter()
+    with tqdm(total=1, desc=f"balls {rules.name} ({rules.n_states:,} states, "
+              f"~{needed / 2**20:.0f} MiB)", unit="search", disable=not progress) as bar:
+        moves = moves_to_clear(rules)
+        bar.update(1)
+    seconds = time.perf_counter() - started
+    first, last = rules.initial_range()
+    with store.publishing(path) as staging:
+        store.write_table(staging, {"moves_to_clear": moves},
+                          {"moves_to_clear": (min(1 << 20, rules.n_states),)},
+                          {**identity, "n_states": rules.n_states,
+                           "initial_range": [first, last], "search_seconds": round(seconds, 3),
+                           "encoding": "moves_to_clear[rank]: fewest moves to a cleared state, "
+                                       "255 = cannot be cleared; rank as builder/puzzles/balls.py"})
+    return BuildResult(path, built=True, seconds=time.perf_counter() - started)

@@ -193,6 +193,31 @@ SELECT clicks, states FROM lightsout_5x5_clicks WHERE clicks IS NOT NULL ORDER B
 """
 
 
+BALLS_VIEWS = """
+CREATE VIEW balls_summary AS
+SELECT tubes, capacity, colours,
+       sum(states)::BIGINT AS all_states,
+       (sum(states) FILTER (WHERE moves IS NOT NULL))::BIGINT AS clearable_states,
+       (sum(states) FILTER (WHERE initial))::BIGINT AS initial_states,
+       coalesce(sum(states) FILTER (WHERE initial AND moves IS NOT NULL), 0)::BIGINT
+           AS clearable_initial_states,
+       max(moves) AS max_moves_all,
+       max(moves) FILTER (WHERE initial) AS max_moves_initial,
+       round(sum(moves * states) FILTER (WHERE initial)
+             / sum(states) FILTER (WHERE initial AND moves IS NOT NULL), 3)
+           AS mean_moves_initial
+FROM balls_move_counts GROUP BY ALL ORDER BY ALL;
+
+CREATE VIEW balls_move_distribution AS
+SELECT tubes, capacity, colours, 'initial' AS kind, moves, sum(states)::BIGINT AS states
+FROM balls_move_counts WHERE initial GROUP BY ALL
+UNION ALL
+SELECT tubes, capacity, colours, 'all', moves, sum(states)::BIGINT
+FROM balls_move_counts GROUP BY ALL
+ORDER BY tubes, capacity, colours, kind, moves NULLS LAST;
+"""
+
+
 SPOTS_VIEWS = """
 -- share of random disc sets with at least one solution, with a 95 % Wilson interval
 CREATE VIEW spots_random_summary AS
@@ -235,6 +260,7 @@ def _tricolore_4x4_sources(data_dir: Path) -> list[tuple[Path, dict]]:
     paths.append(Path(data_dir) / "lightsout" / "tables.zarr")
     paths.append(Path(data_dir) / "spots" / "random_sets.zarr")
     paths.append(Path(data_dir) / "lucas" / "tables.zarr")
+    paths += sorted((Path(data_dir) / "balls").glob("*.zarr"))
     for path in paths:
         attributes = store.read_attributes(path)
         if attributes and attributes.get("complete"):
@@ -336,6 +362,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         con.execute(TRICOLORE_4X4_VIEWS)
         con.execute(LIGHTSOUT_VIEWS)
         con.execute(SPOTS_VIEWS)
+        con.execute(BALLS_VIEWS)
         _load_lucas(con, data_dir)
         stats_files = _target_stats_files(data_dir)
         _load_target_stats(con, stats_files)
@@ -371,8 +398,21 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
                 "max_min_clicks INTEGER)")
     con.execute("CREATE TABLE lightsout_5x5_clicks (clicks UTINYINT, states BIGINT)")
     con.execute("CREATE TABLE spots_solution_counts (solutions INTEGER, sets BIGINT)")
+    con.execute("CREATE TABLE balls_move_counts (tubes INTEGER, capacity INTEGER, "
+                "colours INTEGER, initial BOOLEAN, moves UTINYINT, states BIGINT)")
     for path, attributes in sources:
         group = zarr.open_group(path, mode="r")
+        if attributes.get("puzzle") == "balls":
+            moves = group["moves_to_clear"][...]
+            first, last = attributes["initial_range"]
+            shape = (attributes["tubes"], attributes["capacity"], attributes["colours"])
+            for initial, values in ((True, moves[first:last]),
+                                    (False, np.concatenate([moves[:first], moves[last:]]))):
+                counts = np.bincount(values, minlength=256)
+                con.executemany("INSERT INTO balls_move_counts VALUES (?, ?, ?, ?, ?, ?)",
+                                [(*shape, initial, None if m == 255 else m, int(n))
+                                 for m, n in enumerate(counts) if n])
+            continue
         if attributes.get("puzzle") == "lucas":
             continue  # loaded by _load_lucas
         if attributes.get("puzzle") == "spots":

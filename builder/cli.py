@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from builder.puzzles.balls import BallsError
 from builder.puzzles.tricolore import METHODS, BoardError, MethodError
 
 app = typer.Typer(
@@ -236,6 +237,29 @@ def lucas(
 
 
 @app.command()
+def balls(
+    tubes: Annotated[int, typer.Option("--tubes", help="Number of tubes T.")] = 4,
+    capacity: Annotated[int, typer.Option("--capacity", help="Balls per tube c.")] = 4,
+    colours: Annotated[int, typer.Option("--colours", help="Colours k (c balls each).")] = 3,
+    data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
+) -> None:
+    """Ball tubes: every state of a (T, c, k) game and its fewest moves to be cleared, by a
+    search backwards from all cleared states. Sizes over the memory budget are refused
+    before anything starts.
+
+    Example: builder balls --tubes 4 --capacity 3 --colours 3
+    """
+    from builder.build import build_balls
+    from builder.catalog import refresh_catalog
+
+    started = time.perf_counter()
+    result = build_balls(data, tubes, capacity, colours, force=force, progress=not quiet)
+    if refresh_catalog(data):
+        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
+    _report([result], time.perf_counter() - started)
+
+
+@app.command()
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
     """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
     4×2 all-pairs tables and the exact 4×4 tables of the applet's three targets.
@@ -246,6 +270,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
         APPLET_TARGETS_4X4,
         DECOMPOSITION_PAIRS,
         build_decomposition_sample,
+        build_balls,
         build_lightsout,
         build_lucas,
         build_reachability,
@@ -267,6 +292,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     results.append(build_lightsout(data, force=force, progress=not quiet))
     results.append(build_spots(data, force=force, progress=not quiet))
     results.append(build_lucas(data, force=force, progress=not quiet))
+    results.append(build_balls(data, force=force, progress=not quiet))
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)
@@ -287,7 +313,7 @@ def catalog(data: DataOption = Path("data"), force: ForceOption = False) -> None
 def main() -> None:
     try:
         app()
-    except (BoardError, MethodError) as error:
+    except (BoardError, MethodError, BallsError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:

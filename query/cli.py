@@ -20,6 +20,7 @@ from typing import Annotated
 
 import typer
 
+from builder.puzzles.balls import BallsError
 from builder.puzzles.lightsout import LightsOutError
 from builder.puzzles.lucas import LucasError
 from builder.puzzles.spots import SpotsError
@@ -138,6 +139,9 @@ def path(
     if "_" in start:
         _lucas_path(start, target, data, as_json)
         return
+    if "|" in start:
+        _balls_path(start, target, data, as_json)
+        return
     from query.walk import tricolore_path
 
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
@@ -179,6 +183,103 @@ def _exact_path(data: Path, rules, start_rank: int, target_rank: int, method: st
     if board != target_rank:
         raise QueryError("internal error: the path does not end on its target")
     return found, how
+
+
+def _balls_game(state: str, data: Path):
+    from builder.puzzles.balls import Balls
+    from query.tables import BallsTable
+
+    tubes, capacity, colours = Balls.shape_of(state)
+    rules = Balls(tubes, capacity, colours)
+    start = rules.parse(state)
+    return rules, start, BallsTable(data, tubes, capacity, colours)
+
+
+def _balls_path(start: str, target: str, data: Path, as_json: bool) -> None:
+    from query.walk import balls_path
+
+    if target.strip().lower() != "cleared":
+        raise QueryError(f"ball-tube paths go to 'cleared', not {target!r}")
+    rules, start_rank, table = _balls_game(start, data)
+    found = balls_path(rules, table, start_rank)
+    states = [rules.format(s) for s in found.states]
+    if as_json:
+        typer.echo(json.dumps({"start": states[0], "target": states[-1], "length": found.length,
+                               "moves": [list(m) for m in found.moves], "states": states}))
+        return
+    typer.echo(f"{states[0]} -> cleared: {found.length} moves (shortest, table walk)")
+    width = max(len(states[0]), 5)
+    typer.echo(f"{'step':<5} {'state':<{width}}  move (tubes from 0)")
+    for step, state in enumerate(states):
+        move = f"{found.moves[step][0]} -> {found.moves[step][1]}" if step < found.length else (
+            "cleared")
+        typer.echo(f"{'init' if step == 0 else step:<5} {state:<{width}}  {move}")
+
+
+@app.command()
+def solvable(
+    state: Annotated[str, typer.Argument(help="Ball-tube state, tubes top-first joined by "
+                                              "'|', e.g. rggb|brrg|gbbr|.")],
+    data: DataOption = Path("data"),
+    as_json: JsonOption = False,
+) -> None:
+    """Can this ball-tube state be cleared, and in how few moves? Exits 1 if it cannot.
+
+    Example: query solvable "rggb|brrg|gbbr|"
+    """
+    rules, rank, table = _balls_game(state, data)
+    moves = table.moves_to_clear[rank]
+    clearable = moves != 255
+    if as_json:
+        typer.echo(json.dumps({"state": rules.format(rank), "clearable": clearable,
+                               "moves": moves if clearable else None}))
+    else:
+        typer.echo(f"{rules.format(rank)}: " + (f"clearable in {moves} moves" if clearable
+                                                 else "can never be cleared"))
+    if not clearable:
+        sys.exit(1)
+
+
+@random_app.command("balls")
+def random_balls(
+    clearable: Annotated[bool, typer.Option("--clearable", help="Only a game that can be "
+                                            "cleared.")] = False,
+    min_moves: Annotated[int, typer.Option("--min-moves", help="At least this many moves "
+                                           "(implies --clearable).")] = 0,
+    tubes: Annotated[int, typer.Option(help="Tubes.")] = 4,
+    capacity: Annotated[int, typer.Option(help="Balls per tube.")] = 4,
+    colours: Annotated[int, typer.Option(help="Colours.")] = 3,
+    seed: Annotated[int | None, typer.Option(help="Random seed (default: fresh).")] = None,
+    data: DataOption = Path("data"),
+    as_json: JsonOption = False,
+) -> None:
+    """Deal a random starting state (the first tubes full, the rest empty), optionally one
+    that can be cleared and needs at least N moves: the document's fair games.
+
+    Example: query random balls --clearable --min-moves 15
+    """
+    import numpy as np
+
+    from builder.puzzles.balls import Balls
+    from query.tables import BallsTable
+
+    rules = Balls(tubes, capacity, colours)
+    table = BallsTable(data, tubes, capacity, colours)
+    first, last = rules.initial_range()
+    rng = np.random.default_rng(seed)
+    for rank in rng.permutation(np.arange(first, last)):
+        moves = table.moves_to_clear[int(rank)]
+        if (clearable or min_moves) and (moves == 255 or moves < min_moves):
+            continue
+        result = {"state": rules.format(int(rank)), "clearable": moves != 255,
+                  "moves": None if moves == 255 else moves}
+        if as_json:
+            typer.echo(json.dumps(result))
+        else:
+            typer.echo(f"{result['state']}  " + (f"clearable in {moves} moves" if moves != 255
+                                                 else "can never be cleared"))
+        return
+    raise QueryError(f"no starting state needs {min_moves} or more moves")
 
 
 def _lucas_path(start: str, target: str, data: Path, as_json: bool) -> None:
@@ -481,6 +582,6 @@ def main() -> None:
     try:
         app()
     except (QueryError, BoardError, MethodError, LightsOutError, SpotsError,
-            LucasError) as error:
+            LucasError, BallsError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)

@@ -188,3 +188,22 @@ class TricoloreTargetTable:
 def target_table_names(data_dir: Path, width: int, height: int) -> list[str]:
     folder = Path(data_dir) / "tricolore" / f"{width}x{height}" / "targets"
     return sorted(p.name.removesuffix(".zarr") for p in folder.glob("*.zarr"))
+
+
+class BallsTable:
+    """Fewest moves to be cleared for every state of one (T, c, k) ball-tube game."""
+
+    def __init__(self, data_dir: Path, tubes: int, capacity: int, colours: int):
+        name = f"{tubes}_{capacity}_{colours}"
+        self.path = Path(data_dir) / "balls" / f"{name}.zarr"
+        if not (self.path / "zarr.json").exists():
+            built = sorted(p.name.removesuffix(".zarr")
+                           for p in (Path(data_dir) / "balls").glob("*.zarr"))
+            raise MissingTableError(
+                f"no ball-tube table for {tubes} tubes of {capacity} with {colours} colours"
+                f"{' (built: ' + ', '.join(built) + ')' if built else ''}: run `builder balls "
+                f"--tubes {tubes} --capacity {capacity} --colours {colours}`"
+            )
+        self.attributes = open_group(self.path, {"puzzle": "balls", "tubes": tubes,
+                                                 "capacity": capacity, "colours": colours})
+        self.moves_to_clear = ChunkedVector(self.path / "moves_to_clear")

@@ -151,3 +151,38 @@ def lucas_path(data_dir, start: str, target: str) -> LucasPath:
         else:
             raise CorruptTableError(f"Lucas table {path} is inconsistent at {seen[-1]}")
     return LucasPath(tuple(seen), tuple(moves), how)
+
+
+@dataclass(frozen=True)
+class BallsPath:
+    states: tuple[int, ...]
+    moves: tuple[tuple[int, int], ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+
+class NotClearableError(QueryError):
+    """The state can never be cleared."""
+
+
+def balls_path(rules, table, start: int) -> BallsPath:
+    """A shortest sequence of moves from ``start`` to a cleared state, by table walk."""
+    remaining = table.moves_to_clear[start]
+    if remaining == UNREACHABLE:
+        raise NotClearableError(f"{rules.format(start)} can never be cleared")
+    state, states, moves = start, [start], []
+    while remaining > 0:
+        for source, destination, following in rules.legal_moves(state):
+            if table.moves_to_clear[following] == remaining - 1:
+                break
+        else:
+            raise CorruptTableError(f"table {table.path} is inconsistent at "
+                                    f"{rules.format(state)}: rebuild it")
+        state, remaining = following, remaining - 1
+        states.append(state)
+        moves.append((source, destination))
+    if not rules.is_cleared(state):
+        raise CorruptTableError(f"table {table.path}: the walk ended on an uncleared state")
+    return BallsPath(tuple(states), tuple(moves))

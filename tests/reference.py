@@ -197,3 +197,57 @@ def lucas_shortest(start: str, goal: str) -> tuple[int, int]:
             if distance[following] == distance[current] + 1:
                 ways[following] += ways[current]
     return distance[goal], ways[goal]
+
+
+def ball_moves(state: str, capacity: int) -> list[tuple[int, int, str]]:
+    """Legal moves of a ball-tube state written as the document does (tubes top first)."""
+    tubes = state.split("|")
+    found = []
+    for source, balls in enumerate(tubes):
+        if not balls:
+            continue
+        for target, others in enumerate(tubes):
+            if target == source or len(others) >= capacity:
+                continue
+            if others and others[0] != balls[0]:
+                continue
+            moved = list(tubes)
+            moved[target] = balls[0] + others
+            moved[source] = balls[1:]
+            found.append((source, target, "|".join(moved)))
+    return found
+
+
+def ball_moves_to_clear(tubes: int, capacity: int, colours: int) -> dict[str, int]:
+    """Fewest moves to clear every clearable state: enumerate all states, then a plain BFS
+    backwards (by reversing the forward moves) from every cleared state."""
+    from itertools import permutations, product
+
+    letters = "rgbyopcw"[:colours]
+    states = set()
+    for fills in product(range(capacity + 1), repeat=tubes):
+        if sum(fills) != colours * capacity:
+            continue
+        for order in set(permutations(letters * capacity)):
+            parts, at = [], 0
+            for fill in fills:
+                parts.append("".join(order[at : at + fill]))
+                at += fill
+            states.add("|".join(parts))
+    reverse: dict[str, list[str]] = {}
+    for state in states:
+        for _, _, following in ball_moves(state, capacity):
+            reverse.setdefault(following, []).append(state)
+
+    def cleared(state):
+        return all(not t or (len(t) == capacity and len(set(t)) == 1) for t in state.split("|"))
+
+    distance = {s: 0 for s in states if cleared(s)}
+    queue = deque(distance)
+    while queue:
+        state = queue.popleft()
+        for before in reverse.get(state, ()):
+            if before not in distance:
+                distance[before] = distance[state] + 1
+                queue.append(before)
+    return distance
