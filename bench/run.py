@@ -178,11 +178,65 @@ def bench_make_tables(rows, data: Path):
                     "`builder tables` with every table current (nothing rebuilt)"))
 
 
+def bench_balls(rows):
+    from bench.baselines import document_ball_search
+    from builder.kernels.balls_bfs import moves_to_clear
+    from builder.puzzles.balls import Balls
+
+    moves_to_clear(Balls(3, 2, 2))  # compile / load the cache
+    started = time.perf_counter()
+    moves = moves_to_clear(Balls(4, 4, 3))  # tables of the ranking included
+    product = time.perf_counter() - started
+    started = time.perf_counter()
+    clearable, initial = document_ball_search()
+    baseline = time.perf_counter() - started
+    if (clearable, initial) != (int((moves != 255).sum()), 26514):
+        raise SystemExit("bench: ball-tube counts differ from the document's search")
+    rows.append(row("balls_4_4_3_build", product, baseline,
+                    "every state's fewest moves to clear (numba, perfect ranking) vs the "
+                    "document's pure-Python search (clearable states only, no distances)"))
+
+
+def bench_tricolore_4x4(rows, data: Path):
+    import resource
+
+    from builder.build import tricolore_single_target
+    from query.search import bidirectional_path
+    from query.tables import TricoloreTargetTable
+    from query.walk import tricolore_path
+
+    rules = Tricolore(4, 4)
+    tricolore_single_target(Tricolore(3, 3), 0, progress=False)  # compile / load the cache
+    target = rules.parse("RRRR.RRRR.RRRR.RRRR")
+    started = time.perf_counter()
+    tricolore_single_target(rules, target, progress=False)
+    search = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    rows.append(row("tricolore_4x4_target_search", search, None,
+                    f"one backward search over 731M nodes towards all red; peak RSS of the "
+                    f"bench process so far {peak:.2f} GiB"))
+    table = TricoloreTargetTable(data, 4, 4, "RRRR.RRRR.RRRR.RRRR")
+    rng = np.random.default_rng(7)
+    starts = [int(s) for s in rng.integers(0, rules.n_boards, 40)]
+    walk, fallback = [], []
+    for start in starts:
+        began = time.perf_counter()
+        tricolore_path(rules, table, start, target, "unrestricted")
+        walk.append(time.perf_counter() - began)
+    for start in starts[:8]:
+        began = time.perf_counter()
+        bidirectional_path(rules, start, target)
+        fallback.append(time.perf_counter() - began)
+    rows.append(row("query_path_4x4_p50", float(np.median(walk)), float(np.median(fallback)),
+                    "exact 4x4 path by table walk (fresh chunks) vs the bidirectional search "
+                    "used when no table exists"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT / "data")
     parser.add_argument("--full-build", action="store_true",
-                        help="also time `builder tables --force` (rebuilds everything)")
+                        help="also time `builder tricolore --force` (rebuilds the 4x2 tables)")
     args = parser.parse_args()
     data = args.data.resolve()
     rows: list[dict] = []
@@ -190,11 +244,14 @@ def main() -> None:
     if args.full_build:
         builder = str(Path(sys.executable).parent / "builder")
         started = time.perf_counter()
-        subprocess.run([builder, "tables", "--force", "--quiet", "--data", str(data)],
+        subprocess.run([builder, "tricolore", "--force", "--quiet", "--data", str(data)],
                        check=True, capture_output=True)
-        rows.append(row("make_tables_force", time.perf_counter() - started, None,
-                        "`builder tables --force`: 3 searches, zarr writes, DuckDB catalog"))
+        rows.append(row("tricolore_4x2_tables_force", time.perf_counter() - started, None,
+                        "`builder tricolore --force`: the three 4x2 searches, zarr writes and "
+                        "the DuckDB catalog refresh (which reloads every puzzle)"))
     bench_all_pairs(rows)
+    bench_balls(rows)
+    bench_tricolore_4x4(rows, data)
     bench_storage(rows, data)
     bench_query(rows, data)
     bench_cold_cli(rows, data)
