@@ -578,6 +578,50 @@ def random_spots(
     raise QueryError("no solvable set in 10,000 random sets")
 
 
+@app.command()
+def serve(
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(help="Address to bind (default: this machine only).")]
+    = "127.0.0.1",
+    data: DataOption = Path("data"),
+) -> None:
+    """Play Tricolore and the ball tubes in the browser with optimal hints, from the tables;
+    the JSON API is documented at /docs.
+
+    Example: query serve --port 8000   (then open http://127.0.0.1:8000)
+    """
+    import uvicorn
+
+    from query.web import create_app
+
+    if not (data / "catalog.duckdb").exists():
+        from query.tables import MissingTableError
+
+        raise MissingTableError(f"no tables in {data}: run `make tables`")
+    uvicorn.run(create_app(data), host=host, port=port, log_level="warning")
+
+
+plot_app = typer.Typer(help="Charts of the statistics (PNG and SVG).", no_args_is_help=True)
+app.add_typer(plot_app, name="plot")
+
+
+@plot_app.command("tricolore")
+def plot_tricolore(
+    out: Annotated[Path, typer.Option(help="Folder to write the charts to.")] = Path("plots"),
+    data: DataOption = Path("data"),
+) -> None:
+    """The click-distribution charts: the three 4×2 methods side by side, and the
+    distributions towards WWWW.WWWW, WBWB.BWBW and RRRR.RRRR.
+
+    Example: query plot tricolore --out plots
+    """
+    from query.plots import write_tricolore_plots
+
+    with _connect(data) as con:
+        for path in write_tricolore_plots(con, out):
+            typer.echo(path)
+
+
 def main() -> None:
     try:
         app()

@@ -57,6 +57,23 @@ def remaining_clicks(columns, board: int, last: int, target: int) -> int:
     return int(clicks[board])
 
 
+def tricolore_hint(
+    rules: Tricolore, table, board: int, last: int, target: int, method: str
+) -> tuple[int | None, int]:
+    """(the next click of an optimal continuation, clicks remaining) from ``board`` when
+    ``last`` was clicked just before (NO_CLICK at the start); (None, 0) at the target."""
+    columns = table.target_columns(target)
+    remaining = remaining_clicks(columns, board, last, target)
+    if remaining == 0:
+        return None, 0
+    if remaining == UNREACHABLE:
+        raise UnreachableError(explain_unreachable(rules, target, method))
+    for square, following in rules.legal_moves(board, last, method):
+        if remaining_clicks(columns, following, square, target) == remaining - 1:
+            return square, remaining
+    raise CorruptTableError(f"table {table.path} is inconsistent at {rules.format(board)}")
+
+
 def tricolore_path(
     rules: Tricolore, table: TricoloreTable, start: int, target: int, method: str
 ) -> TricolorePath:

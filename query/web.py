@@ -1,0 +1,193 @@
+"""`query serve`: the applet's successor, served from the built tables (FastAPI).
+
+One page (static/index.html) plays Tricolore 4×2 / 4×4 and the ball tubes with optimal
+hints; the JSON API behind it gives the same answers as the CLI's ``--json`` and is
+documented at /docs.  Bad requests get a 4xx with a one-line message; nothing ever
+returns a traceback.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+
+from builder.puzzles.balls import Balls, BallsError
+from builder.puzzles.tricolore import (
+    METHODS,
+    NO_CLICK,
+    BoardError,
+    MethodError,
+    Tricolore,
+    check_method,
+)
+from query.tables import (
+    BallsTable,
+    MissingTableError,
+    QueryError,
+    TricoloreTable,
+    TricoloreTargetTable,
+)
+from query.walk import NotClearableError, UnreachableError, balls_path, tricolore_hint
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(data_dir: Path) -> FastAPI:
+    app = FastAPI(title="Puzzle tablebases",
+                  description="Optimal hints and paths for Tricolore and the ball tubes, "
+                              "answered from the built tables (the CLI's --json answers).")
+
+    @app.exception_handler(QueryError)
+    @app.exception_handler(BoardError)
+    @app.exception_handler(MethodError)
+    @app.exception_handler(BallsError)
+    async def bad_request(request: Request, error: Exception) -> JSONResponse:
+        status = 404 if isinstance(error, MissingTableError) else 422 if isinstance(
+            error, (UnreachableError, NotClearableError)) else 400
+        return JSONResponse({"detail": str(error)}, status_code=status)
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"detail": f"internal error ({type(error).__name__})"},
+                            status_code=500)
+
+    @lru_cache(maxsize=16)
+    def all_pairs(width: int, height: int, method: str) -> TricoloreTable:
+        return TricoloreTable(data_dir, width, height, method)
+
+    @lru_cache(maxsize=16)
+    def towards(width: int, height: int, target: str) -> TricoloreTargetTable:
+        return TricoloreTargetTable(data_dir, width, height, target)
+
+    def tricolore_table(rules: Tricolore, method: str, target: int):
+        check_method(method)
+        if rules.n_squares <= 10:
+            return all_pairs(rules.width, rules.height, method)
+        if method != "unrestricted":
+            raise MethodError("4x4 tables are for the unrestricted method")
+        return towards(rules.width, rules.height, rules.format(target))
+
+    def parse_pair(board: str, target: str) -> tuple[Tricolore, int, int]:
+        rows = board.strip().split(".")
+        rules = Tricolore(len(rows[0]), len(rows))
+        return rules, rules.parse(board), rules.parse(target)
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/tricolore/tables")
+    def tricolore_tables() -> dict:
+        """Which Tricolore tables are built: 4×2 methods and 4×4 targets."""
+        from query.tables import target_table_names
+
+        methods = [m for m in METHODS
+                   if (data_dir / "tricolore" / "4x2" / f"{m}.zarr" / "zarr.json").exists()]
+        return {"4x2": methods, "4x4": target_table_names(data_dir, 4, 4)}
+
+    @app.get("/api/tricolore/hint")
+    def hint(board: str, target: str, method: str = "unrestricted",
+             last: int = Query(NO_CLICK, description="square clicked just before, -1: none")):
+        """The next optimal click from BOARD (LAST may not be clicked again) and how many
+        clicks remain to TARGET."""
+        rules, board_rank, target_rank = parse_pair(board, target)
+        if not NO_CLICK <= last < rules.n_squares:
+            raise QueryError(f"last square {last} is not on the board (or -1 for none)")
+        table = tricolore_table(rules, method, target_rank)
+        click, remaining = tricolore_hint(rules, table, board_rank, last, target_rank, method)
+        return {"board": rules.format(board_rank), "target": rules.format(target_rank),
+                "method": method, "last": last, "click": click, "remaining": remaining}
+
+    @app.get("/api/tricolore/path")
+    def path(start: str, target: str, method: str = "unrestricted"):
+        """An optimal click sequence (the CLI's `query path --json`)."""
+        from query.walk import tricolore_path
+
+        rules, start_rank, target_rank = parse_pair(start, target)
+        table = tricolore_table(rules, method, target_rank)
+        found = tricolore_path(rules, table, start_rank, target_rank, method)
+        boards = [rules.format(b) for b in found.boards]
+        return {"start": boards[0], "target": boards[-1], "method": method,
+                "length": found.length, "clicks": list(found.clicks), "boards": boards}
+
+    @app.get("/api/tricolore/click")
+    def click(board: str, square: int, method: str = "unrestricted", last: int = NO_CLICK):
+        """The board after clicking SQUARE, with the method's rules enforced."""
+        rows = board.strip().split(".")
+        rules = Tricolore(len(rows[0]), len(rows))
+        rank = rules.parse(board)
+        check_method(method)
+        legal = dict(rules.legal_moves(rank, last, method))
+        if square not in legal:
+            reason = "it was clicked last" if square == last else f"{method} forbids it here"
+            raise QueryError(f"square {square} cannot be clicked: {reason}")
+        return {"board": rules.format(legal[square]), "last": square}
+
+    def balls_game(state: str) -> tuple[Balls, int, BallsTable]:
+        tubes, capacity, colours = Balls.shape_of(state)
+        rules = Balls(tubes, capacity, colours)
+        return rules, rules.parse(state), BallsTable(data_dir, tubes, capacity, colours)
+
+    @app.get("/api/balls/path")
+    def balls(state: str):
+        """The shortest way to clear STATE (the CLI's `query path STATE cleared --json`)."""
+        rules, rank, table = balls_game(state)
+        found = balls_path(rules, table, rank)
+        states = [rules.format(s) for s in found.states]
+        return {"start": states[0], "target": states[-1], "length": found.length,
+                "moves": [list(m) for m in found.moves], "states": states}
+
+    @app.get("/api/balls/solvable")
+    def solvable(state: str):
+        """Whether STATE can be cleared, and in how few moves."""
+        rules, rank, table = balls_game(state)
+        moves = table.moves_to_clear[rank]
+        return {"state": rules.format(rank), "clearable": moves != 255,
+                "moves": None if moves == 255 else moves}
+
+    @app.get("/api/balls/move")
+    def move(state: str, source: int, target: int):
+        """The state after moving the top ball of tube SOURCE onto tube TARGET (0-based)."""
+        rules, rank, _ = balls_game(state)
+        for from_tube, to_tube, following in rules.legal_moves(rank):
+            if (from_tube, to_tube) == (source, target):
+                return {"state": rules.format(following)}
+        raise QueryError(f"tube {source} -> tube {target} is not a legal move")
+
+    @app.get("/api/balls/random")
+    def deal(min_moves: int = 0, seed: int | None = None):
+        """A random starting game that can be cleared in at least MIN_MOVES moves."""
+        import numpy as np
+
+        rules = Balls(4, 4, 3)
+        table = BallsTable(data_dir, 4, 4, 3)
+        first, last = rules.initial_range()
+        for rank in np.random.default_rng(seed).permutation(np.arange(first, last)):
+            moves = table.moves_to_clear[int(rank)]
+            if moves != 255 and moves >= min_moves:
+                return {"state": rules.format(int(rank)), "clearable": True, "moves": moves}
+        raise QueryError(f"no starting state needs {min_moves} or more moves")
+
+    @app.get("/api/plots/{name}.svg")
+    def plot(name: str) -> Response:
+        """The click-distribution charts: `methods` or `targets`."""
+        import duckdb
+
+        from query.plots import tricolore_figures
+
+        catalog = data_dir / "catalog.duckdb"
+        if not catalog.exists():
+            raise MissingTableError("no catalog: run `make tables`")
+        with duckdb.connect(str(catalog), read_only=True) as con:
+            figures = tricolore_figures(con)
+        if name not in figures:
+            raise QueryError(f"no chart {name!r}: methods or targets")
+        buffer = io.StringIO()
+        figures[name].savefig(buffer, format="svg")
+        return Response(buffer.getvalue(), media_type="image/svg+xml")
+
+    return app
