@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -79,6 +80,44 @@ def tricolore_all_pairs(
     return arrays
 
 
+def tricolore_block(staging: str, width: int, height: int, method: str, first: int) -> dict:
+    """One chunk task: the searches towards targets ``first ..`` (one kernel batch, whole
+    zarr chunks), written into the staging table, with a record of what it wrote.
+    Runs in this process or on a Dask worker."""
+    import json
+    import os
+
+    import zarr
+
+    from builder.kernels.multi_target_bfs import search_targets
+
+    rules = Tricolore(width, height)
+    blocks, _ = search_targets(_successors(width, height, method), first)
+    group = zarr.open_group(staging, mode="r+")
+    for name, block in zip(TRICOLORE_ARRAYS, blocks):
+        group[name][:, first : first + block.shape[1]] = block
+    count = blocks[0].shape[1]
+    chunks = range(first // TRICOLORE_COLUMNS_PER_CHUNK,
+                   (first + count - 1) // TRICOLORE_COLUMNS_PER_CHUNK + 1)
+    files = [f"{name}/c/0/{chunk}" for name in TRICOLORE_ARRAYS for chunk in chunks]
+    record = {"first": first, "count": count, "worker": os.getpid(),
+              "crc32": {key: store.file_crc32(Path(staging) / key) for key in files}}
+    reached = blocks[0][blocks[0] != 255]
+    record["max_clicks"] = int(reached.max()) if reached.size else 0
+    folder = Path(staging) / "blocks"
+    folder.mkdir(exist_ok=True)
+    temporary = folder / f".{first}.{os.getpid()}"
+    temporary.write_text(json.dumps(record))
+    os.replace(temporary, folder / f"{first}.json")
+    del rules
+    return record
+
+
+@lru_cache(maxsize=8)
+def _successors(width: int, height: int, method: str) -> np.ndarray:
+    return Tricolore(width, height).successor_table(method)
+
+
 def build_tricolore(
     data_dir: Path,
     width: int = 4,
@@ -86,12 +125,19 @@ def build_tricolore(
     method: str = "unrestricted",
     force: bool = False,
     progress: bool = True,
+    executor=None,
+    log=print,
 ) -> BuildResult:
     """Build (or reuse, if current) the all-pairs table of one shape and method.
 
-    Batches of target columns are written to zarr as they are computed, so memory
-    stays at a few batches whatever the board size.
+    The table is split into chunk tasks (one kernel batch of target columns each), run by
+    ``executor`` (in this process by default, or on Dask: ``builder.execute``).  Finished
+    tasks leave a record with their chunks' checksums in a fixed staging directory, so an
+    interrupted build resumes: tasks whose chunks verify are skipped.
     """
+    from builder.execute import InProcess
+    from builder.kernels.multi_target_bfs import BATCH
+
     rules = Tricolore(width, height)
     check_method(method)
     path = tricolore_table_path(data_dir, rules, method)
@@ -100,28 +146,55 @@ def build_tricolore(
         return BuildResult(path, built=False, seconds=0.0)
     started = time.perf_counter()
     n = rules.n_boards
-    max_clicks = 0
-    with store.publishing(path) as staging:
-        writer = store.TableWriter(
+    staging = store.resumable_staging(path)
+    attributes = {**identity, "rules": TRICOLORE_RULES, "encoding": TRICOLORE_ENCODING,
+                  "unreachable": 255}
+    existing = store.read_attributes(staging)
+    if force or not existing or any(existing.get(k) != v for k, v in identity.items()) or (
+            existing.get("table_format") != store.TABLE_FORMAT):
+        import shutil
+
+        shutil.rmtree(staging, ignore_errors=True)
+        store.TableWriter(
             staging,
-            {name: ((n, n), np.uint8, (n, TRICOLORE_COLUMNS_PER_CHUNK)) for name in
-             TRICOLORE_ARRAYS},
-            {**identity, "rules": TRICOLORE_RULES, "encoding": TRICOLORE_ENCODING,
-             "unreachable": 255},
+            {name: ((n, n), np.uint8, (n, TRICOLORE_COLUMNS_PER_CHUNK))
+             for name in TRICOLORE_ARRAYS},
+            attributes,
         )
-        for first, blocks in tricolore_batches(rules, method, progress):
-            for name, block in zip(TRICOLORE_ARRAYS, blocks):
-                writer.write(name, (slice(None), slice(first, first + block.shape[1])), block)
-            reached = blocks[0][blocks[0] != 255]
-            max_clicks = max(max_clicks, int(reached.max()) if reached.size else 0)
-        writer.finish(max_clicks=max_clicks, seconds=round(time.perf_counter() - started, 3))
+    blocks = list(range(0, n, BATCH))
+    records = store.finished_blocks(staging)
+    todo = [first for first in blocks if first not in records]
+    if len(todo) < len(blocks):
+        log(f"resuming {path.name}: {len(blocks) - len(todo)} of {len(blocks)} chunk tasks "
+            "already built and verified, skipped")
+    executor = executor or InProcess()
+    for record in executor.run(tricolore_block, [(str(staging), width, height, method, first)
+                                                  for first in todo],
+                               desc=f"tricolore {rules.shape_name} {method}",
+                               progress=progress):
+        records[record["first"]] = record
+    missing = [first for first in blocks if first not in records]
+    if missing:
+        raise RuntimeError(f"chunk tasks {missing[:5]} did not finish")
+    import shutil
+    import zarr
+
+    group = zarr.open_group(staging, mode="r+")
+    group.attrs.update({"max_clicks": max(r["max_clicks"] for r in records.values()),
+                        "search_seconds": round(time.perf_counter() - started, 3),
+                        "complete": True})
+    shutil.rmtree(staging / "blocks")
+    store.record_checksums(staging)
+    store.publish(staging, path)
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
 
 
 def build_tricolore_methods(
-    data_dir: Path, width: int = 4, height: int = 2, force: bool = False, progress: bool = True
+    data_dir: Path, width: int = 4, height: int = 2, force: bool = False, progress: bool = True,
+    executor=None,
 ) -> list[BuildResult]:
-    return [build_tricolore(data_dir, width, height, m, force, progress) for m in METHODS]
+    return [build_tricolore(data_dir, width, height, m, force, progress, executor)
+            for m in METHODS]
 
 
 TARGET_CHUNK = 1 << 16

@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import uuid
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ import numpy as np
 
 from builder import __version__
 
-TABLE_FORMAT = 1
+TABLE_FORMAT = 2
 """Bumped whenever the meaning or layout of stored arrays changes: older tables are stale."""
 
 ZSTD_LEVEL = 3
@@ -62,11 +63,8 @@ def publishing(path: Path) -> Iterator[Path]:
     staging = path.parent / f".{path.name}.building-{uuid.uuid4().hex[:8]}"
     try:
         yield staging
-        retired = path.parent / f".{path.name}.retired-{uuid.uuid4().hex[:8]}"
-        if path.exists():
-            os.rename(path, retired)
-        os.rename(staging, path)
-        shutil.rmtree(retired, ignore_errors=True)
+        record_checksums(staging)
+        publish(staging, path)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -111,6 +109,60 @@ class TableWriter:
 
     def finish(self, **attributes: Any) -> None:
         self.group.attrs.update({**attributes, "complete": True})
+
+
+CHECKSUMS = "checksums.json"
+"""Per table: crc32 of every chunk file as written, checked by `builder verify` and by the
+query side before it trusts a chunk."""
+
+
+def chunk_checksums(table: Path) -> dict[str, int]:
+    """crc32 of every chunk file of a table directory (keys relative to it)."""
+    table = Path(table)
+    found = {}
+    for path in sorted(table.rglob("*")):
+        if path.is_file() and "c" in path.relative_to(table).parts[1:2]:
+            found[path.relative_to(table).as_posix()] = zlib.crc32(path.read_bytes())
+    return found
+
+
+def record_checksums(table: Path) -> None:
+    (Path(table) / CHECKSUMS).write_text(json.dumps({"crc32": chunk_checksums(table)}))
+
+
+def file_crc32(path: Path) -> int | None:
+    """crc32 of a chunk file, None when absent (zarr leaves all-fill chunks unwritten)."""
+    try:
+        return zlib.crc32(Path(path).read_bytes())
+    except FileNotFoundError:
+        return None
+
+
+def finished_blocks(staging: Path) -> dict[int, dict]:
+    """Records of chunk tasks whose chunks are still on disk exactly as they wrote them."""
+    found = {}
+    for record_path in sorted((Path(staging) / "blocks").glob("*.json")):
+        try:
+            record = json.loads(record_path.read_text())
+        except ValueError:
+            continue
+        if all(file_crc32(Path(staging) / key) == crc for key, crc in record["crc32"].items()):
+            found[record["first"]] = record
+    return found
+
+
+def resumable_staging(path: Path) -> Path:
+    """The fixed place a resumable build of ``path`` keeps its finished blocks."""
+    return Path(path).parent / f".{Path(path).name}.building"
+
+
+def publish(staging: Path, path: Path) -> None:
+    """Rename a finished build into place (the previous table is retired, then removed)."""
+    retired = path.parent / f".{path.name}.retired-{uuid.uuid4().hex[:8]}"
+    if path.exists():
+        os.rename(path, retired)
+    os.rename(staging, path)
+    shutil.rmtree(retired, ignore_errors=True)
 
 
 def write_table(

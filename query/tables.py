@@ -9,12 +9,13 @@ numpy import.  ``tests/test_tables.py`` checks this reader against zarr itself.
 from __future__ import annotations
 
 import json
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-TABLE_FORMAT = 1
+TABLE_FORMAT = 2
 """Must equal builder.store.TABLE_FORMAT (a test keeps them together)."""
 
 
@@ -68,6 +69,17 @@ class ColumnChunkedArray:
         self.separator = metadata["chunk_key_encoding"]["configuration"].get("separator", "/")
         chunk_bytes = self.chunk_shape[0] * self.chunk_shape[1]
         self._chunk = lru_cache(maxsize=max(4, CHUNK_CACHE_BYTES // chunk_bytes))(self._read_chunk)
+        self._checksums: dict[str, int] | None = None
+
+    def _expected_crc32(self, key: str) -> int | None:
+        """The checksum the builder recorded for a chunk (None: no record, older table)."""
+        if self._checksums is None:
+            try:
+                self._checksums = json.loads(
+                    (self.path.parent / "checksums.json").read_text())["crc32"]
+            except (OSError, ValueError, KeyError):
+                self._checksums = {}
+        return self._checksums.get(f"{self.path.name}/{key}")
 
     def _read_chunk(self, row_chunk: int, column_chunk: int) -> np.ndarray:
         parts = ("c", str(row_chunk)) if self.vector else ("c", str(row_chunk), str(column_chunk))
@@ -75,7 +87,14 @@ class ColumnChunkedArray:
         try:
             raw = (self.path / key).read_bytes()
         except FileNotFoundError:
+            if self._expected_crc32(key) is not None:
+                raise CorruptTableError(f"chunk {self.path / key} is missing: rebuild the "
+                                        "table (`make tables FORCE=1`)") from None
             return np.full(self.chunk_shape, self.fill_value, dtype=np.uint8)
+        expected = self._expected_crc32(key)
+        if expected is not None and zlib.crc32(raw) != expected:
+            raise CorruptTableError(f"chunk {self.path / key} is corrupted (checksum mismatch): "
+                                    "rebuild the table (`make tables FORCE=1`)")
         if self.compressed:
             import zstandard
 

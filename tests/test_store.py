@@ -67,25 +67,27 @@ def test_current_tables_are_reused(small_data):
     assert not result.built
 
 
-def test_an_interrupted_rebuild_leaves_the_previous_table_usable(small_data, monkeypatch):
+def test_an_interrupted_rebuild_leaves_the_previous_table_usable(small_data):
+    from builder.execute import InProcess
+
     path = build.tricolore_table_path(small_data, Tricolore(3, 2), "unrestricted")
     before = zarr.open_group(path)["clicks"][...]
     build_id = store.read_attributes(path)["build_id"]
 
-    real_batches = build.tricolore_batches
-
-    def interrupted(rules, method, progress=True):
-        for batch in real_batches(rules, method, progress):
-            yield batch  # the first batch is written to the staging table ...
+    class CtrlC(InProcess):
+        def run(self, function, arguments, desc="tasks", progress=True):
+            yield function(*arguments[0])  # the first chunk task is written to staging ...
             raise KeyboardInterrupt  # ... then the user presses Ctrl-C
 
-    monkeypatch.setattr(build, "tricolore_batches", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        build.build_tricolore(small_data, 3, 2, "unrestricted", force=True, progress=False)
+        build.build_tricolore(small_data, 3, 2, "unrestricted", force=True, progress=False,
+                              executor=CtrlC())
     assert store.read_attributes(path)["build_id"] == build_id
     assert np.array_equal(zarr.open_group(path)["clicks"][...], before)
-    assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]
     TricoloreTable(small_data, 3, 2, "unrestricted")
+    # the unfinished build waits, out of the readers' way, to be resumed
+    assert [p.name for p in path.parent.iterdir() if p.name.startswith(".")] == [
+        ".unrestricted.zarr.building"]
 
 
 def test_an_incomplete_table_is_refused(tmp_path):

@@ -1,0 +1,149 @@
+"""`builder verify`: re-check every chunk's checksum, then re-derive a random sample of
+entries independently of the kernels that built them.
+
+Tricolore all-pairs rows are recomputed by a plain queue BFS from sampled starts; exact
+single-target and ball-tube tables are checked against their shortest-path recurrence
+(an entry is 1 + the best of its legal moves' entries) on sampled states.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from builder import store
+
+
+@dataclass
+class Verdict:
+    table: Path
+    ok: bool
+    detail: str
+
+
+def check_chunks(table: Path) -> list[str]:
+    """Chunk files whose bytes no longer match the recorded checksum (or are missing)."""
+    try:
+        recorded = json.loads((table / store.CHECKSUMS).read_text())["crc32"]
+    except (OSError, ValueError, KeyError):
+        return [f"{store.CHECKSUMS} (unreadable)"]
+    return [key for key, crc in recorded.items() if store.file_crc32(table / key) != crc]
+
+
+def _plain_row(successors: np.ndarray, inside: np.ndarray, start: int) -> np.ndarray:
+    """Fewest clicks from ``start`` to every board, by a plain queue BFS over nodes."""
+    n_boards, n_squares = successors.shape
+    best = np.full(n_boards, 255, dtype=np.uint8)
+    seen = {(start, -1)}
+    queue = deque([(start, -1, 0)])
+    while queue:
+        board, last, clicks = queue.popleft()
+        for square in range(n_squares):
+            following = int(successors[board, square])
+            if square == last or following < 0 or (following, square) in seen:
+                continue
+            seen.add((following, square))
+            if best[following] == 255 and inside[following]:
+                best[following] = clicks + 1
+            queue.append((following, square, clicks + 1))
+    return best
+
+
+def sample_tricolore_all_pairs(table: Path, attributes: dict, samples: int, rng) -> str | None:
+    import zarr
+
+    from builder.puzzles.tricolore import Tricolore
+
+    rules = Tricolore(attributes["width"], attributes["height"])
+    method = attributes["method"]
+    successors = rules.successor_table(method)
+    inside = rules.in_state_space(rules.all_boards(), method)
+    clicks = zarr.open_group(table, mode="r")["clicks"]
+    for start in rng.integers(0, rules.n_boards, samples):
+        expected = _plain_row(successors, inside, int(start))
+        if not np.array_equal(clicks[int(start), :], expected):
+            return f"row of start {rules.format(int(start))} differs from a plain BFS"
+    return None
+
+
+def sample_tricolore_target(table: Path, attributes: dict, samples: int, rng) -> str | None:
+    import zarr
+
+    from builder.puzzles.tricolore import NO_CLICK, Tricolore
+
+    rules = Tricolore(attributes["width"], attributes["height"])
+    target = rules.parse(attributes["target"])
+    group = zarr.open_group(table, mode="r")
+    clicks, sole, avoiding = (group[name] for name in
+                              ("clicks", "sole_click", "clicks_avoiding_sole"))
+
+    def remaining(board: int, last: int) -> int:
+        if board == target and last != NO_CLICK:
+            return 0
+        return int(avoiding[board]) if sole[board] == last else int(clicks[board])
+
+    for board in rng.integers(0, rules.n_boards, samples):
+        board = int(board)
+        options = [remaining(following, square) for square, following in
+                   rules.legal_moves(board, NO_CLICK, "unrestricted")]
+        if min(options) + 1 != clicks[board]:
+            return f"board {rules.format(board)} breaks the shortest-path recurrence"
+    return None
+
+
+def sample_balls(table: Path, attributes: dict, samples: int, rng) -> str | None:
+    import zarr
+
+    from builder.puzzles.balls import Balls
+
+    rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
+    moves = zarr.open_group(table, mode="r")["moves_to_clear"]
+    for rank in rng.integers(0, rules.n_states, samples):
+        rank = int(rank)
+        if rules.is_cleared(rank):
+            expected = 0
+        else:
+            options = [int(moves[following]) for _, _, following in rules.legal_moves(rank)]
+            best = min(options, default=255)
+            expected = 255 if best == 255 else best + 1
+        if moves[rank] != expected:
+            return f"state {rules.format(rank)} breaks the shortest-path recurrence"
+    return None
+
+
+def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
+    rng = np.random.default_rng(seed)
+    verdicts = []
+    for table in sorted(Path(data_dir).rglob("*.zarr")):
+        if table.name.startswith("."):
+            continue
+        attributes = store.read_attributes(table) or {}
+        if not attributes.get("complete"):
+            verdicts.append(Verdict(table, False, "incomplete table"))
+            continue
+        if not (table / store.CHECKSUMS).exists():
+            verdicts.append(Verdict(table, False, "no checksum record: rebuild it "
+                                                  "(`make tables FORCE=1`)"))
+            continue
+        broken = check_chunks(table)
+        if broken:
+            verdicts.append(Verdict(table, False, f"corrupted chunks: {', '.join(broken[:5])}"))
+            continue
+        checked = "checksums ok"
+        problem = None
+        if attributes.get("puzzle") == "tricolore" and "kind" not in attributes:
+            if "target" in attributes:
+                problem = sample_tricolore_target(table, attributes, samples * 100, rng)
+                checked += f"; recurrence holds on {samples * 100} sampled boards"
+            elif attributes["width"] * attributes["height"] <= 8:
+                problem = sample_tricolore_all_pairs(table, attributes, samples, rng)
+                checked += f"; {samples} sampled rows equal a plain BFS"
+        elif attributes.get("puzzle") == "balls":
+            problem = sample_balls(table, attributes, samples * 100, rng)
+            checked += f"; recurrence holds on {samples * 100} sampled states"
+        verdicts.append(Verdict(table, problem is None, problem or checked))
+    return verdicts

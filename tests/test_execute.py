@@ -1,0 +1,155 @@
+"""Chunk tasks on Dask, resumable builds, checksums and `builder verify`."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+import zarr
+
+from builder import build, store
+from builder.execute import Dask, InProcess
+from builder.puzzles.tricolore import METHODS, Tricolore
+from query.tables import CorruptTableError, TricoloreTable
+from query.walk import tricolore_path
+
+BIN = Path(sys.executable).parent
+
+
+def arrays(path: Path) -> dict[str, np.ndarray]:
+    group = zarr.open_group(path, mode="r")
+    return {name: group[name][...] for name in build.TRICOLORE_ARRAYS}
+
+
+def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir, tmp_path):
+    executor = Dask(workers=2)
+    try:
+        workers = executor.client().scheduler_info()["workers"]
+        assert len(workers) == 2
+        for method in METHODS:
+            result = build.build_tricolore(tmp_path, 4, 2, method, progress=False,
+                                           executor=executor)
+            expected = arrays(build.tricolore_table_path(data_dir, Tricolore(4, 2), method))
+            for name, values in arrays(result.path).items():
+                assert np.array_equal(values, expected[name]), (method, name)
+    finally:
+        executor.close()
+
+
+class Interrupting(InProcess):
+    """Runs ``tasks`` chunk tasks, then behaves as if the user pressed Ctrl-C."""
+
+    def __init__(self, tasks: int):
+        self.tasks = tasks
+
+    def run(self, function, arguments, desc="tasks", progress=True):
+        for args in arguments[: self.tasks]:
+            yield function(*args)
+        raise KeyboardInterrupt
+
+
+def test_an_interrupted_build_resumes_and_skips_finished_tasks(tmp_path):
+    rules = Tricolore(3, 2)  # 729 boards: three chunk tasks
+    with pytest.raises(KeyboardInterrupt):
+        build.build_tricolore(tmp_path / "a", 3, 2, "hybrid", progress=False,
+                              executor=Interrupting(2))
+    path = build.tricolore_table_path(tmp_path / "a", rules, "hybrid")
+    assert not path.exists() and store.resumable_staging(path).exists()
+    messages: list[str] = []
+    ran: list[int] = []
+
+    class Counting(InProcess):
+        def run(self, function, arguments, desc="tasks", progress=True):
+            ran.extend(args[-1] for args in arguments)
+            yield from super().run(function, arguments, desc, progress=False)
+
+    build.build_tricolore(tmp_path / "a", 3, 2, "hybrid", progress=False,
+                          executor=Counting(), log=messages.append)
+    assert messages == ["resuming hybrid.zarr: 2 of 3 chunk tasks already built and "
+                        "verified, skipped"]
+    assert ran == [512]
+    clean = build.build_tricolore(tmp_path / "b", 3, 2, "hybrid", progress=False)
+    for name, values in arrays(path).items():
+        assert np.array_equal(values, arrays(clean.path)[name])
+
+
+def test_a_damaged_finished_task_is_recomputed(tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        build.build_tricolore(tmp_path, 3, 2, "restricted", progress=False,
+                              executor=Interrupting(2))
+    staging = store.resumable_staging(build.tricolore_table_path(tmp_path, Tricolore(3, 2),
+                                                                 "restricted"))
+    chunk = staging / "clicks" / "c" / "0" / "0"
+    chunk.write_bytes(chunk.read_bytes()[:-1] + b"\x00")
+    assert sorted(store.finished_blocks(staging)) == [256]
+
+
+@pytest.fixture()
+def small_table(tmp_path):
+    build.build_tricolore(tmp_path, 3, 2, "unrestricted", progress=False)
+    return tmp_path, build.tricolore_table_path(tmp_path, Tricolore(3, 2), "unrestricted")
+
+
+def flip_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_verify_passes_then_names_a_corrupted_chunk(small_table):
+    data, path = small_table
+    result = subprocess.run([str(BIN / "builder"), "verify", "--data", str(data)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.startswith("ok")
+    flip_a_byte(path / "sole_click" / "c" / "0" / "3")
+    result = subprocess.run([str(BIN / "builder"), "verify", "--data", str(data)],
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "FAIL" in result.stdout and "sole_click/c/0/3" in result.stdout
+
+
+def test_a_query_that_reads_a_corrupted_chunk_fails_clearly(small_table):
+    data, path = small_table
+    rules = Tricolore(3, 2)
+    target = 3 * 16 + 5  # a target column in chunk 3
+    flip_a_byte(path / "clicks" / "c" / "0" / "3")
+    with pytest.raises(CorruptTableError, match="clicks/c/0/3"):
+        tricolore_path(rules, TricoloreTable(data, 3, 2, "unrestricted"), 0, target,
+                       "unrestricted")
+    result = subprocess.run([str(BIN / "query"), "path", "RRR.RRR", rules.format(target),
+                             "--data", str(data)], capture_output=True, text=True)
+    assert result.returncode == 2 and "corrupted" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_queries_use_the_old_table_while_a_rebuild_runs(small_table):
+    data, path = small_table
+    old_id = store.read_attributes(path)["build_id"]
+    paused, resume = threading.Event(), threading.Event()
+
+    class Pausing(InProcess):
+        def run(self, function, arguments, desc="tasks", progress=True):
+            for index, args in enumerate(arguments):
+                if index == 1:
+                    paused.set()
+                    resume.wait(60)
+                yield function(*args)
+
+    rebuild = threading.Thread(target=build.build_tricolore, args=(data, 3, 2, "unrestricted"),
+                               kwargs={"force": True, "progress": False, "executor": Pausing()})
+    rebuild.start()
+    assert paused.wait(60)
+    rules = Tricolore(3, 2)
+    found = tricolore_path(rules, TricoloreTable(data, 3, 2, "unrestricted"), 0, 100,
+                           "unrestricted")
+    assert found.length >= 1 and store.read_attributes(path)["build_id"] == old_id
+    resume.set()
+    rebuild.join(120)
+    assert store.read_attributes(path)["build_id"] != old_id
+    assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]
+    shutil.rmtree(data)
