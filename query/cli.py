@@ -117,13 +117,17 @@ def _print_path(boards: list[str], clicks: list[int], labels: list[str] | None) 
 
 @app.command()
 def path(
-    start: Annotated[str, typer.Argument(help="Start board, e.g. WBWW.WBRB.")],
-    target: Annotated[str, typer.Argument(help="Target board, e.g. RRRR.RRRR.")],
+    start: Annotated[str, typer.Argument(help="Start: a Tricolore board (WBWW.WBRB), a Lucas "
+                                              "arrangement (AAA_BBB) or ball tubes "
+                                              "(rggb|brrg|gbbr|).")],
+    target: Annotated[str, typer.Argument(help="Target board, arrangement, or 'cleared'.")],
     method: MethodOption = "unrestricted",
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
 ) -> None:
     """An optimal click sequence from START to TARGET, by walking the stored tables.
+    Also: `query path AAA_BBB BBB_AAA` (Lucas' pieces, the document's table) and
+    `query path "rggb|brrg|gbbr|" cleared` (ball tubes, moves as from -> to tube).
 
     Squares are numbered row-major from 0 (0123 over 4567). A start equal to the
     target gives its shortest return (at least one click). On 4×4 boards the exact
