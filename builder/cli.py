@@ -16,8 +16,8 @@ from typing import Annotated
 
 import typer
 
-from builder.puzzles.balls import BallsError
-from builder.puzzles.tricolore import METHODS, BoardError, MethodError
+from builder.puzzles import PuzzleInputError
+from builder.puzzles.tricolore import METHODS, BoardError
 
 app = typer.Typer(
     help="Build puzzle tablebases into a data directory (zarr tables + DuckDB catalog).",
@@ -355,7 +355,7 @@ def catalog(data: DataOption = Path("data"), force: ForceOption = False) -> None
 def main() -> None:
     try:
         app()
-    except (BoardError, MethodError, BallsError) as error:
+    except PuzzleInputError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:

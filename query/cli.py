@@ -20,11 +20,7 @@ from typing import Annotated
 
 import typer
 
-from builder.puzzles.balls import BallsError
-from builder.puzzles.lightsout import LightsOutError
-from builder.puzzles.lucas import LucasError
-from builder.puzzles.spots import SpotsError
-from builder.puzzles.tricolore import BoardError, MethodError
+from builder.puzzles import PuzzleInputError
 from query.tables import QueryError
 
 app = typer.Typer(
@@ -59,7 +55,7 @@ MethodOption = Annotated[
 
 
 def _tricolore_pair(start: str, target: str, method: str):
-    from builder.puzzles.tricolore import Tricolore, check_method
+    from builder.puzzles.tricolore import BoardError, Tricolore, check_method
 
     check_method(method)
     if not start.strip():
@@ -629,7 +625,6 @@ def plot_tricolore(
 def main() -> None:
     try:
         app()
-    except (QueryError, BoardError, MethodError, LightsOutError, SpotsError,
-            LucasError, BallsError) as error:
+    except (QueryError, PuzzleInputError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)

@@ -17,6 +17,8 @@ Notation: tubes separated by '|', each listed top to bottom, one letter per colo
 
 from __future__ import annotations
 
+from builder.puzzles import PuzzleInputError
+
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
@@ -28,7 +30,7 @@ LETTERS = "rgbyopcw"
 EMPTY = -1
 
 
-class BallsError(ValueError):
+class BallsError(PuzzleInputError):
     """A malformed state or an impossible size."""
 
 

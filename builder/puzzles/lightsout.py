@@ -14,6 +14,8 @@ numbered row-major from 0, and bit i of a state is button i.
 
 from __future__ import annotations
 
+from builder.puzzles import PuzzleInputError
+
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -21,7 +23,7 @@ MAX_EXACT_NULLITY = 22
 """Cosets of up to 2^22 solutions are enumerated exactly for the fewest clicks."""
 
 
-class LightsOutError(ValueError):
+class LightsOutError(PuzzleInputError):
     """A malformed board or an impossible request."""
 
 

@@ -10,6 +10,8 @@ Notation: ``AAA_BBB`` (``_`` is the gap).  Pure numpy.
 
 from __future__ import annotations
 
+from builder.puzzles import PuzzleInputError
+
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
@@ -19,7 +21,7 @@ import numpy as np
 SHIFT, JUMP = "shift", "jump"
 
 
-class LucasError(ValueError):
+class LucasError(PuzzleInputError):
     """A malformed arrangement."""
 
 

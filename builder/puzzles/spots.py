@@ -15,6 +15,8 @@ Pure numpy; the exhaustive solver is ``builder.kernels.spots_search``.
 
 from __future__ import annotations
 
+from builder.puzzles import PuzzleInputError
+
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +47,7 @@ DOCUMENT_SETS = {
 """The two disc sets of the document (inputs, clockwise): the example and the mixed-up one."""
 
 
-class SpotsError(ValueError):
+class SpotsError(PuzzleInputError):
     """A malformed disc set."""
 
 

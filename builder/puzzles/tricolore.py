@@ -18,6 +18,8 @@ the lexicographic order of their notation (R < W < B).
 
 from __future__ import annotations
 
+from builder.puzzles import PuzzleInputError
+
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -30,11 +32,11 @@ NO_CLICK = -1
 """The 'last clicked square' of a start node: nothing is forbidden yet."""
 
 
-class BoardError(ValueError):
+class BoardError(PuzzleInputError):
     """A board string that is not a board of the expected shape."""
 
 
-class MethodError(ValueError):
+class MethodError(PuzzleInputError):
     """An unknown click method."""
 
 
