@@ -362,43 +362,49 @@ def canonical_targets(rules: Tricolore, count: int, seed: int) -> list[int]:
     return list(chosen)
 
 
-def build_target_stats(
-    data_dir: Path, count: int, seed: int = 2026, progress: bool = True
-) -> tuple[int, int]:
-    """Distance histograms of ``count`` random canonical 4×4 targets, one file per target
-    (written atomically), so an interrupted run resumes where it stopped.
-    Returns (computed, skipped)."""
+def target_stats_task(folder: str, target: int) -> str:
+    """One chunk task of the 4×4 statistics: the exact search towards one target, its
+    distance histogram written atomically to ``folder``.  Runs here or on a Dask worker."""
     import json
     import os
 
     rules = Tricolore(4, 4)
+    name = rules.format(target)
+    started = time.perf_counter()
+    clicks = tricolore_single_target(rules, target, progress=False)[0]
+    histogram = np.bincount(clicks, minlength=256)
+    perms = list(rules.symmetries("unrestricted").values())
+    orbit = {int(rules.apply_symmetry(np.array([target]), p)[0]) for p in perms}
+    record = {
+        "target": name, "orbit_size": len(orbit),
+        "histogram": {str(c): int(n) for c, n in enumerate(histogram) if n and c != 255},
+        "unreachable": int(histogram[255]),
+        "max_clicks": int(clicks[clicks != 255].max()),
+        "seconds": round(time.perf_counter() - started, 2), "table_format": store.TABLE_FORMAT,
+    }
+    staging = Path(folder) / f".{name}.json.{os.getpid()}"
+    staging.write_text(json.dumps(record))
+    os.replace(staging, Path(folder) / f"{name}.json")
+    return name
+
+
+def build_target_stats(
+    data_dir: Path, count: int, seed: int = 2026, progress: bool = True, executor=None
+) -> tuple[int, int]:
+    """Distance histograms of ``count`` random canonical 4×4 targets, one file per target
+    (written atomically), so an interrupted run resumes where it stopped.
+    Returns (computed, skipped)."""
+    from builder.execute import InProcess
+
+    rules = Tricolore(4, 4)
     folder = Path(data_dir) / "tricolore" / "4x4" / "target_stats"
     folder.mkdir(parents=True, exist_ok=True)
-    perms = list(rules.symmetries("unrestricted").values())
-    computed = skipped = 0
     targets = canonical_targets(rules, count, seed)
-    for target in tqdm(targets, desc="4x4 targets", unit="target", disable=not progress):
-        name = rules.format(target)
-        final = folder / f"{name}.json"
-        if final.exists():
-            skipped += 1
-            continue
-        started = time.perf_counter()
-        clicks = tricolore_single_target(rules, target, progress=False)[0]
-        histogram = np.bincount(clicks, minlength=256)
-        orbit = {int(rules.apply_symmetry(np.array([target]), p)[0]) for p in perms}
-        record = {
-            "target": name, "orbit_size": len(orbit),
-            "histogram": {str(c): int(n) for c, n in enumerate(histogram) if n and c != 255},
-            "unreachable": int(histogram[255]),
-            "max_clicks": int(clicks[clicks != 255].max()),
-            "seconds": round(time.perf_counter() - started, 2), "table_format": store.TABLE_FORMAT,
-        }
-        staging = folder / f".{name}.json.{os.getpid()}"
-        staging.write_text(json.dumps(record))
-        os.replace(staging, final)
-        computed += 1
-    return computed, skipped
+    todo = [t for t in targets if not (folder / f"{rules.format(t)}.json").exists()]
+    executor = executor or InProcess()
+    computed = sum(1 for _ in executor.run(target_stats_task, [(str(folder), t) for t in todo],
+                                           desc="4x4 targets", progress=progress))
+    return computed, len(targets) - len(todo)
 
 
 LIGHTSOUT_SUMMARY_SIZE = 10

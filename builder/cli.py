@@ -178,19 +178,26 @@ def tricolore4x4_stats(
     seed: Annotated[int, typer.Option(help="Random seed: the same seed, the same targets.")] = 2026,
     data: DataOption = Path("data"),
     quiet: QuietOption = False,
+    workers: WorkersOption = 0,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Toward the full 4×4 all-pairs distribution: one exact search per random canonical
     target (about 15 s each), keeping each target's histogram and maximum. Resumable:
     targets already done are skipped. Views: tricolore_4x4_pairs_estimate,
     tricolore_4x4_hardest_targets.
 
-    Example: builder tricolore4x4-stats --targets 40
+    Example: builder tricolore4x4-stats --targets 40 --scheduler tcp://10.0.0.5:8786
     """
     from builder.build import build_target_stats
     from builder.catalog import refresh_catalog
 
     started = time.perf_counter()
-    computed, skipped = build_target_stats(data, targets, seed, progress=not quiet)
+    executor = _executor(workers, scheduler)
+    try:
+        computed, skipped = build_target_stats(data, targets, seed, progress=not quiet,
+                                               executor=executor)
+    finally:
+        getattr(executor, "close", lambda: None)()
     typer.echo(f"{computed} targets computed, {skipped} already done (skipped) "
                f"in {time.perf_counter() - started:.1f} s")
     if refresh_catalog(data):

@@ -227,3 +227,33 @@ def test_bidirectional_search_on_3x3_equals_a_plain_bfs():
         found = bidirectional_path(rules, int(start), int(target))
         assert found.length == expected[rules.format(int(target))]
     assert bidirectional_path(rules, 0, rules.n_boards - 1) is None  # all blue
+
+
+def test_target_stats_resume_and_feed_the_estimate(tmp_path):
+    import json
+
+    from builder import catalog
+    from builder.build import build_target_stats, canonical_targets
+
+    rules = Tricolore(4, 4)
+    targets = canonical_targets(rules, 2, 7)
+    perms = FULL.symmetries("unrestricted").values()
+    for target in targets:  # canonical: the smallest rank of its orbit
+        assert target == min(FULL.apply_symmetry(np.array([target]), p)[0] for p in perms)
+    folder = tmp_path / "tricolore" / "4x4" / "target_stats"
+    folder.mkdir(parents=True)
+    done = rules.format(targets[0])
+    (folder / f"{done}.json").write_text(json.dumps(
+        {"target": done, "orbit_size": 8, "histogram": {"1": 43046721}, "unreachable": 0,
+         "max_clicks": 1}))
+    computed, skipped = build_target_stats(tmp_path, 2, 7, progress=False)
+    assert (computed, skipped) == (1, 1)
+    record = json.loads((folder / f"{rules.format(targets[1])}.json").read_text())
+    assert sum(record["histogram"].values()) + record["unreachable"] == FULL.n_boards
+    catalog.refresh_catalog(tmp_path)
+    import duckdb
+
+    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True) as con:
+        shares = con.execute("SELECT sum(share) FROM tricolore_4x4_pairs_estimate").fetchone()[0]
+        hardest = con.execute("SELECT count(*) FROM tricolore_4x4_hardest_targets").fetchone()[0]
+    assert abs(shares - 1) < 1e-9 and hardest == 2
