@@ -90,9 +90,11 @@ def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advanc
                 continue
             hits = np.int64(0)
             found = 0
+            high, low = board // split, board % split  # once per board, not per click
             for square in range(n_squares):
-                result = _click(board, square, split, n_high, colour_low, colour_high,
-                                advance_low, advance_high)
+                colour = _colour(square, high, low, n_high, colour_high, colour_low)
+                result = (advance_high[square, colour, high] * split
+                          + advance_low[square, colour, low])
                 # the bitmap (one bit per board) stays in cache; the masks do not
                 if not (occupied[result >> 6] >> np.uint64(result & 63)) & np.uint64(1):
                     continue
