@@ -177,6 +177,7 @@ def build_tricolore(
     if missing:
         raise RuntimeError(f"chunk tasks {missing[:5]} did not finish")
     import shutil
+
     import zarr
 
     group = zarr.open_group(staging, mode="r+")

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from builder import store
-from builder.puzzles.tricolore import METHODS, Tricolore
+from builder.puzzles.tricolore import Tricolore
 
 CATALOG_NAME = "catalog.duckdb"
 CATALOG_FORMAT = 1

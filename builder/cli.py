@@ -296,8 +296,8 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     from builder.build import (
         APPLET_TARGETS_4X4,
         DECOMPOSITION_PAIRS,
-        build_decomposition_sample,
         build_balls,
+        build_decomposition_sample,
         build_lightsout,
         build_lucas,
         build_reachability,

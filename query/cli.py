@@ -142,7 +142,6 @@ def path(
     if "|" in start:
         _balls_path(start, target, data, as_json)
         return
-    from query.walk import tricolore_path
 
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
     found, how = _exact_path(data, rules, start_rank, target_rank, method)

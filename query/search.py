@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.puzzles.tricolore import RED, WHITE, Tricolore
+from builder.puzzles.tricolore import Tricolore
 from query.walk import TricolorePath
 
 NO_CLICK = -1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from builder.puzzles.tricolore import METHODS, NO_CLICK, BoardError, MethodError, Tricolore

@@ -17,14 +17,14 @@ Notation: tubes separated by '|', each listed top to bottom, one letter per colo
 
 from __future__ import annotations
 
-from builder.puzzles import PuzzleInputError
-
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
 from math import factorial
 
 import numpy as np
+
+from builder.puzzles import PuzzleInputError
 
 LETTERS = "rgbyopcw"
 EMPTY = -1

@@ -14,10 +14,10 @@ numbered row-major from 0, and bit i of a state is button i.
 
 from __future__ import annotations
 
-from builder.puzzles import PuzzleInputError
-
 from dataclasses import dataclass
 from functools import cached_property
+
+from builder.puzzles import PuzzleInputError
 
 MAX_EXACT_NULLITY = 22
 """Cosets of up to 2^22 solutions are enumerated exactly for the fewest clicks."""

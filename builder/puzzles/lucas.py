@@ -10,13 +10,13 @@ Notation: ``AAA_BBB`` (``_`` is the gap).  Pure numpy.
 
 from __future__ import annotations
 
-from builder.puzzles import PuzzleInputError
-
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
 
 import numpy as np
+
+from builder.puzzles import PuzzleInputError
 
 SHIFT, JUMP = "shift", "jump"
 

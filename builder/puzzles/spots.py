@@ -15,13 +15,13 @@ Pure numpy; the exhaustive solver is ``builder.kernels.spots_search``.
 
 from __future__ import annotations
 
-from builder.puzzles import PuzzleInputError
-
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from builder.puzzles import PuzzleInputError
 
 COLOURS = ("black", "blue", "green", "red", "white", "yellow")
 DISCS = 7

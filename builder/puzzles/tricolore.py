@@ -18,12 +18,12 @@ the lexicographic order of their notation (R < W < B).
 
 from __future__ import annotations
 
-from builder.puzzles import PuzzleInputError
-
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+
+from builder.puzzles import PuzzleInputError
 
 RED, WHITE, BLUE = 0, 1, 2
 LETTERS = "RWB"
@@ -231,7 +231,7 @@ class Tricolore:
         result: dict = {"n_squares": self.n_squares, "n_high": n_high, "split": 3**n_low,
                         "n_boards": self.n_boards}
         masks = self.advance_masks  # [square, colour, square]
-        for name, squares in (("high", range(0, n_high)), ("low", range(n_high, self.n_squares))):
+        for name, squares in (("high", range(n_high)), ("low", range(n_high, self.n_squares))):
             squares = list(squares)
             places = 3 ** np.arange(len(squares) - 1, -1, -1, dtype=np.int64)
             values = np.arange(3 ** len(squares), dtype=np.int64)
