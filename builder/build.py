@@ -6,6 +6,7 @@ and the skip-if-current logic that makes re-running ``make tables`` cheap.
 
 from __future__ import annotations
 
+import shutil
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -91,7 +92,6 @@ def tricolore_block(staging: str, width: int, height: int, method: str, first: i
 
     from builder.kernels.multi_target_bfs import search_targets
 
-    rules = Tricolore(width, height)
     blocks, _ = search_targets(_successors(width, height, method), first)
     group = zarr.open_group(staging, mode="r+")
     for name, block in zip(TRICOLORE_ARRAYS, blocks):
@@ -109,7 +109,6 @@ def tricolore_block(staging: str, width: int, height: int, method: str, first: i
     temporary = folder / f".{first}.{os.getpid()}"
     temporary.write_text(json.dumps(record))
     os.replace(temporary, folder / f"{first}.json")
-    del rules
     return record
 
 
@@ -152,8 +151,6 @@ def build_tricolore(
     existing = store.read_attributes(staging)
     if force or not existing or any(existing.get(k) != v for k, v in identity.items()) or (
             existing.get("table_format") != store.TABLE_FORMAT):
-        import shutil
-
         shutil.rmtree(staging, ignore_errors=True)
         store.TableWriter(
             staging,
