@@ -173,8 +173,6 @@ def build_tricolore(
     missing = [first for first in blocks if first not in records]
     if missing:
         raise RuntimeError(f"chunk tasks {missing[:5]} did not finish")
-    import shutil
-
     import zarr
 
     group = zarr.open_group(staging, mode="r+")
