@@ -62,6 +62,8 @@ class ColumnChunkedArray:
         self.shape = tuple(metadata["shape"])
         self.chunk_shape = tuple(metadata["chunk_grid"]["configuration"]["chunk_shape"])
         if vector:  # a vector's chunk c/i is read as row chunk i of a one-column array
+            if len(self.shape) != 1:
+                raise StaleTableError(f"{path} is not a vector")
             self.shape, self.chunk_shape = self.shape + (1,), self.chunk_shape + (1,)
         self.vector = vector
         self.fill_value = metadata["fill_value"]
@@ -118,13 +120,9 @@ class ChunkedVector:
     """A 1-D uint8 zarr v3 array read element by element through cached chunks."""
 
     def __init__(self, path: Path):
-        metadata = _read_json(path / "zarr.json")
-        if len(metadata["shape"]) != 1:
-            raise StaleTableError(f"{path} is not a vector")
         self.path = path
-        self.shape = tuple(metadata["shape"])
-        self.chunk_size = metadata["chunk_grid"]["configuration"]["chunk_shape"][0]
         self._reader = ColumnChunkedArray(path, vector=True)
+        self.chunk_size = self._reader.chunk_shape[0]
 
     def __getitem__(self, index: int) -> int:
         chunk = self._reader._chunk(index // self.chunk_size, 0)
