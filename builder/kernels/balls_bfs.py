@@ -1,110 +1,242 @@
-"""Backward breadth-first search over every ball-tube state, from all cleared states.
+"""Ball-tube tables over symmetry classes: enumerate every class, then a backward
+breadth-first search from the cleared class.
 
-A reverse move undoes a move: the top ball of tube j goes back onto tube i, where tube j
-holds one ball or its top two balls share a colour (the ball was a legal arrival) and
-tube i holds fewer than c balls.  Ranks use the rules module's tables (``Balls.step``,
-``Balls.level_index`` ...): one table look-up per ball, and only the tubes between the
-two that change are re-ranked.  Imported lazily.
+Classes, keys and the tube-code tables are defined by ``builder/puzzles/balls.py``; this
+module only applies them.  A class's representative has its tube codes ascending, so
+enumerating non-decreasing code sequences with the right colour counts, in lexicographic
+order, meets every class's key in ascending order: a sequence is kept when no colour
+relabelling makes it smaller (it is then its class's key), with the class's number of
+labelled states, k! T! / |stabiliser|.
+
+The search is level-synchronous and parallel over the classes of one level: each
+undoes every move of a representative (the top ball of a tube that holds it alone or on
+its own colour goes back to another tube with room), names the class reached by its
+key, finds the key by binary search and marks it one move further.  Two threads may
+mark one class in the same level; they write the same value.  Imported lazily.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 UNREACHABLE = 255
 
 
 @njit(cache=True, inline="always")
-def _unrank(rank, arrangements, levels, step, count_radix, capacity, colours, full_code,
-            tubes, lengths, left):
-    """Decode a rank into tubes/lengths (``left``: balls of each colour still to place)."""
-    level, sequence = rank // arrangements, rank % arrangements
-    remaining = full_code
-    for colour in range(colours):
-        left[colour] = capacity
-    for tube in range(levels.shape[1]):
-        lengths[tube] = levels[level, tube]
-        for depth in range(lengths[tube]):
-            chosen = 0
-            for colour in range(1, colours):
-                if left[colour] > 0 and sequence >= step[remaining, colour]:
-                    chosen = colour
-            sequence -= step[remaining, chosen]
-            remaining -= count_radix[chosen]
-            left[chosen] -= 1
-            tubes[tube, depth] = chosen
+def _sorted_key(codes, relabelling, radix, scratch):
+    """Key of ``codes`` under one colour relabelling: relabel, sort ascending, pack."""
+    n = codes.shape[0]
+    for i in range(n):
+        value = relabelling[codes[i]]
+        j = i
+        while j > 0 and scratch[j - 1] > value:
+            scratch[j] = scratch[j - 1]
+            j -= 1
+        scratch[j] = value
+    key = 0
+    for i in range(n):
+        key += scratch[i] * radix[i]
+    return key
 
 
-@njit(cache=True, nogil=True)
-def _search(cleared, n_states, arrangements, levels, level_index, level_radix, step,
-            count_radix, capacity, colours, full_code):
-    distance = np.full(n_states, UNREACHABLE, dtype=np.uint8)
-    queue = np.empty(n_states, dtype=np.int64)
-    tail = 0
-    for rank in cleared:
-        distance[rank] = 0
-        queue[tail] = rank
-        tail += 1
-    n_tubes = levels.shape[1]
-    tubes = np.zeros((n_tubes, capacity + 1), dtype=np.int64)
-    lengths = np.zeros(n_tubes, dtype=np.int64)
-    left = np.zeros(colours, dtype=np.int64)
-    # per tube: sequence rank of the tubes before it, and the colours still unplaced there
-    prefix_rank = np.zeros(n_tubes + 1, dtype=np.int64)
-    prefix_remaining = np.zeros(n_tubes + 1, dtype=np.int64)
-    head = 0
-    while head < tail:
-        rank = queue[head]
-        head += 1
-        _unrank(rank, arrangements, levels, step, count_radix, capacity, colours, full_code,
-                tubes, lengths, left)
-        fill = 0
-        remaining = full_code
-        total = 0
-        for tube in range(n_tubes):
-            prefix_rank[tube] = total
-            prefix_remaining[tube] = remaining
-            fill += lengths[tube] * level_radix[tube]
-            for depth in range(lengths[tube]):
-                total += step[remaining, tubes[tube, depth]]
-                remaining -= count_radix[tubes[tube, depth]]
-        prefix_rank[n_tubes] = total
-        here = distance[rank]
-        for source in range(n_tubes):  # the tube the ball arrived on
-            if lengths[source] == 0:
+@njit(cache=True, inline="always")
+def _class_key(codes, relabellings, radix, scratch):
+    best = _sorted_key(codes, relabellings[0], radix, scratch)
+    for row in range(1, relabellings.shape[0]):
+        key = _sorted_key(codes, relabellings[row], radix, scratch)
+        if key < best:
+            best = key
+    return best
+
+
+@njit(cache=True)
+def _factorial(n):
+    result = 1
+    for i in range(2, n + 1):
+        result *= i
+    return result
+
+
+@njit(cache=True)
+def _classes_from(prefix, tubes, capacity, colours, code_length, code_colour_counts,
+                  code_normal, relabellings, radix, count_only, keys, states):
+    """Classes whose representative's tube codes start with ``prefix``: their number, and
+    (unless ``count_only``) their keys and labelled-state counts, ascending."""
+    n_codes = code_length.shape[0]
+    balls = capacity * colours
+    symmetries = _factorial(colours) * _factorial(tubes)
+    codes = np.zeros(tubes, dtype=np.int64)
+    used = np.zeros((tubes + 1, colours), dtype=np.int64)
+    placed = np.zeros(tubes + 1, dtype=np.int64)
+    scratch = np.zeros(tubes, dtype=np.int64)
+    found = 0
+    depth = 0
+    codes[0] = prefix[0]
+    while depth >= 0:
+        code = codes[depth]
+        if code >= n_codes or (depth < prefix.shape[0] and code != prefix[depth]):
+            depth -= 1
+            if depth >= 0:
+                codes[depth] += 1
+            continue
+        length = code_length[code]
+        after = placed[depth] + length
+        later = tubes - depth - 1
+        # later tubes are at least this long (codes ascend by length) and at most full
+        fits = after + later * length <= balls and after + later * capacity >= balls
+        for colour in range(colours):
+            used[depth + 1, colour] = used[depth, colour] + code_colour_counts[code, colour]
+            if used[depth + 1, colour] > capacity:
+                fits = False
+        if after + later * length > balls:  # every longer code fails too
+            depth -= 1
+            if depth >= 0:
+                codes[depth] += 1
+            continue
+        # the first non-empty tube of a key is its colours' first-appearance form
+        if length > 0 and (depth == 0 or code_length[codes[depth - 1]] == 0):
+            fits = fits and code_normal[code]
+        if not fits:
+            codes[depth] += 1
+            continue
+        placed[depth + 1] = after
+        if depth < tubes - 1:
+            depth += 1
+            codes[depth] = prefix[depth] if depth < prefix.shape[0] else code
+            continue
+        # a complete non-decreasing sequence: keep it if it is its class's key
+        key = 0
+        for i in range(tubes):
+            key += codes[i] * radix[i]
+        smallest, fixing = True, 0
+        for row in range(relabellings.shape[0]):
+            other = _sorted_key(codes, relabellings[row], radix, scratch)
+            if other < key:
+                smallest = False
+                break
+            if other == key:
+                fixing += 1
+        if smallest:
+            if not count_only:
+                stabiliser = fixing
+                run = 1
+                for i in range(1, tubes):  # tube permutations among equal tubes
+                    run = run + 1 if codes[i] == codes[i - 1] else 1
+                    stabiliser *= run
+                keys[found] = key
+                states[found] = symmetries // stabiliser
+            found += 1
+        codes[depth] += 1
+    return found
+
+
+@njit(cache=True, parallel=True)
+def _count_classes(prefixes, tubes, capacity, colours, code_length, code_colour_counts,
+                   code_normal, relabellings, radix):
+    counts = np.zeros(prefixes.shape[0], dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    for task in prange(prefixes.shape[0]):
+        counts[task] = _classes_from(prefixes[task], tubes, capacity, colours, code_length,
+                                     code_colour_counts, code_normal, relabellings, radix,
+                                     True, empty, empty)
+    return counts
+
+
+@njit(cache=True, parallel=True)
+def _fill_classes(counts, prefixes, tubes, capacity, colours, code_length, code_colour_counts,
+                  code_normal, relabellings, radix):
+    starts = np.zeros(counts.shape[0] + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(counts)
+    keys = np.empty(starts[-1], dtype=np.int64)
+    states = np.empty(starts[-1], dtype=np.int64)
+    for task in prange(counts.shape[0]):
+        if counts[task]:
+            _classes_from(prefixes[task], tubes, capacity, colours, code_length,
+                          code_colour_counts, code_normal, relabellings, radix, False,
+                          keys[starts[task]: starts[task + 1]],
+                          states[starts[task]: starts[task + 1]])
+    return keys, states
+
+
+@njit(cache=True, inline="always")
+def _position(keys, key):
+    low, high = 0, keys.shape[0]
+    while low < high:
+        middle = (low + high) >> 1
+        if keys[middle] < key:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@njit(cache=True, parallel=True)
+def _expand_level(level, keys, moves, tubes, capacity, n_codes, code_length, code_top,
+                  code_pop, code_push, code_last_arrival, relabellings, radix):
+    """Mark every unmarked class one reverse move from a class at ``level``; returns how
+    many classes were at ``level``."""
+    at_level = 0
+    for index in prange(keys.shape[0]):
+        if moves[index] != level:
+            continue
+        at_level += 1
+        codes = np.empty(tubes, dtype=np.int64)
+        before = np.empty(tubes, dtype=np.int64)
+        scratch = np.empty(tubes, dtype=np.int64)
+        key = keys[index]
+        for i in range(tubes):
+            codes[i] = key // radix[i] % n_codes
+        for arrived in range(tubes):  # the tube the last ball arrived on
+            if not code_last_arrival[codes[arrived]]:
                 continue
-            if lengths[source] > 1 and tubes[source, 0] != tubes[source, 1]:
-                continue
-            ball = tubes[source, 0]
-            for target in range(n_tubes):  # the tube it came from
-                if target == source or lengths[target] == capacity:
+            if arrived > 0 and codes[arrived] == codes[arrived - 1]:
+                continue  # an identical tube gives the same classes
+            ball = code_top[codes[arrived]]
+            for left in range(tubes):  # the tube it came from
+                if left == arrived or code_length[codes[left]] == capacity:
                     continue
-                low, high = min(source, target), max(source, target)
-                # only tubes low..high change: re-rank them with the ball moved
-                sequence = prefix_rank[low]
-                remaining = prefix_remaining[low]
-                for tube in range(low, high + 1):
-                    if tube == target:
-                        sequence += step[remaining, ball]
-                        remaining -= count_radix[ball]
-                    first = 1 if tube == source else 0
-                    for depth in range(first, lengths[tube]):
-                        sequence += step[remaining, tubes[tube, depth]]
-                        remaining -= count_radix[tubes[tube, depth]]
-                sequence += prefix_rank[n_tubes] - prefix_rank[high + 1]
-                moved_fill = fill - level_radix[source] + level_radix[target]
-                before = level_index[moved_fill] * arrangements + sequence
-                if distance[before] == UNREACHABLE:
-                    distance[before] = here + 1
-                    queue[tail] = before
-                    tail += 1
-    return distance
+                if left > 0 and left - 1 != arrived and codes[left] == codes[left - 1]:
+                    continue
+                for i in range(tubes):
+                    before[i] = codes[i]
+                before[arrived] = code_pop[codes[arrived]]
+                before[left] = code_push[codes[left], ball]
+                position = _position(keys, _class_key(before, relabellings, radix, scratch))
+                if moves[position] == UNREACHABLE:
+                    moves[position] = level + 1
+    return at_level
 
 
-def moves_to_clear(rules) -> np.ndarray:
-    """Fewest moves to be cleared for every state (255: cannot be cleared)."""
-    full_code = int(np.full(rules.colours, rules.capacity) @ rules.count_radix)
-    return _search(rules.cleared_states(), rules.n_states, rules.arrangements, rules.levels,
-                   rules.level_index, rules.level_radix, rules.step, rules.count_radix,
-                   rules.capacity, rules.colours, full_code)
+def enumerate_classes(rules) -> tuple[np.ndarray, np.ndarray]:
+    """Every class's key (ascending) and its number of labelled states."""
+    codes = np.arange(rules.n_codes)
+    # tasks: every ascending pair of first two codes, in key order
+    width = min(2, rules.tubes)
+    prefixes = np.stack(np.meshgrid(*[codes] * width, indexing="ij"), -1).reshape(-1, width)
+    prefixes = prefixes[np.all(np.diff(prefixes, axis=1) >= 0, axis=1)]
+    # a code no relabelling makes smaller: its colours appear in the order 0, 1, 2 ...
+    normal = rules.colour_relabellings.min(axis=0) == codes
+    arguments = (prefixes, rules.tubes, rules.capacity, rules.colours, rules.code_length,
+                 rules.code_colour_counts, normal, rules.colour_relabellings, rules.key_radix)
+    counts = _count_classes(*arguments)
+    return _fill_classes(counts, *arguments)
+
+
+def moves_to_clear(rules, keys: np.ndarray, progress=None) -> np.ndarray:
+    """Fewest moves to be cleared for every class in ``keys`` (255: cannot be cleared).
+    ``progress(level, classes_at_level)`` is called once per level."""
+    moves = np.full(len(keys), UNREACHABLE, dtype=np.uint8)
+    moves[np.searchsorted(keys, rules.cleared_key())] = 0
+    level = 0
+    while level < UNREACHABLE - 1:
+        at_level = _expand_level(level, keys, moves, rules.tubes, rules.capacity,
+                                 rules.n_codes, rules.code_length, rules.code_top,
+                                 rules.code_pop, rules.code_push, rules.code_last_arrival,
+                                 rules.colour_relabellings, rules.key_radix)
+        if progress is not None:
+            progress(level, at_level)
+        if at_level == 0:
+            break
+        level += 1
+    return moves

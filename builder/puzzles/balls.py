@@ -11,6 +11,16 @@ multiset permutations of the balls read tube by tube, each tube top to bottom.
 ``sequence_rank = sum_i step[remaining_i, colour_i]`` with ``step`` tabled per
 remaining-colour-count vector, so a rank is one table look-up per ball.
 
+Tube codes and symmetry classes (what the tables are indexed by): a tube's contents get a
+code, ``offset[length] + sum colour_d * k**(length-1-d)`` (top first), so codes order
+tubes by length first.  Relabelling colours and reordering tubes preserve the fewest
+moves to clear, so a table needs one entry per class of states under those k! * T!
+symmetries.  A class is named by its *key*: over every colour relabelling, sort the T
+relabelled tube codes ascending and read them as a base-``n_codes`` number; the key is
+the smallest such number.  Tables hold the keys of every class in ascending order, so a
+class's position in them (a binary search) is its rank.  ``classes_lower_bound`` and the
+labelled ranking above serve the memory estimate and uniform dealing.
+
 Notation: tubes separated by '|', each listed top to bottom, one letter per colour:
 ``rggb|brrg|gbbr|`` (the last tube empty).
 """
@@ -19,8 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import product
-from math import factorial
+from itertools import permutations, product
+from math import comb, factorial
 
 import numpy as np
 
@@ -153,12 +163,144 @@ class Balls:
                 tubes[:, tube, depth] = np.where(present, chosen, EMPTY)
         return tubes, lengths
 
-    def parse(self, text: str) -> int:
+    # --- tube codes and symmetry classes ------------------------------------------
+
+    @cached_property
+    def code_offsets(self) -> np.ndarray:
+        """offset[length]: the first code of a tube holding that many balls."""
+        return np.concatenate([[0], np.cumsum(self.colours ** np.arange(self.capacity + 1))])
+
+    @property
+    def n_codes(self) -> int:
+        return int(self.code_offsets[-1])
+
+    @cached_property
+    def code_balls(self) -> np.ndarray:
+        """(n_codes, c): each code's colours top first, EMPTY below its length."""
+        k, c = self.colours, self.capacity
+        table = np.full((self.n_codes, c), EMPTY, dtype=np.int64)
+        for length in range(1, c + 1):
+            values = np.arange(k ** length)
+            first = self.code_offsets[length]
+            for depth in range(length):
+                table[first : first + len(values), depth] = (
+                    values // k ** (length - 1 - depth) % k)
+        return table
+
+    @cached_property
+    def code_length(self) -> np.ndarray:
+        return (self.code_balls != EMPTY).sum(axis=1)
+
+    @cached_property
+    def code_top(self) -> np.ndarray:
+        """The top ball's colour, EMPTY for an empty tube."""
+        return self.code_balls[:, 0]
+
+    @cached_property
+    def code_pop(self) -> np.ndarray:
+        """The code after the top ball leaves (EMPTY for an empty tube)."""
+        below = np.full_like(self.code_balls, EMPTY)
+        below[:, :-1] = self.code_balls[:, 1:]
+        codes = self.codes_of_tubes(below, np.maximum(self.code_length - 1, 0))
+        return np.where(self.code_length > 0, codes, EMPTY)
+
+    @cached_property
+    def code_push(self) -> np.ndarray:
+        """(n_codes, k): the code after a ball of that colour arrives (EMPTY if full)."""
+        table = np.full((self.n_codes, self.colours), EMPTY, dtype=np.int64)
+        room = self.code_length < self.capacity
+        for colour in range(self.colours):
+            above = np.full_like(self.code_balls, colour)
+            above[:, 1:] = self.code_balls[:, :-1]
+            codes = self.codes_of_tubes(above, np.minimum(self.code_length + 1, self.capacity))
+            table[:, colour] = np.where(room, codes, EMPTY)
+        return table
+
+    @cached_property
+    def code_colour_counts(self) -> np.ndarray:
+        """(n_codes, k): balls of each colour in the tube."""
+        return np.stack([(self.code_balls == colour).sum(axis=1)
+                         for colour in range(self.colours)], axis=1)
+
+    @cached_property
+    def code_settled(self) -> np.ndarray:
+        """True where a tube is as a cleared state leaves it: empty, or full of one colour."""
+        return (self.code_length == 0) | (
+            (self.code_length == self.capacity) & (self.code_colour_counts.max(axis=1)
+                                                   == self.capacity))
+
+    @cached_property
+    def code_last_arrival(self) -> np.ndarray:
+        """True where the top ball may have been the last to arrive: alone, or on its colour."""
+        return (self.code_length == 1) | (
+            (self.code_length > 1) & (self.code_balls[:, 0] == self.code_balls[:, 1]))
+
+    @cached_property
+    def colour_relabellings(self) -> np.ndarray:
+        """(k!, n_codes): every tube code under each relabelling of the colours
+        (row 0: the identity)."""
+        table = np.empty((factorial(self.colours), self.n_codes), dtype=np.int64)
+        for row, order in enumerate(permutations(range(self.colours))):
+            relabelled = np.where(self.code_balls == EMPTY, EMPTY,
+                                  np.array(order)[self.code_balls])
+            table[row] = self.codes_of_tubes(relabelled, self.code_length)
+        return table
+
+    @cached_property
+    def key_radix(self) -> np.ndarray:
+        if self.n_codes ** self.tubes >= 2**63:
+            raise BallsError(f"{self.tubes} tubes of {self.capacity} with {self.colours} "
+                             "colours: class keys would not fit in 64 bits")
+        return self.n_codes ** np.arange(self.tubes - 1, -1, -1, dtype=np.int64)
+
+    @property
+    def symmetries(self) -> int:
+        return factorial(self.colours) * factorial(self.tubes)
+
+    def codes_of_tubes(self, tubes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """Tube codes of (..., c) colour rows (top first) holding ``lengths`` balls."""
+        tubes, lengths = np.asarray(tubes), np.asarray(lengths)
+        depth = np.arange(self.capacity)
+        power = np.where(depth < lengths[..., None],
+                         self.colours ** np.maximum(lengths[..., None] - 1 - depth, 0), 0)
+        return self.code_offsets[lengths] + (np.maximum(tubes, 0) * power).sum(axis=-1)
+
+    def codes_of_ranks(self, ranks: np.ndarray) -> np.ndarray:
+        """(N, T) tube codes of labelled states given by rank."""
+        tubes, lengths = self.unrank(ranks)
+        return self.codes_of_tubes(tubes, lengths)
+
+    def class_keys(self, codes: np.ndarray) -> np.ndarray:
+        """The class key of every state in (N, T) tube codes (see the module docstring)."""
+        relabelled = np.sort(self.colour_relabellings[:, np.asarray(codes)], axis=-1)
+        return (relabelled @ self.key_radix).min(axis=0)
+
+    def codes_of_keys(self, keys: np.ndarray) -> np.ndarray:
+        """(N, T) tube codes, ascending, of each class's representative."""
+        return np.asarray(keys, dtype=np.int64)[:, None] // self.key_radix % self.n_codes
+
+    def classes_lower_bound(self) -> int:
+        """No fewer classes than states / symmetries (each class holds at most that many)."""
+        return -(-self.n_states // self.symmetries)
+
+    def initial_states_in_classes(self, keys: np.ndarray, states: np.ndarray) -> np.ndarray:
+        """How many of each class's ``states`` labelled states are starting states.
+
+        A class whose tubes are k full and T - k empty has its states spread evenly over
+        the C(T, k) places the full tubes can take (a tube permutation carries one place's
+        states onto another's), and exactly one of those places is the start's."""
+        lengths = self.code_length[self.codes_of_keys(keys)]
+        shaped = ((lengths == self.capacity).sum(axis=1) == self.colours)
+        return np.where(shaped, np.asarray(states) // comb(self.tubes, self.colours), 0)
+
+    # --- notation and play (a state is a tuple of T tube codes) ----------------------
+
+    def parse(self, text: str) -> tuple[int, ...]:
         parts = text.strip().lower().split("|")
         letters = LETTERS[: self.colours]
         if len(parts) != self.tubes:
             raise BallsError(f"state {text!r} has {len(parts)} tubes, not {self.tubes} "
-                             f"(tubes separated by '|', e.g. {self.format(self.initial_rank())})")
+                             f"(tubes separated by '|', e.g. {self.format(self.initial_state())})")
         for part in parts:
             if len(part) > self.capacity:
                 raise BallsError(f"tube {part!r} holds more than {self.capacity} balls")
@@ -170,18 +312,18 @@ class Balls:
             count = sum(part.count(letter) for part in parts)
             if count != self.capacity:
                 raise BallsError(f"colour {letter!r} has {count} balls, not {self.capacity}")
-        tubes = np.full((1, self.tubes, self.capacity), EMPTY, dtype=np.int64)
-        lengths = np.zeros((1, self.tubes), dtype=np.int64)
+        tubes = np.full((self.tubes, self.capacity), EMPTY, dtype=np.int64)
         for t, part in enumerate(parts):
-            lengths[0, t] = len(part)
-            for depth, letter in enumerate(part):
-                tubes[0, t, depth] = letters.index(letter)
-        return int(self.rank(tubes, lengths)[0])
+            tubes[t, : len(part)] = [letters.index(letter) for letter in part]
+        return tuple(int(code) for code in
+                     self.codes_of_tubes(tubes, np.array([len(p) for p in parts])))
 
-    def format(self, rank: int) -> str:
-        tubes, lengths = self.unrank(np.array([rank]))
-        return "|".join("".join(LETTERS[int(tubes[0, t, d])] for d in range(lengths[0, t]))
-                        for t in range(self.tubes))
+    def format(self, state: tuple[int, ...]) -> str:
+        return "|".join("".join(LETTERS[int(b)] for b in self.code_balls[code] if b != EMPTY)
+                        for code in state)
+
+    def state_of_rank(self, rank: int) -> tuple[int, ...]:
+        return tuple(int(code) for code in self.codes_of_ranks(np.array([rank]))[0])
 
     @staticmethod
     def shape_of(text: str, colours: int | None = None) -> tuple[int, int, int]:
@@ -197,68 +339,51 @@ class Balls:
             raise BallsError(f"state {text!r} has {len(balls)} balls: not {k} equal colours")
         return len(parts), len(balls) // k, k
 
-    # --- the game ---------------------------------------------------------------
-
     def initial_level(self) -> int:
         fill = np.array([self.capacity] * self.colours + [0] * (self.tubes - self.colours))
         return int(self.level_index[fill @ self.level_radix])
 
-    def initial_rank(self) -> int:
-        return self.initial_level() * self.arrangements
-
     def initial_range(self) -> tuple[int, int]:
-        """Ranks of the starting states: the first k tubes full, the rest empty."""
-        first = self.initial_rank()
+        """Labelled ranks of the starting states: the first k tubes full, the rest empty."""
+        first = self.initial_level() * self.arrangements
         return first, first + self.arrangements
 
-    def cleared_states(self) -> np.ndarray:
-        """Every cleared state: each colour fills a tube of its own."""
-        from itertools import permutations
+    def initial_state(self) -> tuple[int, ...]:
+        return self.state_of_rank(self.initial_range()[0])
 
-        found = []
-        for chosen in permutations(range(self.tubes), self.colours):
-            tubes = np.full((1, self.tubes, self.capacity), EMPTY, dtype=np.int64)
-            lengths = np.zeros((1, self.tubes), dtype=np.int64)
-            for colour, tube in enumerate(chosen):
-                tubes[0, tube, :] = colour
-                lengths[0, tube] = self.capacity
-            found.append(int(self.rank(tubes, lengths)[0]))
-        return np.array(sorted(found), dtype=np.int64)
+    def cleared_key(self) -> int:
+        """Every cleared state is one class: each colour fills a tube, the rest are empty."""
+        rows = np.full((self.tubes, self.capacity), EMPTY, dtype=np.int64)
+        rows[: self.colours] = np.arange(self.colours)[:, None]
+        lengths = np.array([self.capacity] * self.colours + [0] * (self.tubes - self.colours))
+        return int(self.class_keys(self.codes_of_tubes(rows, lengths)[None])[0])
 
-    def legal_moves(self, rank: int) -> list[tuple[int, int, int]]:
-        """(from tube, to tube, resulting rank) for every legal move of one state."""
-        tubes, lengths = self.unrank(np.array([rank]))
-        tubes, lengths = tubes[0], lengths[0]
+    def legal_moves(self, state: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(from tube, to tube, resulting state) for every legal move of one state."""
         moves = []
-        for source in range(self.tubes):
-            if lengths[source] == 0:
+        for source, code in enumerate(state):
+            ball = int(self.code_top[code])
+            if ball == EMPTY:
                 continue
-            ball = tubes[source, 0]
-            for destination in range(self.tubes):
-                if destination == source or lengths[destination] == self.capacity:
+            for destination, other in enumerate(state):
+                if destination == source or self.code_length[other] == self.capacity:
                     continue
-                if lengths[destination] and tubes[destination, 0] != ball:
+                if self.code_length[other] and self.code_top[other] != ball:
                     continue
-                new_tubes, new_lengths = tubes.copy(), lengths.copy()
-                new_tubes[source, :-1] = tubes[source, 1:]
-                new_tubes[source, -1] = EMPTY
-                new_tubes[destination, 1:] = tubes[destination, :-1]
-                new_tubes[destination, 0] = ball
-                new_lengths[source] -= 1
-                new_lengths[destination] += 1
-                following = int(self.rank(new_tubes[None], new_lengths[None])[0])
-                moves.append((source, destination, following))
+                following = list(state)
+                following[source] = int(self.code_pop[code])
+                following[destination] = int(self.code_push[other, ball])
+                moves.append((source, destination, tuple(following)))
         return moves
 
-    def is_cleared(self, rank: int) -> bool:
-        tubes, lengths = self.unrank(np.array([rank]))
-        return all(length == 0 or (length == self.capacity and len(set(tube[:length])) == 1)
-                   for tube, length in zip(tubes[0], lengths[0]))
+    def is_cleared(self, state: tuple[int, ...]) -> bool:
+        return bool(self.code_settled[list(state)].all())
 
     def memory_estimate(self) -> int:
-        """Bytes a full build needs: distances (1 byte per state), the search queue
-        (8 bytes per state) and working space."""
-        return self.n_states * 9 + 200 * 2**20
+        """Bytes a class build needs at least: per class its key (8), moves (1), state
+        count (8) and the search's sort space (8), for no fewer classes than
+        ``classes_lower_bound``; plus working space."""
+        return self.classes_lower_bound() * 25 + 200 * 2**20
 
 
 def _multinomial(counts: np.ndarray) -> int:
