@@ -521,6 +521,12 @@ def build_lucas(data_dir: Path, max_n: int = LUCAS_MAX_N, force: bool = False,
 BALLS_MEMORY_BUDGET = 16 * 2**30
 """Refuse ball-tube sizes whose build would need more than this (the machine has 24 GiB)."""
 
+BALL_GAMES = ((4, 4, 3), (5, 4, 4))
+"""(tubes, capacity, colours) `make tables` builds: the document's game and the large one."""
+
+BALLS_CHUNK = 8192
+"""Classes per chunk: a query reads one chunk of keys (64 KiB) and one of moves."""
+
 
 def balls_table_path(data_dir: Path, rules) -> Path:
     return store.table_path(data_dir, "balls", rules.name)
@@ -528,8 +534,9 @@ def balls_table_path(data_dir: Path, rules) -> Path:
 
 def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int = 3,
                 force: bool = False, progress: bool = True) -> BuildResult:
-    """Fewest moves to be cleared for every state of a (T, c, k) game, 255 = never."""
-    from builder.kernels.balls_bfs import moves_to_clear
+    """Fewest moves to be cleared (255 = never) for every class of (T, c, k) states under
+    colour relabelling and tube reordering, with each class's number of labelled states."""
+    from builder.kernels.balls_bfs import UNREACHABLE, enumerate_classes, moves_to_clear
     from builder.puzzles.balls import Balls, BallsError
 
     rules = Balls(tubes, capacity, colours)
@@ -537,25 +544,54 @@ def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int 
     if needed > BALLS_MEMORY_BUDGET:
         raise BallsError(
             f"{tubes} tubes x {capacity} balls x {colours} colours has {rules.n_states:,} "
-            f"states and needs about {needed / 2**30:.1f} GiB, over the "
-            f"{BALLS_MEMORY_BUDGET / 2**30:.0f} GiB budget: not built"
+            f"states in at least {rules.classes_lower_bound():,} symmetry classes and needs "
+            f"at least {needed / 2**30:.1f} GiB, over the {BALLS_MEMORY_BUDGET / 2**30:.0f} GiB "
+            "budget: not built"
         )
+    rules.check_keys_fit()
     path = balls_table_path(data_dir, rules)
-    identity = {"puzzle": "balls", "tubes": tubes, "capacity": capacity, "colours": colours}
+    identity = {"puzzle": "balls", "tubes": tubes, "capacity": capacity, "colours": colours,
+                "layout": "symmetry classes"}
     if not force and store.is_current(path, identity):
         return BuildResult(path, built=False, seconds=0.0)
     started = time.perf_counter()
-    with tqdm(total=1, desc=f"balls {rules.name} ({rules.n_states:,} states, "
-              f"~{needed / 2**20:.0f} MiB)", unit="search", disable=not progress) as bar:
-        moves = moves_to_clear(rules)
-        bar.update(1)
+    label = f"balls {rules.name}"
+    if progress:
+        tqdm.write(f"{label}: {rules.n_states:,} states, {rules.symmetries:,} symmetries, "
+                   f"at least {rules.classes_lower_bound():,} classes (~{needed / 2**20:,.0f} MiB)")
+    with tqdm(total=1, desc=f"{label} classes", unit="batch", disable=not progress) as bar:
+        def enumerated(done: int, batches: int) -> None:
+            bar.total = batches
+            bar.update(done - bar.n)
+
+        keys, states = enumerate_classes(rules, progress=enumerated)
+        bar.set_postfix_str(f"{len(keys):,} classes")
+    if int(states.sum()) != rules.n_states:
+        raise RuntimeError(f"{label}: the classes hold {int(states.sum()):,} states, "
+                           f"not {rules.n_states:,}")
+    with tqdm(total=len(keys), desc=f"{label} search", unit="class", unit_scale=True,
+              disable=not progress) as bar:
+        moves = moves_to_clear(rules, keys, progress=lambda level, found: bar.update(found))
+        never = int((moves == UNREACHABLE).sum())
+        bar.update(never)
+        bar.set_postfix_str(f"{never:,} classes cannot be cleared")
     seconds = time.perf_counter() - started
-    first, last = rules.initial_range()
+    initial = rules.initial_states_in_classes(keys, states)
+    clearable_initial = (initial > 0) & (moves != UNREACHABLE)
+    chunk = (BALLS_CHUNK,)
     with store.publishing(path) as staging:
-        store.write_table(staging, {"moves_to_clear": moves},
-                          {"moves_to_clear": (min(1 << 20, rules.n_states),)},
-                          {**identity, "n_states": rules.n_states,
-                           "initial_range": [first, last], "search_seconds": round(seconds, 3),
-                           "encoding": "moves_to_clear[rank]: fewest moves to a cleared state, "
-                                       "255 = cannot be cleared; rank as builder/puzzles/balls.py"})
+        store.write_table(
+            staging,
+            {"class_key": keys, "moves_to_clear": moves, "class_states": states,
+             "key_index": keys[::BALLS_CHUNK].copy()},
+            {"class_key": chunk, "moves_to_clear": chunk, "class_states": chunk,
+             "key_index": (max(1, -(-len(keys) // BALLS_CHUNK)),)},
+            {**identity, "n_states": rules.n_states, "n_classes": len(keys),
+             "max_moves_initial": int(moves[clearable_initial].max(initial=0)),
+             "search_seconds": round(seconds, 3),
+             "encoding": "one entry per symmetry class (colour relabelling x tube order), "
+                         "ascending class_key as builder/puzzles/balls.py defines it; "
+                         "moves_to_clear: fewest moves to a cleared state, 255 = cannot be "
+                         "cleared; class_states: labelled states in the class; key_index: "
+                         "the first key of every chunk"})
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)

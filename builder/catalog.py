@@ -208,6 +208,11 @@ SELECT tubes, capacity, colours,
            AS mean_moves_initial
 FROM balls_move_counts GROUP BY ALL ORDER BY ALL;
 
+CREATE VIEW balls_symmetry_classes AS
+SELECT t.tubes, t.capacity, t.colours, s.all_states, t.symmetries, t.classes,
+       round(s.all_states / t.classes, 1) AS states_per_class, t.search_seconds
+FROM balls_tables t JOIN balls_summary s USING (tubes, capacity, colours) ORDER BY ALL;
+
 CREATE VIEW balls_move_distribution AS
 SELECT tubes, capacity, colours, 'initial' AS kind, moves, sum(states)::BIGINT AS states
 FROM balls_move_counts WHERE initial GROUP BY ALL
@@ -379,6 +384,30 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     return True
 
 
+def _load_balls(con, group, attributes: dict) -> None:
+    """Labelled-state counts by fewest moves, from a table over symmetry classes: each
+    class counts its labelled states (``class_states``), of which the starting states
+    (first k tubes full) are the share the rules module works out."""
+    from builder.puzzles.balls import Balls
+
+    rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
+    keys = group["class_key"][...]
+    states = group["class_states"][...]
+    moves = group["moves_to_clear"][...]
+    initial = rules.initial_states_in_classes(keys, states)
+    rows = []
+    for value in np.unique(moves):
+        chosen = moves == value
+        for is_initial, counts in ((True, initial[chosen]), (False, (states - initial)[chosen])):
+            if counts.sum():
+                rows.append((rules.tubes, rules.capacity, rules.colours, is_initial,
+                             None if value == 255 else int(value), int(counts.sum())))
+    con.executemany("INSERT INTO balls_move_counts VALUES (?, ?, ?, ?, ?, ?)", rows)
+    con.execute("INSERT INTO balls_tables VALUES (?, ?, ?, ?, ?, ?)",
+                [rules.tubes, rules.capacity, rules.colours, rules.symmetries, len(keys),
+                 attributes.get("search_seconds")])
+
+
 def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     """Per-target click histograms of the exact 4×4 tables, and the decomposition sample."""
     import zarr
@@ -400,18 +429,12 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     con.execute("CREATE TABLE spots_solution_counts (solutions INTEGER, sets BIGINT)")
     con.execute("CREATE TABLE balls_move_counts (tubes INTEGER, capacity INTEGER, "
                 "colours INTEGER, initial BOOLEAN, moves UTINYINT, states BIGINT)")
+    con.execute("CREATE TABLE balls_tables (tubes INTEGER, capacity INTEGER, colours INTEGER, "
+                "symmetries BIGINT, classes BIGINT, search_seconds DOUBLE)")
     for path, attributes in sources:
         group = zarr.open_group(path, mode="r")
         if attributes.get("puzzle") == "balls":
-            moves = group["moves_to_clear"][...]
-            first, last = attributes["initial_range"]
-            shape = (attributes["tubes"], attributes["capacity"], attributes["colours"])
-            for initial, values in ((True, moves[first:last]),
-                                    (False, np.concatenate([moves[:first], moves[last:]]))):
-                counts = np.bincount(values, minlength=256)
-                con.executemany("INSERT INTO balls_move_counts VALUES (?, ?, ?, ?, ?, ?)",
-                                [(*shape, initial, None if m == 255 else m, int(n))
-                                 for m, n in enumerate(counts) if n])
+            _load_balls(con, group, attributes)
             continue
         if attributes.get("puzzle") == "lucas":
             continue  # loaded by _load_lucas

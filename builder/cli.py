@@ -271,8 +271,9 @@ def balls(
     data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
 ) -> None:
     """Ball tubes: every state of a (T, c, k) game and its fewest moves to be cleared, by a
-    search backwards from all cleared states. Sizes over the memory budget are refused
-    before anything starts.
+    search backwards from all cleared states. One entry per symmetry class (relabelling
+    colours and reordering tubes change no distance), each with its number of states.
+    Sizes over the memory budget are refused before anything starts.
 
     Example: builder balls --tubes 4 --capacity 3 --colours 3
     """
@@ -289,12 +290,15 @@ def balls(
 @app.command()
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
     """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
-    4×2 all-pairs tables and the exact 4×4 tables of the applet's three targets.
+    4×2 all-pairs tables, the exact 4×4 tables of the applet's three targets, the 4×4
+    decomposition sample and reachability, Lights Out, Spot Colour, Lucas, and the ball
+    tubes of the document (4 tubes of 4, 3 colours) and of 5 tubes of 4 with 4 colours.
 
     Example: builder tables --data data
     """
     from builder.build import (
         APPLET_TARGETS_4X4,
+        BALL_GAMES,
         DECOMPOSITION_PAIRS,
         build_balls,
         build_decomposition_sample,
@@ -319,7 +323,9 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     results.append(build_lightsout(data, force=force, progress=not quiet))
     results.append(build_spots(data, force=force, progress=not quiet))
     results.append(build_lucas(data, force=force, progress=not quiet))
-    results.append(build_balls(data, force=force, progress=not quiet))
+    for tubes, capacity, colours in BALL_GAMES:
+        results.append(build_balls(data, tubes, capacity, colours, force=force,
+                                   progress=not quiet))
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)

@@ -96,22 +96,31 @@ def sample_tricolore_target(table: Path, attributes: dict, samples: int, rng) ->
 
 
 def sample_balls(table: Path, attributes: dict, samples: int, rng) -> str | None:
-    import zarr
-
+    """Whole-table facts (keys ascending and canonical, classes adding up to every
+    state), then the shortest-path recurrence at uniformly drawn labelled states."""
     from builder.puzzles.balls import Balls
+    from query.tables import BallsTable
 
     rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
-    moves = zarr.open_group(table, mode="r")["moves_to_clear"]
+    reader = BallsTable(table.parent.parent, rules)
+    keys = reader.class_key.whole()
+    if not np.all(np.diff(keys) > 0):
+        return "class keys are not strictly ascending"
+    if int(reader.class_states.whole().sum()) != rules.n_states:
+        return f"the classes do not add up to {rules.n_states:,} states"
+    drawn = keys[rng.integers(0, len(keys), samples)]
+    if not np.array_equal(rules.class_keys(rules.codes_of_keys(drawn)), drawn):
+        return "a stored key is not its class's smallest form"
     for rank in rng.integers(0, rules.n_states, samples):
-        rank = int(rank)
-        if rules.is_cleared(rank):
+        state = rules.state_of_rank(int(rank))
+        if rules.is_cleared(state):
             expected = 0
         else:
-            options = [int(moves[following]) for _, _, following in rules.legal_moves(rank)]
-            best = min(options, default=255)
+            options = [following for *_, following in rules.legal_moves(state)]
+            best = int(reader.moves_of_states(np.array(options)).min()) if options else 255
             expected = 255 if best == 255 else best + 1
-        if moves[rank] != expected:
-            return f"state {rules.format(rank)} breaks the shortest-path recurrence"
+        if reader.moves_to_clear(state) != expected:
+            return f"state {rules.format(state)} breaks the shortest-path recurrence"
     return None
 
 

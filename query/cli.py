@@ -188,10 +188,9 @@ def _balls_game(state: str, data: Path):
     from builder.puzzles.balls import Balls
     from query.tables import BallsTable
 
-    tubes, capacity, colours = Balls.shape_of(state)
-    rules = Balls(tubes, capacity, colours)
+    rules = Balls(*Balls.shape_of(state))
     start = rules.parse(state)
-    return rules, start, BallsTable(data, tubes, capacity, colours)
+    return rules, start, BallsTable(data, rules)
 
 
 def _balls_path(start: str, target: str, data: Path, as_json: bool) -> None:
@@ -199,8 +198,8 @@ def _balls_path(start: str, target: str, data: Path, as_json: bool) -> None:
 
     if target.strip().lower() != "cleared":
         raise QueryError(f"ball-tube paths go to 'cleared', not {target!r}")
-    rules, start_rank, table = _balls_game(start, data)
-    found = balls_path(rules, table, start_rank)
+    rules, start_state, table = _balls_game(start, data)
+    found = balls_path(rules, table, start_state)
     states = [rules.format(s) for s in found.states]
     if as_json:
         typer.echo(json.dumps({"start": states[0], "target": states[-1], "length": found.length,
@@ -226,15 +225,15 @@ def solvable(
 
     Example: query solvable "rggb|brrg|gbbr|"
     """
-    rules, rank, table = _balls_game(state, data)
-    moves = table.moves_to_clear[rank]
+    rules, parsed, table = _balls_game(state, data)
+    moves = table.moves_to_clear(parsed)
     clearable = moves != 255
     if as_json:
-        typer.echo(json.dumps({"state": rules.format(rank), "clearable": clearable,
+        typer.echo(json.dumps({"state": rules.format(parsed), "clearable": clearable,
                                "moves": moves if clearable else None}))
     else:
-        typer.echo(f"{rules.format(rank)}: " + (f"clearable in {moves} moves" if clearable
-                                                 else "can never be cleared"))
+        typer.echo(f"{rules.format(parsed)}: " + (f"clearable in {moves} moves" if clearable
+                                                   else "can never be cleared"))
     if not clearable:
         sys.exit(1)
 
@@ -253,7 +252,8 @@ def random_balls(
     as_json: JsonOption = False,
 ) -> None:
     """Deal a random starting state (the first tubes full, the rest empty), optionally one
-    that can be cleared and needs at least N moves: the document's fair games.
+    that can be cleared and needs at least N moves: the document's fair games. Drawn
+    uniformly from the starting states that qualify.
 
     Example: query random balls --clearable --min-moves 15
     """
@@ -261,24 +261,18 @@ def random_balls(
 
     from builder.puzzles.balls import Balls
     from query.tables import BallsTable
+    from query.walk import deal_balls
 
     rules = Balls(tubes, capacity, colours)
-    table = BallsTable(data, tubes, capacity, colours)
-    first, last = rules.initial_range()
-    rng = np.random.default_rng(seed)
-    for rank in rng.permutation(np.arange(first, last)):
-        moves = table.moves_to_clear[int(rank)]
-        if (clearable or min_moves) and (moves == 255 or moves < min_moves):
-            continue
-        result = {"state": rules.format(int(rank)), "clearable": moves != 255,
-                  "moves": None if moves == 255 else moves}
-        if as_json:
-            typer.echo(json.dumps(result))
-        else:
-            typer.echo(f"{result['state']}  " + (f"clearable in {moves} moves" if moves != 255
-                                                 else "can never be cleared"))
-        return
-    raise QueryError(f"no starting state needs {min_moves} or more moves")
+    state, moves = deal_balls(rules, BallsTable(data, rules), np.random.default_rng(seed),
+                              min_moves, clearable)
+    result = {"state": rules.format(state), "clearable": moves != 255,
+              "moves": None if moves == 255 else moves}
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        typer.echo(f"{result['state']}  " + (f"clearable in {moves} moves" if moves != 255
+                                             else "can never be cleared"))
 
 
 def _lucas_path(start: str, target: str, data: Path, as_json: bool) -> None:

@@ -47,14 +47,20 @@ def _read_json(path: Path) -> dict:
     return json.loads(path.read_text())
 
 
+READABLE_TYPES = {"uint8": np.dtype("<u1"), "int64": np.dtype("<i8")}
+
+
 class ColumnChunkedArray:
-    """A 2-D uint8 zarr v3 array chunked along columns, read one chunk at a time."""
+    """A 2-D zarr v3 array (uint8 or little-endian int64) chunked along columns, read one
+    chunk at a time."""
 
     def __init__(self, path: Path, vector: bool = False):
         self.path = path
         metadata = _read_json(path / "zarr.json")
         codecs = [codec["name"] for codec in metadata["codecs"]]
-        if metadata["data_type"] != "uint8" or codecs not in (["bytes", "zstd"], ["bytes"]):
+        endian = metadata["codecs"][0].get("configuration", {}).get("endian", "little")
+        if (metadata["data_type"] not in READABLE_TYPES or endian != "little"
+                or codecs not in (["bytes", "zstd"], ["bytes"])):
             raise StaleTableError(
                 f"{path} uses an encoding this query does not read ({metadata['data_type']}, "
                 f"{codecs}); rebuild it with `make tables FORCE=1`"
@@ -66,10 +72,11 @@ class ColumnChunkedArray:
                 raise StaleTableError(f"{path} is not a vector")
             self.shape, self.chunk_shape = self.shape + (1,), self.chunk_shape + (1,)
         self.vector = vector
+        self.dtype = READABLE_TYPES[metadata["data_type"]]
         self.fill_value = metadata["fill_value"]
         self.compressed = "zstd" in codecs
         self.separator = metadata["chunk_key_encoding"]["configuration"].get("separator", "/")
-        chunk_bytes = self.chunk_shape[0] * self.chunk_shape[1]
+        chunk_bytes = self.chunk_shape[0] * self.chunk_shape[1] * self.dtype.itemsize
         self._chunk = lru_cache(maxsize=max(4, CHUNK_CACHE_BYTES // chunk_bytes))(self._read_chunk)
         self._checksums: dict[str, int] | None = None
 
@@ -92,7 +99,7 @@ class ColumnChunkedArray:
             if self._expected_crc32(key) is not None:
                 raise CorruptTableError(f"chunk {self.path / key} is missing: rebuild the "
                                         "table (`make tables FORCE=1`)") from None
-            return np.full(self.chunk_shape, self.fill_value, dtype=np.uint8)
+            return np.full(self.chunk_shape, self.fill_value, dtype=self.dtype)
         expected = self._expected_crc32(key)
         if expected is not None and zlib.crc32(raw) != expected:
             raise CorruptTableError(f"chunk {self.path / key} is corrupted (checksum mismatch): "
@@ -104,10 +111,10 @@ class ColumnChunkedArray:
                 raw = zstandard.ZstdDecompressor().decompress(raw)
             except zstandard.ZstdError as error:
                 raise CorruptTableError(f"chunk {self.path / key} is damaged: {error}") from None
-        size = self.chunk_shape[0] * self.chunk_shape[1]
+        size = self.chunk_shape[0] * self.chunk_shape[1] * self.dtype.itemsize
         if len(raw) != size:
             raise CorruptTableError(f"chunk {self.path / key} has {len(raw)} bytes, not {size}")
-        return np.frombuffer(raw, dtype=np.uint8).reshape(self.chunk_shape)
+        return np.frombuffer(raw, dtype=self.dtype).reshape(self.chunk_shape)
 
     def column(self, column: int) -> np.ndarray:
         if self.chunk_shape[0] < self.shape[0]:
@@ -117,16 +124,27 @@ class ColumnChunkedArray:
 
 
 class ChunkedVector:
-    """A 1-D uint8 zarr v3 array read element by element through cached chunks."""
+    """A 1-D zarr v3 array read element by element (or chunk by chunk) through cached
+    chunks."""
 
     def __init__(self, path: Path):
         self.path = path
         self._reader = ColumnChunkedArray(path, vector=True)
         self.chunk_size = self._reader.chunk_shape[0]
+        self.length = self._reader.shape[0]
 
     def __getitem__(self, index: int) -> int:
         chunk = self._reader._chunk(index // self.chunk_size, 0)
         return int(chunk[index % self.chunk_size, 0])
+
+    def chunk(self, number: int) -> np.ndarray:
+        """Chunk ``number``'s values (the last chunk cut to the array's length)."""
+        values = self._reader._chunk(number, 0)[:, 0]
+        return values[: max(0, self.length - number * self.chunk_size)]
+
+    def whole(self) -> np.ndarray:
+        chunks = -(-self.length // self.chunk_size)
+        return np.concatenate([self.chunk(n) for n in range(chunks)] or [np.zeros(0, self._reader.dtype)])
 
 
 def open_group(path: Path, expected: dict) -> dict:
@@ -208,19 +226,51 @@ def target_table_names(data_dir: Path, width: int, height: int) -> list[str]:
 
 
 class BallsTable:
-    """Fewest moves to be cleared for every state of one (T, c, k) ball-tube game."""
+    """Fewest moves to be cleared for every symmetry class of one (T, c, k) ball-tube game,
+    looked up by class key (``builder/puzzles/balls.py``): the first key of every chunk
+    says which one chunk of keys and of moves to read."""
 
-    def __init__(self, data_dir: Path, tubes: int, capacity: int, colours: int):
-        name = f"{tubes}_{capacity}_{colours}"
-        self.path = Path(data_dir) / "balls" / f"{name}.zarr"
+    def __init__(self, data_dir: Path, rules):
+        self.rules = rules
+        self.path = Path(data_dir) / "balls" / f"{rules.name}.zarr"
         if not (self.path / "zarr.json").exists():
             built = sorted(p.name.removesuffix(".zarr")
                            for p in (Path(data_dir) / "balls").glob("*.zarr"))
             raise MissingTableError(
-                f"no ball-tube table for {tubes} tubes of {capacity} with {colours} colours"
-                f"{' (built: ' + ', '.join(built) + ')' if built else ''}: run `builder balls "
-                f"--tubes {tubes} --capacity {capacity} --colours {colours}`"
+                f"no ball-tube table for {rules.tubes} tubes of {rules.capacity} with "
+                f"{rules.colours} colours{' (built: ' + ', '.join(built) + ')' if built else ''}"
+                f": run `builder balls --tubes {rules.tubes} --capacity {rules.capacity} "
+                f"--colours {rules.colours}`"
             )
-        self.attributes = open_group(self.path, {"puzzle": "balls", "tubes": tubes,
-                                                 "capacity": capacity, "colours": colours})
-        self.moves_to_clear = ChunkedVector(self.path / "moves_to_clear")
+        self.attributes = open_group(self.path, {"puzzle": "balls", "tubes": rules.tubes,
+                                                 "capacity": rules.capacity,
+                                                 "colours": rules.colours})
+        self.class_key = ChunkedVector(self.path / "class_key")
+        self.moves = ChunkedVector(self.path / "moves_to_clear")
+        self.class_states = ChunkedVector(self.path / "class_states")
+        self.key_index = ChunkedVector(self.path / "key_index").whole()
+
+    def classes_of(self, keys: np.ndarray) -> np.ndarray:
+        """Each key's class number (its position in the table)."""
+        keys = np.asarray(keys, dtype=np.int64)
+        chunks = np.maximum(np.searchsorted(self.key_index, keys, side="right") - 1, 0)
+        found = np.empty(len(keys), dtype=np.int64)
+        for number in np.unique(chunks):
+            chosen = chunks == number
+            in_chunk = self.class_key.chunk(int(number))
+            at = np.minimum(np.searchsorted(in_chunk, keys[chosen]), len(in_chunk) - 1)
+            if not np.array_equal(in_chunk[at], keys[chosen]):
+                raise CorruptTableError(f"table {self.path} lacks a class it should hold: "
+                                        "rebuild it (`make tables FORCE=1`)")
+            found[chosen] = number * self.class_key.chunk_size + at
+        return found
+
+    def moves_of_states(self, states: np.ndarray) -> np.ndarray:
+        """Fewest moves to clear (255: never) for (N, T) tube codes."""
+        classes = self.classes_of(self.rules.class_keys(np.asarray(states).reshape(-1, self.rules.tubes)))
+        size = self.moves.chunk_size
+        return np.array([self.moves.chunk(int(c) // size)[int(c) % size] for c in classes],
+                        dtype=np.int64)
+
+    def moves_to_clear(self, state: tuple[int, ...]) -> int:
+        return int(self.moves_of_states(np.array([state]))[0])

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from builder.puzzles.tricolore import BLUE, NO_CLICK, Tricolore
 from query.tables import CorruptTableError, MissingTableError, QueryError, TricoloreTable
 
@@ -172,7 +174,7 @@ def lucas_path(data_dir, start: str, target: str) -> LucasPath:
 
 @dataclass(frozen=True)
 class BallsPath:
-    states: tuple[int, ...]
+    states: tuple[tuple[int, ...], ...]
     moves: tuple[tuple[int, int], ...]
 
     @property
@@ -184,22 +186,48 @@ class NotClearableError(QueryError):
     """The state can never be cleared."""
 
 
-def balls_path(rules, table, start: int) -> BallsPath:
-    """A shortest sequence of moves from ``start`` to a cleared state, by table walk."""
-    remaining = table.moves_to_clear[start]
+def balls_path(rules, table, start: tuple[int, ...]) -> BallsPath:
+    """A shortest sequence of moves from ``start`` to a cleared state, by table walk: each
+    step takes the first legal move into a class one move nearer."""
+    remaining = table.moves_to_clear(start)
     if remaining == UNREACHABLE:
         raise NotClearableError(f"{rules.format(start)} can never be cleared")
     state, states, moves = start, [start], []
     while remaining > 0:
-        for source, destination, following in rules.legal_moves(state):
-            if table.moves_to_clear[following] == remaining - 1:
-                break
-        else:
+        options = rules.legal_moves(state)
+        distances = table.moves_of_states(np.array([following for *_, following in options]))
+        nearer = np.flatnonzero(distances == remaining - 1) if options else []
+        if not len(nearer):
             raise CorruptTableError(f"table {table.path} is inconsistent at "
                                     f"{rules.format(state)}: rebuild it")
-        state, remaining = following, remaining - 1
+        source, destination, state = options[int(nearer[0])]
+        remaining -= 1
         states.append(state)
         moves.append((source, destination))
     if not rules.is_cleared(state):
         raise CorruptTableError(f"table {table.path}: the walk ended on an uncleared state")
     return BallsPath(tuple(states), tuple(moves))
+
+
+def deal_balls(rules, table, rng: np.random.Generator, min_moves: int = 0,
+               clearable: bool = False) -> tuple[tuple[int, ...], int]:
+    """A starting state (first k tubes full) drawn uniformly from those that meet the
+    request, with its fewest moves (255: never): a class is drawn in proportion to its
+    starting states, then one of them by a random relabelling and tube order."""
+    keys = table.class_key.whole()
+    moves = table.moves.whole()
+    starting = rules.initial_states_in_classes(keys, table.class_states.whole())
+    weights = starting
+    if clearable or min_moves:
+        weights = np.where((moves != UNREACHABLE) & (moves >= min_moves), starting, 0)
+    if not weights.sum():
+        hardest = moves[(starting > 0) & (moves != UNREACHABLE)].max(initial=0)
+        raise QueryError(f"no starting state of {rules.name} needs {min_moves} or more moves "
+                         f"(the hardest needs {hardest})")
+    chosen = int(np.searchsorted(np.cumsum(weights), rng.integers(weights.sum()), side="right"))
+    codes = rules.codes_of_keys(keys[chosen : chosen + 1])[0]
+    while True:  # one of the class's states at random, until its full tubes come first
+        relabelled = rules.colour_relabellings[rng.integers(len(rules.colour_relabellings)), codes]
+        state = tuple(int(code) for code in rng.permutation(relabelled))
+        if all(rules.code_length[code] == rules.capacity for code in state[: rules.colours]):
+            return state, int(moves[chosen])

@@ -31,7 +31,13 @@ from query.tables import (
     TricoloreTable,
     TricoloreTargetTable,
 )
-from query.walk import NotClearableError, UnreachableError, balls_path, tricolore_hint
+from query.walk import (
+    NotClearableError,
+    UnreachableError,
+    balls_path,
+    deal_balls,
+    tricolore_hint,
+)
 
 STATIC = Path(__file__).parent / "static"
 
@@ -127,16 +133,15 @@ def create_app(data_dir: Path) -> FastAPI:
             raise QueryError(f"square {square} cannot be clicked: {reason}")
         return {"board": rules.format(legal[square]), "last": square}
 
-    def balls_game(state: str) -> tuple[Balls, int, BallsTable]:
-        tubes, capacity, colours = Balls.shape_of(state)
-        rules = Balls(tubes, capacity, colours)
-        return rules, rules.parse(state), BallsTable(data_dir, tubes, capacity, colours)
+    def balls_game(state: str) -> tuple[Balls, tuple[int, ...], BallsTable]:
+        rules = Balls(*Balls.shape_of(state))
+        return rules, rules.parse(state), BallsTable(data_dir, rules)
 
     @app.get("/api/balls/path")
     def balls(state: str):
         """The shortest way to clear STATE (the CLI's `query path STATE cleared --json`)."""
-        rules, rank, table = balls_game(state)
-        found = balls_path(rules, table, rank)
+        rules, parsed, table = balls_game(state)
+        found = balls_path(rules, table, parsed)
         states = [rules.format(s) for s in found.states]
         return {"start": states[0], "target": states[-1], "length": found.length,
                 "moves": [list(m) for m in found.moves], "states": states}
@@ -144,16 +149,16 @@ def create_app(data_dir: Path) -> FastAPI:
     @app.get("/api/balls/solvable")
     def solvable(state: str):
         """Whether STATE can be cleared, and in how few moves."""
-        rules, rank, table = balls_game(state)
-        moves = table.moves_to_clear[rank]
-        return {"state": rules.format(rank), "clearable": moves != 255,
+        rules, parsed, table = balls_game(state)
+        moves = table.moves_to_clear(parsed)
+        return {"state": rules.format(parsed), "clearable": moves != 255,
                 "moves": None if moves == 255 else moves}
 
     @app.get("/api/balls/move")
     def move(state: str, source: int, target: int):
         """The state after moving the top ball of tube SOURCE onto tube TARGET (0-based)."""
-        rules, rank, _ = balls_game(state)
-        for from_tube, to_tube, following in rules.legal_moves(rank):
+        rules, parsed, _ = balls_game(state)
+        for from_tube, to_tube, following in rules.legal_moves(parsed):
             if (from_tube, to_tube) == (source, target):
                 return {"state": rules.format(following)}
         raise QueryError(f"tube {source} -> tube {target} is not a legal move")
@@ -164,13 +169,9 @@ def create_app(data_dir: Path) -> FastAPI:
         import numpy as np
 
         rules = Balls(4, 4, 3)
-        table = BallsTable(data_dir, 4, 4, 3)
-        first, last = rules.initial_range()
-        for rank in np.random.default_rng(seed).permutation(np.arange(first, last)):
-            moves = table.moves_to_clear[int(rank)]
-            if moves != 255 and moves >= min_moves:
-                return {"state": rules.format(int(rank)), "clearable": True, "moves": moves}
-        raise QueryError(f"no starting state needs {min_moves} or more moves")
+        state, moves = deal_balls(rules, BallsTable(data_dir, rules),
+                                  np.random.default_rng(seed), min_moves, clearable=True)
+        return {"state": rules.format(state), "clearable": True, "moves": moves}
 
     @app.get("/api/plots/{name}.svg")
     def plot(name: str) -> Response:

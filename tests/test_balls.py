@@ -1,8 +1,10 @@
-"""Ball tubes: the document's figures, a plain search on small sizes, the ranking, paths."""
+"""Ball tubes: the document's figures, a plain search on small sizes, symmetry classes,
+the ranking, paths, dealing, and the large game T=5, c=4, k=4."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 from builder import build
 from builder.puzzles.balls import Balls, BallsError
 from query.tables import BallsTable
-from query.walk import NotClearableError, balls_path
+from query.walk import NotClearableError, balls_path, deal_balls
 from tests import reference
 from tests.test_cli import run
 
@@ -33,26 +35,64 @@ def test_summary_reproduces_the_document(catalog, figures):
 
 def test_move_distribution_adds_up(catalog):
     rows = dict(catalog.execute("SELECT kind, sum(states) FROM balls_move_distribution "
+                                "WHERE (tubes, capacity, colours) = (4, 4, 3) "
                                 "GROUP BY kind").fetchall())
     assert rows == {"initial": 34_650, "all": 1_212_750}
+
+
+SMALL_SIZES = [(3, 2, 2), (4, 3, 2), (3, 3, 2), (4, 2, 3), (5, 2, 3)]
 
 
 @pytest.fixture(scope="module")
 def small_games(tmp_path_factory):
     data = tmp_path_factory.mktemp("balls")
-    for size in ((3, 2, 2), (4, 3, 2), (3, 3, 2)):
+    for size in SMALL_SIZES:
         build.build_balls(data, *size, progress=False)
     return data
 
 
-@pytest.mark.parametrize("size", [(3, 2, 2), (4, 3, 2), (3, 3, 2)])
+def every_state(rules: Balls) -> np.ndarray:
+    """(N, T) tube codes of every labelled state, through the labelled ranking."""
+    return rules.codes_of_ranks(np.arange(rules.n_states))
+
+
+@pytest.mark.parametrize("size", SMALL_SIZES[:3])
 def test_small_games_equal_a_plain_search_on_every_state(small_games, size):
     rules = Balls(*size)
-    moves = zarr.open_group(build.balls_table_path(small_games, rules))["moves_to_clear"][...]
+    table = BallsTable(small_games, rules)
+    states = every_state(rules)
+    moves = table.moves_of_states(states)
     expected = reference.ball_moves_to_clear(*size)
-    assert len(moves) == rules.n_states
-    got = {rules.format(int(r)): int(moves[r]) for r in np.flatnonzero(moves != 255)}
+    got = {rules.format(tuple(s)): int(m) for s, m in zip(states, moves) if m != 255}
     assert got == expected
+
+
+@pytest.mark.parametrize("size", SMALL_SIZES)
+def test_classes_are_the_orbits_of_every_labelled_state(small_games, size):
+    """The kernel's enumeration (keys ascending, states per class) equals grouping every
+    labelled state by its class key computed in numpy."""
+    rules = Balls(*size)
+    group = zarr.open_group(build.balls_table_path(small_games, rules))
+    keys, counts = np.unique(rules.class_keys(every_state(rules)), return_counts=True)
+    assert np.array_equal(group["class_key"][...], keys)
+    assert np.array_equal(group["class_states"][...], counts)
+
+
+def test_symmetric_states_need_the_same_moves(data_dir):
+    rules = GAME
+    table = BallsTable(data_dir, rules)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.integers(0, GAME.n_states - 1), st.permutations(range(3)),
+           st.permutations(range(4)))
+    def check(rank, colour_order, tube_order):
+        text = rules.format(rules.state_of_rank(rank))
+        recoloured = text.translate(str.maketrans("rgb", "".join("rgb"[c] for c in colour_order)))
+        moved = "|".join(recoloured.split("|")[t] for t in tube_order)
+        assert (table.moves_to_clear(rules.parse(moved))
+                == table.moves_to_clear(rules.state_of_rank(rank)))
+
+    check()
 
 
 def test_ranking_is_a_bijection_on_the_documents_game():
@@ -63,30 +103,46 @@ def test_ranking_is_a_bijection_on_the_documents_game():
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from([(3, 2, 2), (5, 3, 3), (4, 4, 3), (6, 2, 4)]), st.data())
-def test_ranking_round_trips_through_the_notation(size, data):
+def test_notation_round_trips(size, data):
     rules = Balls(*size)
-    rank = data.draw(st.integers(0, rules.n_states - 1))
-    assert rules.parse(rules.format(rank)) == rank
+    state = rules.state_of_rank(data.draw(st.integers(0, rules.n_states - 1)))
+    assert rules.parse(rules.format(state)) == state
+
+
+def test_tube_code_moves_agree_with_the_notation():
+    """Pop/push tables against moving letters in strings, on every state of a game."""
+    rules = Balls(4, 3, 2)
+    for state in every_state(rules):
+        text = rules.format(tuple(state))
+        got = {(a, b, rules.format(s)) for a, b, s in rules.legal_moves(tuple(state))}
+        assert got == set(reference.ball_moves(text, 3))
+
+
+def replay(rules: Balls, start: str, found) -> str:
+    state = start
+    for (source, target), following in zip(found.moves, found.states[1:]):
+        assert (source, target, rules.format(following)) in reference.ball_moves(
+            state, rules.capacity)
+        state = rules.format(following)
+    return state
 
 
 def test_paths_replay_legally_and_end_cleared(data_dir):
-    table = BallsTable(data_dir, 4, 4, 3)
-    moves = zarr.open_group(data_dir / "balls" / "4_4_3.zarr")["moves_to_clear"][...]
+    table = BallsTable(data_dir, GAME)
 
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.integers(0, GAME.n_states - 1))
     def check(rank):
-        if moves[rank] == 255:
+        state = GAME.state_of_rank(rank)
+        moves = table.moves_to_clear(state)
+        if moves == 255:
             with pytest.raises(NotClearableError):
-                balls_path(GAME, table, rank)
+                balls_path(GAME, table, state)
             return
-        found = balls_path(GAME, table, rank)
-        assert found.length == moves[rank]
-        state = GAME.format(rank)
-        for (source, target), following in zip(found.moves, found.states[1:]):
-            assert (source, target, GAME.format(following)) in reference.ball_moves(state, 4)
-            state = GAME.format(following)
-        assert all(not t or (len(t) == 4 and len(set(t)) == 1) for t in state.split("|"))
+        found = balls_path(GAME, table, state)
+        assert found.length == moves
+        end = replay(GAME, GAME.format(state), found)
+        assert all(not t or (len(t) == 4 and len(set(t)) == 1) for t in end.split("|"))
 
     check()
 
@@ -113,9 +169,24 @@ def test_random_deal_meets_the_difficulty(data_dir):
     assert [len(t) for t in tubes] == [4, 4, 4, 0]
 
 
+def test_deals_are_uniform_over_starting_states(small_games):
+    """4 tubes of 3, 2 colours: 20 starting states; 4,000 deals within a chi-square bound."""
+    rules = Balls(4, 3, 2)
+    table = BallsTable(small_games, rules)
+    rng = np.random.default_rng(7)
+    dealt = Counter(rules.format(deal_balls(rules, table, rng)[0]) for _ in range(4000))
+    first, last = rules.initial_range()
+    starts = {rules.format(rules.state_of_rank(r)) for r in range(first, last)}
+    assert set(dealt) == starts
+    expected = 4000 / len(starts)
+    chi_square = sum((n - expected) ** 2 / expected for n in dealt.values())
+    assert chi_square < 43.8  # 19 degrees of freedom, p = 0.001
+
+
 def test_a_state_that_cannot_be_cleared_exits_nonzero(data_dir):
-    moves = zarr.open_group(data_dir / "balls" / "4_4_3.zarr")["moves_to_clear"][...]
-    never = GAME.format(int(np.flatnonzero(moves == 255)[0]))
+    table = BallsTable(data_dir, GAME)
+    states = GAME.codes_of_ranks(np.arange(0, GAME.n_states, 101))
+    never = GAME.format(tuple(states[int(np.flatnonzero(table.moves_of_states(states) == 255)[0])]))
     result = run("query", "path", never, "cleared", data_dir=data_dir)
     assert result.returncode != 0 and "never be cleared" in result.stderr
     assert run("query", "solvable", never, data_dir=data_dir).returncode == 1
@@ -135,5 +206,42 @@ def test_bad_states_get_one_line(data_dir, state, words):
 
 def test_sizes_over_the_memory_budget_are_refused_before_building(tmp_path):
     with pytest.raises(BallsError, match="GiB"):
-        build.build_balls(tmp_path, 5, 4, 4, progress=False)
+        build.build_balls(tmp_path, 6, 5, 4, progress=False)
     assert not (tmp_path / "balls").exists()
+
+
+# --- the large game: 5 tubes of 4, 4 colours (built by `make tables`) ----------------
+
+LARGE = Balls(5, 4, 4)
+
+
+def test_large_game_classes_hold_every_labelled_state(catalog):
+    row = catalog.execute("SELECT all_states, classes FROM balls_symmetry_classes "
+                          "WHERE (tubes, capacity, colours) = (5, 4, 4)").fetchone()
+    assert row[0] == 4_414_410_000 == LARGE.n_states  # the figure the issue states
+    assert LARGE.classes_lower_bound() <= row[1] < 2 * LARGE.classes_lower_bound()
+
+
+def test_large_game_obeys_the_shortest_path_recurrence(data_dir):
+    """At random labelled states, through the plain notation's moves: a state needs one
+    move more than its best successor (0 if cleared, 255 if no successor can be)."""
+    table = BallsTable(data_dir, LARGE)
+    rng = np.random.default_rng(4)
+    for rank in rng.integers(0, LARGE.n_states, 150):
+        text = LARGE.format(LARGE.state_of_rank(int(rank)))
+        successors = [LARGE.parse(s) for *_, s in reference.ball_moves(text, 4)]
+        best = min((table.moves_to_clear(s) for s in successors), default=255)
+        cleared = all(not t or (len(t) == 4 and len(set(t)) == 1) for t in text.split("|"))
+        expected = 0 if cleared else 255 if best == 255 else best + 1
+        assert table.moves_to_clear(LARGE.parse(text)) == expected
+
+
+def test_large_game_paths_replay(data_dir):
+    table = BallsTable(data_dir, LARGE)
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        state, moves = deal_balls(LARGE, table, rng, clearable=True)
+        found = balls_path(LARGE, table, state)
+        assert found.length == moves
+        end = replay(LARGE, LARGE.format(state), found)
+        assert all(not t or (len(t) == 4 and len(set(t)) == 1) for t in end.split("|"))

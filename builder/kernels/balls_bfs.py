@@ -44,9 +44,7 @@ def _sorted_key(codes, relabelling, radix, scratch):
 def _class_key(codes, relabellings, radix, scratch):
     best = _sorted_key(codes, relabellings[0], radix, scratch)
     for row in range(1, relabellings.shape[0]):
-        key = _sorted_key(codes, relabellings[row], radix, scratch)
-        if key < best:
-            best = key
+        best = min(best, _sorted_key(codes, relabellings[row], radix, scratch))
     return best
 
 
@@ -208,8 +206,9 @@ def _expand_level(level, keys, moves, tubes, capacity, n_codes, code_length, cod
     return at_level
 
 
-def enumerate_classes(rules) -> tuple[np.ndarray, np.ndarray]:
-    """Every class's key (ascending) and its number of labelled states."""
+def enumerate_classes(rules, progress=None) -> tuple[np.ndarray, np.ndarray]:
+    """Every class's key (ascending) and its number of labelled states.
+    ``progress(tasks_done, tasks)`` is called after each batch of tasks."""
     codes = np.arange(rules.n_codes)
     # tasks: every ascending pair of first two codes, in key order
     width = min(2, rules.tubes)
@@ -217,10 +216,18 @@ def enumerate_classes(rules) -> tuple[np.ndarray, np.ndarray]:
     prefixes = prefixes[np.all(np.diff(prefixes, axis=1) >= 0, axis=1)]
     # a code no relabelling makes smaller: its colours appear in the order 0, 1, 2 ...
     normal = rules.colour_relabellings.min(axis=0) == codes
-    arguments = (prefixes, rules.tubes, rules.capacity, rules.colours, rules.code_length,
-                 rules.code_colour_counts, normal, rules.colour_relabellings, rules.key_radix)
-    counts = _count_classes(*arguments)
-    return _fill_classes(counts, *arguments)
+    tables = (rules.tubes, rules.capacity, rules.colours, rules.code_length,
+              rules.code_colour_counts, normal, rules.colour_relabellings, rules.key_radix)
+    keys, states = [], []
+    batches = np.array_split(prefixes, min(len(prefixes), 64))
+    for done, batch in enumerate(batches, 1):
+        counts = _count_classes(batch, *tables)
+        found = _fill_classes(counts, batch, *tables)
+        keys.append(found[0])
+        states.append(found[1])
+        if progress is not None:
+            progress(done, len(batches))
+    return np.concatenate(keys), np.concatenate(states)
 
 
 def moves_to_clear(rules, keys: np.ndarray, progress=None) -> np.ndarray:

@@ -246,11 +246,14 @@ class Balls:
             table[row] = self.codes_of_tubes(relabelled, self.code_length)
         return table
 
-    @cached_property
-    def key_radix(self) -> np.ndarray:
+    def check_keys_fit(self) -> None:
         if self.n_codes ** self.tubes >= 2**63:
             raise BallsError(f"{self.tubes} tubes of {self.capacity} with {self.colours} "
                              "colours: class keys would not fit in 64 bits")
+
+    @cached_property
+    def key_radix(self) -> np.ndarray:
+        self.check_keys_fit()
         return self.n_codes ** np.arange(self.tubes - 1, -1, -1, dtype=np.int64)
 
     @property
