@@ -25,6 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.balls import bench_balls  # noqa: E402
 from bench.baselines import per_start_queue_bfs, pure_python_single_pair  # noqa: E402
 from builder.build import tricolore_all_pairs  # noqa: E402
 from builder.puzzles.tricolore import METHODS, Tricolore  # noqa: E402
@@ -178,25 +179,6 @@ def bench_make_tables(rows, data: Path):
                     "`builder tables` with every table current (nothing rebuilt)"))
 
 
-def bench_balls(rows):
-    from bench.baselines import document_ball_search
-    from builder.kernels.balls_bfs import moves_to_clear
-    from builder.puzzles.balls import Balls
-
-    moves_to_clear(Balls(3, 2, 2))  # compile / load the cache
-    started = time.perf_counter()
-    moves = moves_to_clear(Balls(4, 4, 3))  # tables of the ranking included
-    product = time.perf_counter() - started
-    started = time.perf_counter()
-    clearable, initial = document_ball_search()
-    baseline = time.perf_counter() - started
-    if (clearable, initial) != (int((moves != 255).sum()), 26514):
-        raise SystemExit("bench: ball-tube counts differ from the document's search")
-    rows.append(row("balls_4_4_3_build", product, baseline,
-                    "every state's fewest moves to clear (numba, perfect ranking) vs the "
-                    "document's pure-Python search (clearable states only, no distances)"))
-
-
 def bench_tricolore_4x4(rows, data: Path):
     import resource
 
@@ -250,7 +232,7 @@ def main() -> None:
                         "`builder tricolore --force`: the three 4x2 searches, zarr writes and "
                         "the DuckDB catalog refresh (which reloads every puzzle)"))
     bench_all_pairs(rows)
-    bench_balls(rows)
+    bench_balls(rows, data)
     bench_tricolore_4x4(rows, data)
     bench_storage(rows, data)
     bench_query(rows, data)

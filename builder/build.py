@@ -524,7 +524,7 @@ BALLS_MEMORY_BUDGET = 16 * 2**30
 BALL_GAMES = ((4, 4, 3), (5, 4, 4))
 """(tubes, capacity, colours) `make tables` builds: the document's game and the large one."""
 
-BALLS_CHUNK = 8192
+BALLS_CHUNK = 1024
 """Classes per chunk: a query reads one chunk of keys (64 KiB) and one of moves."""
 
 

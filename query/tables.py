@@ -50,6 +50,31 @@ def _read_json(path: Path) -> dict:
 READABLE_TYPES = {"uint8": np.dtype("<u1"), "int64": np.dtype("<i8")}
 
 
+def _table_checksums(path: Path) -> dict[str, int]:
+    """A table's recorded chunk checksums, parsed once per process for all its arrays (a
+    republished table is a new file, so its inode and time name it)."""
+    try:
+        stamp = path.stat()
+    except OSError:
+        return {}
+    return _parsed_checksums(str(path), stamp.st_ino, stamp.st_mtime_ns)
+
+
+@lru_cache(maxsize=16)
+def _parsed_checksums(path: str, inode: int, modified: int) -> dict[str, int]:
+    try:
+        return json.loads(Path(path).read_text())["crc32"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+@lru_cache(maxsize=1)
+def _decompressor():
+    import zstandard
+
+    return zstandard.ZstdDecompressor()
+
+
 class ColumnChunkedArray:
     """A 2-D zarr v3 array (uint8 or little-endian int64) chunked along columns, read one
     chunk at a time."""
@@ -83,18 +108,15 @@ class ColumnChunkedArray:
     def _expected_crc32(self, key: str) -> int | None:
         """The checksum the builder recorded for a chunk (None: no record, older table)."""
         if self._checksums is None:
-            try:
-                self._checksums = json.loads(
-                    (self.path.parent / "checksums.json").read_text())["crc32"]
-            except (OSError, ValueError, KeyError):
-                self._checksums = {}
+            self._checksums = _table_checksums(self.path.parent / "checksums.json")
         return self._checksums.get(f"{self.path.name}/{key}")
 
     def _read_chunk(self, row_chunk: int, column_chunk: int) -> np.ndarray:
         parts = ("c", str(row_chunk)) if self.vector else ("c", str(row_chunk), str(column_chunk))
         key = self.separator.join(parts)
         try:
-            raw = (self.path / key).read_bytes()
+            with open(f"{self.path}/{key}", "rb") as chunk_file:  # cheaper than pathlib
+                raw = chunk_file.read()
         except FileNotFoundError:
             if self._expected_crc32(key) is not None:
                 raise CorruptTableError(f"chunk {self.path / key} is missing: rebuild the "
@@ -108,7 +130,7 @@ class ColumnChunkedArray:
             import zstandard
 
             try:
-                raw = zstandard.ZstdDecompressor().decompress(raw)
+                raw = _decompressor().decompress(raw)
             except zstandard.ZstdError as error:
                 raise CorruptTableError(f"chunk {self.path / key} is damaged: {error}") from None
         size = self.chunk_shape[0] * self.chunk_shape[1] * self.dtype.itemsize
@@ -267,10 +289,14 @@ class BallsTable:
 
     def moves_of_states(self, states: np.ndarray) -> np.ndarray:
         """Fewest moves to clear (255: never) for (N, T) tube codes."""
-        classes = self.classes_of(self.rules.class_keys(np.asarray(states).reshape(-1, self.rules.tubes)))
-        size = self.moves.chunk_size
-        return np.array([self.moves.chunk(int(c) // size)[int(c) % size] for c in classes],
-                        dtype=np.int64)
+        keys = self.rules.class_keys(np.asarray(states).reshape(-1, self.rules.tubes))
+        classes = self.classes_of(keys)
+        chunks, within = np.divmod(classes, self.moves.chunk_size)
+        found = np.empty(len(classes), dtype=np.int64)
+        for number in np.unique(chunks):
+            chosen = chunks == number
+            found[chosen] = self.moves.chunk(int(number))[within[chosen]]
+        return found
 
     def moves_to_clear(self, state: tuple[int, ...]) -> int:
         return int(self.moves_of_states(np.array([state]))[0])
