@@ -22,7 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.baselines import document_ball_search  # noqa: E402
+from bench.baselines import document_ball_search
 
 LARGE = (5, 4, 4)
 

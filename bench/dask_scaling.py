@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import row  # noqa: E402
-from builder.build import build_tricolore  # noqa: E402
-from builder.execute import Dask, InProcess  # noqa: E402
+from bench.run import row
+from builder.build import build_tricolore
+from builder.execute import Dask, InProcess
 
 
 def timed_build(width, height, method, executor) -> float:

@@ -25,10 +25,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.balls import bench_balls  # noqa: E402
-from bench.baselines import per_start_queue_bfs, pure_python_single_pair  # noqa: E402
-from builder.build import tricolore_all_pairs  # noqa: E402
-from builder.puzzles.tricolore import METHODS, Tricolore  # noqa: E402
+from bench.balls import bench_balls
+from bench.baselines import per_start_queue_bfs, pure_python_single_pair
+from builder.build import tricolore_all_pairs
+from builder.puzzles.tricolore import METHODS, Tricolore
 
 
 def row(name, product_s, baseline_s, notes, ratio=None):

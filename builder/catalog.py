@@ -268,9 +268,9 @@ def _tricolore_4x4_sources(data_dir: Path) -> list[tuple[Path, dict]]:
     paths += sorted((Path(data_dir) / "balls").glob("*.zarr"))
     for path in paths:
         attributes = store.read_attributes(path)
-        if attributes and attributes.get("complete"):
-            if attributes.get("table_format") == store.TABLE_FORMAT:
-                sources.append((path, attributes))
+        if (attributes and attributes.get("complete")
+                and attributes.get("table_format") == store.TABLE_FORMAT):
+            sources.append((path, attributes))
     return sources
 
 

@@ -14,6 +14,7 @@ Not optimal in general; exact answers come from the single-target tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -64,7 +65,6 @@ class DecompositionSolver:
         return int(self.full.apply_symmetry(np.array([board]), perm)[0])
 
     def _halves_solvable(self, target: int) -> bool:
-        top, bottom = divmod(target, self.split)
         colours = self.full.colours(np.array([target]))[0]
         top_all_blue = (colours[:8] == BLUE).all()
         bottom_row_all_blue = (colours[12:] == BLUE).all()
@@ -135,7 +135,7 @@ class DecompositionSolver:
         inverse = np.argsort(perm)
         original = [int(inverse[square]) for square in clicks]
         boards = self._replay(start, original)
-        if boards[-1] != target or any(a == b for a, b in zip(original, original[1:])):
+        if boards[-1] != target or any(a == b for a, b in pairwise(original)):
             raise QueryError("internal error: the decomposition does not replay to its target")
         return DecomposedPath(start, target, tuple(original), tuple(halves), tuple(boards),
                               rotation)

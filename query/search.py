@@ -177,8 +177,8 @@ def bidirectional_path(rules: Tricolore, start: int, target: int,
         if added == 0 and best is None and not len(side.boards[-1]):
             return None
     _, f_index, b_index = best
-    f_boards, f_clicks, _, f_parents = forward.flat()
-    b_boards, b_clicks, _, b_parents = backward.flat()
+    _, f_clicks, _, f_parents = forward.flat()
+    _, b_clicks, _, b_parents = backward.flat()
     clicks: list[int] = []
     index = f_index
     while f_parents[index] >= 0:

@@ -197,7 +197,7 @@ def test_forward_search_matches_a_plain_bfs_on_3x3():
 
 
 def test_only_all_blue_is_unreachable_on_4x4(catalog, figures):
-    start, never_reached, unreached, never_reach_start, checked = catalog.execute(
+    _, never_reached, unreached, never_reach_start, checked = catalog.execute(
         "SELECT start, boards_the_start_never_reaches, unreached, "
         "boards_that_never_reach_the_start, claim_checked FROM tricolore_4x4_reachability"
     ).fetchone()

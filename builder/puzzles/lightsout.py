@@ -140,12 +140,12 @@ class LightsOut:
         change = start ^ target
         pivots, null_space = self._reduced
         # solvable iff change is orthogonal to the null space (A symmetric: image = kernel⊥)
-        if any(bin(change & vector).count("1") % 2 for vector in null_space):
+        if any((change & vector).bit_count() % 2 for vector in null_space):
             return Solution(False, len(null_space), (), True)
         # x = sum over pivot columns of (combination row · change) e_column
         particular = 0
         for column, (bits, combo) in pivots.items():
-            if bin(combo & change).count("1") % 2:
+            if (combo & change).bit_count() % 2:
                 particular |= 1 << column
         best, exact = particular, len(null_space) <= MAX_EXACT_NULLITY
         if exact:
@@ -157,10 +157,10 @@ class LightsOut:
 def _minimum_weight_coset(particular: int, basis: list[int]) -> int:
     """min weight of particular xor span(basis), by a Gray-code walk over the coset."""
     best = current = particular
-    best_weight = bin(best).count("1")
+    best_weight = best.bit_count()
     for step in range(1, 1 << len(basis)):
         current ^= basis[(step & -step).bit_length() - 1]
-        weight = bin(current).count("1")
+        weight = current.bit_count()
         if weight < best_weight:
             best, best_weight = current, weight
     return best
