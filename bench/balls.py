@@ -84,11 +84,16 @@ def bench_document_game(rows):
                     "clearable starting states"))
 
 
-def bench_large_build(rows):
+def build_in_a_process(size) -> dict:
+    """{seconds, peak_rss, disk} of `build_balls(*size)` run in a fresh process."""
     with tempfile.TemporaryDirectory() as scratch:
-        ran = subprocess.run([sys.executable, "-c", BUILD_IN_A_PROCESS, *map(str, LARGE),
+        ran = subprocess.run([sys.executable, "-c", BUILD_IN_A_PROCESS, *map(str, size),
                               scratch], check=True, capture_output=True, text=True, cwd=ROOT)
-        measured = json.loads(ran.stdout)
+        return json.loads(ran.stdout)
+
+
+def bench_large_build(rows):
+    measured = build_in_a_process(LARGE)
     rows.append(row("balls_5_4_4_build", measured["seconds"], None,
                     f"`build_balls(5, 4, 4)` in a fresh process: 4,414,410,000 labelled states "
                     f"in 1,561,821 classes, zarr writes included; peak RSS "
@@ -168,7 +173,14 @@ def bench_balls(rows, data: Path):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT / "data")
+    parser.add_argument("--build", nargs=3, type=int, metavar=("T", "c", "k"),
+                        help="only time one size's build in a fresh process and print it")
     args = parser.parse_args()
+    if args.build:
+        measured = build_in_a_process(args.build)
+        print(f"{'_'.join(map(str, args.build))}: {measured['seconds']:.1f} s, peak RSS "
+              f"{measured['peak_rss'] / 2**30:.2f} GiB, {measured['disk'] / 2**20:.1f} MiB on disk")
+        return
     rows: list[dict] = []
     bench_balls(rows, args.data.resolve())
     for r in rows:
