@@ -41,10 +41,40 @@ def _sorted_key(codes, relabelling, radix, scratch):
 
 
 @njit(cache=True, inline="always")
-def _class_key(codes, relabellings, radix, scratch):
-    best = _sorted_key(codes, relabellings[0], radix, scratch)
-    for row in range(1, relabellings.shape[0]):
-        best = min(best, _sorted_key(codes, relabellings[row], radix, scratch))
+def _smallest_first_tube(codes, code_length, normal_form):
+    """The smallest code any relabelling gives a shortest non-empty tube: the first
+    non-empty code of the class key."""
+    shortest, smallest = 1 << 30, 1 << 62
+    for i in range(codes.shape[0]):
+        length = code_length[codes[i]]
+        if length == 0:
+            continue
+        if length < shortest or (length == shortest and normal_form[codes[i]] < smallest):
+            shortest, smallest = length, normal_form[codes[i]]
+    return smallest
+
+
+@njit(cache=True, inline="always")
+def _class_key(codes, code_length, normal_form, normalising_starts, normalising_rows,
+               relabellings, radix, scratch):
+    """The class key: the smallest sorted key over the relabellings that can achieve it,
+    those turning some tube into the key's first non-empty code (the tube's colours in
+    first-appearance order; the colours it lacks in any order)."""
+    smallest = _smallest_first_tube(codes, code_length, normal_form)
+    best = -1
+    for i in range(codes.shape[0]):
+        code = codes[i]
+        if normal_form[code] != smallest or code_length[code] == 0:
+            continue
+        repeated = False
+        for j in range(i):
+            repeated = repeated or codes[j] == code
+        if repeated:
+            continue
+        for at in range(normalising_starts[code], normalising_starts[code + 1]):
+            key = _sorted_key(codes, relabellings[normalising_rows[at]], radix, scratch)
+            if best < 0 or key < best:
+                best = key
     return best
 
 
@@ -58,7 +88,8 @@ def _factorial(n):
 
 @njit(cache=True)
 def _classes_from(prefix, tubes, capacity, colours, code_length, code_colour_counts,
-                  code_normal, relabellings, radix, count_only, keys, states):
+                  normal_form, normalising_starts, normalising_rows,
+                  relabellings, radix, count_only, keys, states):
     """Classes whose representative's tube codes start with ``prefix``: their number, and
     (unless ``count_only``) their keys and labelled-state counts, ascending."""
     n_codes = code_length.shape[0]
@@ -94,7 +125,7 @@ def _classes_from(prefix, tubes, capacity, colours, code_length, code_colour_cou
             continue
         # the first non-empty tube of a key is its colours' first-appearance form
         if length > 0 and (depth == 0 or code_length[codes[depth - 1]] == 0):
-            fits = fits and code_normal[code]
+            fits = fits and normal_form[code] == code
         if not fits:
             codes[depth] += 1
             continue
@@ -107,14 +138,23 @@ def _classes_from(prefix, tubes, capacity, colours, code_length, code_colour_cou
         key = 0
         for i in range(tubes):
             key += codes[i] * radix[i]
+        # compare with every relabelling that could give a smaller or equal key (as in
+        # _class_key); those equal to it fix the class
         smallest, fixing = True, 0
-        for row in range(relabellings.shape[0]):
-            other = _sorted_key(codes, relabellings[row], radix, scratch)
-            if other < key:
-                smallest = False
-                break
-            if other == key:
-                fixing += 1
+        first = _smallest_first_tube(codes, code_length, normal_form)
+        for i in range(tubes):
+            code = codes[i]
+            if not smallest or normal_form[code] != first or code_length[code] == 0:
+                continue
+            if i > 0 and codes[i - 1] == code:
+                continue
+            for at in range(normalising_starts[code], normalising_starts[code + 1]):
+                other = _sorted_key(codes, relabellings[normalising_rows[at]], radix, scratch)
+                if other < key:
+                    smallest = False
+                    break
+                if other == key:
+                    fixing += 1
         if smallest:
             if not count_only:
                 stabiliser = fixing
@@ -131,19 +171,22 @@ def _classes_from(prefix, tubes, capacity, colours, code_length, code_colour_cou
 
 @njit(cache=True, parallel=True)
 def _count_classes(prefixes, tubes, capacity, colours, code_length, code_colour_counts,
-                   code_normal, relabellings, radix):
+                   normal_form, normalising_starts, normalising_rows,
+                   relabellings, radix):
     counts = np.zeros(prefixes.shape[0], dtype=np.int64)
     empty = np.zeros(0, dtype=np.int64)
     for task in prange(prefixes.shape[0]):
         counts[task] = _classes_from(prefixes[task], tubes, capacity, colours, code_length,
-                                     code_colour_counts, code_normal, relabellings, radix,
-                                     True, empty, empty)
+                                     code_colour_counts, normal_form,
+                                     normalising_starts, normalising_rows, relabellings,
+                                     radix, True, empty, empty)
     return counts
 
 
 @njit(cache=True, parallel=True)
 def _fill_classes(counts, prefixes, tubes, capacity, colours, code_length, code_colour_counts,
-                  code_normal, relabellings, radix):
+                  normal_form, normalising_starts, normalising_rows,
+                  relabellings, radix):
     starts = np.zeros(counts.shape[0] + 1, dtype=np.int64)
     starts[1:] = np.cumsum(counts)
     keys = np.empty(starts[-1], dtype=np.int64)
@@ -151,7 +194,8 @@ def _fill_classes(counts, prefixes, tubes, capacity, colours, code_length, code_
     for task in prange(counts.shape[0]):
         if counts[task]:
             _classes_from(prefixes[task], tubes, capacity, colours, code_length,
-                          code_colour_counts, code_normal, relabellings, radix, False,
+                          code_colour_counts, normal_form, normalising_starts,
+                          normalising_rows, relabellings, radix, False,
                           keys[starts[task]: starts[task + 1]],
                           states[starts[task]: starts[task + 1]])
     return keys, states
@@ -171,10 +215,13 @@ def _position(keys, key):
 
 @njit(cache=True, parallel=True)
 def _expand_level(level, keys, moves, tubes, capacity, n_codes, code_length, code_top,
-                  code_pop, code_push, code_last_arrival, relabellings, radix):
+                  code_pop, code_push, code_last_arrival, normal_form, normalising_starts,
+                  normalising_rows, relabellings, radix):
     """Mark every unmarked class one reverse move from a class at ``level``; returns how
-    many classes were at ``level``."""
+    many classes were at ``level`` and how many keys reached were not in ``keys`` (a
+    broken class key: never expected)."""
     at_level = 0
+    strays = 0
     for index in prange(keys.shape[0]):
         if moves[index] != level:
             continue
@@ -200,10 +247,24 @@ def _expand_level(level, keys, moves, tubes, capacity, n_codes, code_length, cod
                     before[i] = codes[i]
                 before[arrived] = code_pop[codes[arrived]]
                 before[left] = code_push[codes[left], ball]
-                position = _position(keys, _class_key(before, relabellings, radix, scratch))
-                if moves[position] == UNREACHABLE:
+                reached = _class_key(before, code_length, normal_form, normalising_starts,
+                                     normalising_rows, relabellings, radix, scratch)
+                position = _position(keys, reached)
+                if position == keys.shape[0] or keys[position] != reached:
+                    strays += 1
+                elif moves[position] == UNREACHABLE:
                     moves[position] = level + 1
-    return at_level
+    return at_level, strays
+
+
+def normal_forms(rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per tube code: its smallest relabelled code (its colours in first-appearance order)
+    and, as CSR ``starts``/``rows``, the relabellings that give it."""
+    normal_form = rules.colour_relabellings.min(axis=0)
+    hits = rules.colour_relabellings == normal_form  # (relabellings, codes)
+    codes_of_hits, rows = np.nonzero(hits.T)
+    starts = np.searchsorted(codes_of_hits, np.arange(rules.n_codes + 1))
+    return normal_form, starts.astype(np.int64), rows.astype(np.int64)
 
 
 def enumerate_classes(rules, progress=None) -> tuple[np.ndarray, np.ndarray]:
@@ -214,10 +275,9 @@ def enumerate_classes(rules, progress=None) -> tuple[np.ndarray, np.ndarray]:
     width = min(2, rules.tubes)
     prefixes = np.stack(np.meshgrid(*[codes] * width, indexing="ij"), -1).reshape(-1, width)
     prefixes = prefixes[np.all(np.diff(prefixes, axis=1) >= 0, axis=1)]
-    # a code no relabelling makes smaller: its colours appear in the order 0, 1, 2 ...
-    normal = rules.colour_relabellings.min(axis=0) == codes
     tables = (rules.tubes, rules.capacity, rules.colours, rules.code_length,
-              rules.code_colour_counts, normal, rules.colour_relabellings, rules.key_radix)
+              rules.code_colour_counts, *normal_forms(rules),
+              rules.colour_relabellings, rules.key_radix)
     keys, states = [], []
     batches = np.array_split(prefixes, min(len(prefixes), 64))
     for done, batch in enumerate(batches, 1):
@@ -237,10 +297,13 @@ def moves_to_clear(rules, keys: np.ndarray, progress=None) -> np.ndarray:
     moves[np.searchsorted(keys, rules.cleared_key())] = 0
     level = 0
     while level < UNREACHABLE - 1:
-        at_level = _expand_level(level, keys, moves, rules.tubes, rules.capacity,
-                                 rules.n_codes, rules.code_length, rules.code_top,
-                                 rules.code_pop, rules.code_push, rules.code_last_arrival,
-                                 rules.colour_relabellings, rules.key_radix)
+        at_level, strays = _expand_level(
+            level, keys, moves, rules.tubes, rules.capacity, rules.n_codes, rules.code_length,
+            rules.code_top, rules.code_pop, rules.code_push, rules.code_last_arrival,
+            *normal_forms(rules), rules.colour_relabellings, rules.key_radix)
+        if strays:
+            raise RuntimeError(f"balls {rules.name}: {strays} states reached at level "
+                               f"{level + 1} have keys no enumerated class holds")
         if progress is not None:
             progress(level, at_level)
         if at_level == 0:
