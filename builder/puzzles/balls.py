@@ -18,8 +18,9 @@ moves to clear, so a table needs one entry per class of states under those k! * 
 symmetries.  A class is named by its *key*: over every colour relabelling, sort the T
 relabelled tube codes ascending and read them as a base-``n_codes`` number; the key is
 the smallest such number.  Tables hold the keys of every class in ascending order, so a
-class's position in them (a binary search) is its rank.  ``classes_lower_bound`` and the
-labelled ranking above serve the memory estimate and uniform dealing.
+class's position in them (a binary search) is its rank.  The labelled ranking above
+counts states (the memory estimate; the build checks its classes add up to it) and draws
+labelled states uniformly (tests, ``builder verify``).
 
 Notation: tubes separated by '|', each listed top to bottom, one letter per colour:
 ``rggb|brrg|gbbr|`` (the last tube empty).
