@@ -3,7 +3,9 @@
 From node (board, last click) the remaining distance to the target is the stored
 ``clicks[board, target]``, except when ``last`` is the board's sole optimal first
 click, where it is ``clicks_avoiding_sole``.  The walk takes, at each step, a legal
-click whose resulting node is exactly one click closer.
+click whose resulting node is exactly one click closer.  Lucas arrangements and ball
+tubes are walked the same way over their own tables (a ball state's distance is its
+symmetry class's); ``deal_balls`` draws starting games from a ball table.
 """
 
 from __future__ import annotations
