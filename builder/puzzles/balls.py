@@ -118,14 +118,6 @@ class Balls:
                     table[code, colour] = total
         return table
 
-    @cached_property
-    def multinomials(self) -> np.ndarray:
-        k, c = self.colours, self.capacity
-        table = np.zeros((c + 1) ** k, dtype=np.int64)
-        for vector in product(range(c + 1), repeat=k):
-            table[int(np.array(vector) @ self.count_radix)] = _multinomial(np.array(vector))
-        return table
-
     # --- codec ------------------------------------------------------------------
 
     def rank(self, tubes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
