@@ -23,14 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.baselines import document_ball_search
+from bench.run import row
 
 LARGE = (5, 4, 4)
 
 BUILD_IN_A_PROCESS = """
 import json, resource, sys, time
 from pathlib import Path
-from builder.build import build_balls, balls_table_path
-from builder.puzzles.balls import Balls
+from builder.build import build_balls
 from builder.store import directory_size
 tubes, capacity, colours, data = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 started = time.perf_counter()
@@ -40,14 +40,6 @@ print(json.dumps({"seconds": seconds,
                   "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
                   "disk": directory_size(result.path)}))
 """
-
-
-def row(name, product_s, baseline_s, notes, ratio=None):
-    if ratio is None and product_s and baseline_s:
-        ratio = baseline_s / product_s
-    return {"name": name, "product_s": None if product_s is None else round(product_s, 6),
-            "baseline_s": None if baseline_s is None else round(baseline_s, 6),
-            "ratio": None if ratio is None else round(ratio, 3), "notes": notes}
 
 
 def class_build(size):

@@ -537,7 +537,7 @@ def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int 
     """Fewest moves to be cleared (255 = never) for every class of (T, c, k) states under
     colour relabelling and tube reordering, with each class's number of labelled states."""
     from builder.kernels.balls_bfs import UNREACHABLE, enumerate_classes, moves_to_clear
-    from builder.puzzles.balls import Balls, BallsError
+    from builder.puzzles.balls import TABLE_LAYOUT, Balls, BallsError
 
     rules = Balls(tubes, capacity, colours)
     needed = rules.memory_estimate()
@@ -551,7 +551,7 @@ def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int 
     rules.check_keys_fit()
     path = balls_table_path(data_dir, rules)
     identity = {"puzzle": "balls", "tubes": tubes, "capacity": capacity, "colours": colours,
-                "layout": "symmetry classes"}
+                "layout": TABLE_LAYOUT}
     if not force and store.is_current(path, identity):
         return BuildResult(path, built=False, seconds=0.0)
     started = time.perf_counter()
@@ -576,8 +576,6 @@ def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int 
         bar.update(never)
         bar.set_postfix_str(f"{never:,} classes cannot be cleared")
     seconds = time.perf_counter() - started
-    initial = rules.initial_states_in_classes(keys, states)
-    clearable_initial = (initial > 0) & (moves != UNREACHABLE)
     chunk = (BALLS_CHUNK,)
     with store.publishing(path) as staging:
         store.write_table(
@@ -587,7 +585,6 @@ def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int 
             {"class_key": chunk, "moves_to_clear": chunk, "class_states": chunk,
              "key_index": (max(1, -(-len(keys) // BALLS_CHUNK)),)},
             {**identity, "n_states": rules.n_states, "n_classes": len(keys),
-             "max_moves_initial": int(moves[clearable_initial].max(initial=0)),
              "search_seconds": round(seconds, 3),
              "encoding": "one entry per symmetry class (colour relabelling x tube order), "
                          "ascending class_key as builder/puzzles/balls.py defines it; "

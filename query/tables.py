@@ -166,7 +166,9 @@ class ChunkedVector:
 
     def whole(self) -> np.ndarray:
         chunks = -(-self.length // self.chunk_size)
-        return np.concatenate([self.chunk(n) for n in range(chunks)] or [np.zeros(0, self._reader.dtype)])
+        if not chunks:
+            return np.zeros(0, self._reader.dtype)
+        return np.concatenate([self.chunk(n) for n in range(chunks)])
 
 
 def open_group(path: Path, expected: dict) -> dict:
@@ -264,9 +266,12 @@ class BallsTable:
                 f": run `builder balls --tubes {rules.tubes} --capacity {rules.capacity} "
                 f"--colours {rules.colours}`"
             )
+        from builder.puzzles.balls import TABLE_LAYOUT
+
         self.attributes = open_group(self.path, {"puzzle": "balls", "tubes": rules.tubes,
                                                  "capacity": rules.capacity,
-                                                 "colours": rules.colours})
+                                                 "colours": rules.colours,
+                                                 "layout": TABLE_LAYOUT})
         self.class_key = ChunkedVector(self.path / "class_key")
         self.moves = ChunkedVector(self.path / "moves_to_clear")
         self.class_states = ChunkedVector(self.path / "class_states")

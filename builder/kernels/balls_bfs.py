@@ -295,12 +295,12 @@ def moves_to_clear(rules, keys: np.ndarray, progress=None) -> np.ndarray:
     ``progress(level, classes_at_level)`` is called once per level."""
     moves = np.full(len(keys), UNREACHABLE, dtype=np.uint8)
     moves[np.searchsorted(keys, rules.cleared_key())] = 0
+    tables = (rules.tubes, rules.capacity, rules.n_codes, rules.code_length, rules.code_top,
+              rules.code_pop, rules.code_push, rules.code_last_arrival, *normal_forms(rules),
+              rules.colour_relabellings, rules.key_radix)
     level = 0
     while level < UNREACHABLE - 1:
-        at_level, strays = _expand_level(
-            level, keys, moves, rules.tubes, rules.capacity, rules.n_codes, rules.code_length,
-            rules.code_top, rules.code_pop, rules.code_push, rules.code_last_arrival,
-            *normal_forms(rules), rules.colour_relabellings, rules.key_radix)
+        at_level, strays = _expand_level(level, keys, moves, *tables)
         if strays:
             raise RuntimeError(f"balls {rules.name}: {strays} states reached at level "
                                f"{level + 1} have keys no enumerated class holds")

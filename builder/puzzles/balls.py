@@ -37,6 +37,9 @@ import numpy as np
 
 from builder.puzzles import PuzzleInputError
 
+TABLE_LAYOUT = "symmetry classes"
+"""Ball tables hold one entry per class key (older tables, by labelled rank, are stale)."""
+
 LETTERS = "rgbyopcw"
 EMPTY = -1
 
