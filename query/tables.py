@@ -186,7 +186,8 @@ def open_group(path: Path, expected: dict) -> dict:
         )
     for key, value in expected.items():
         if attributes.get(key) != value:
-            raise StaleTableError(f"table {path} has {key}={attributes.get(key)!r}, not {value!r}")
+            raise StaleTableError(f"table {path} has {key}={attributes.get(key)!r}, not "
+                                  f"{value!r}: rebuild it (`make tables FORCE=1`)")
     return attributes
 
 
