@@ -16,7 +16,7 @@ import numpy as np
 from tqdm import tqdm
 
 from builder import store
-from builder.puzzles.tricolore import METHODS, Tricolore, check_method
+from builder.puzzles.tricolore import METHODS, BoardError, Tricolore, check_method
 
 TRICOLORE_COLUMNS_PER_CHUNK = 16
 """Target columns per chunk: a path query reads one chunk of each array."""
@@ -221,6 +221,11 @@ def tricolore_single_target(rules: Tricolore, target: int, progress: bool = True
         bar.close()
 
 
+TARGET_BYTES_PER_BOARD = 28
+"""Peak memory of a single-target search per board (measured: 4×4, 43 M boards, 1.2 GB)."""
+TARGET_MEMORY_BUDGET = 8 * 2**30
+
+
 def build_tricolore_target(
     data_dir: Path,
     target: str,
@@ -231,8 +236,16 @@ def build_tricolore_target(
 ) -> BuildResult:
     """Exact distances from every board to one target (unrestricted), with walk data."""
     rules = Tricolore(width, height)
+    needed = rules.n_boards * TARGET_BYTES_PER_BOARD
+    if needed > TARGET_MEMORY_BUDGET:
+        raise BoardError(f"a table towards one {rules.shape_name} target covers "
+                         f"{rules.n_boards:,} boards and needs about {needed / 2**30:,.1f} GiB, "
+                         f"over the {TARGET_MEMORY_BUDGET / 2**30:.0f} GiB budget")
     target_rank = rules.parse(target)
     target = rules.format(target_rank)
+    if rules.never_reached(target_rank):
+        raise BoardError(f"{target} cannot be reached from any board (the last clicked "
+                         "square is never blue afterwards): no table to build")
     path = tricolore_target_path(data_dir, rules, target)
     identity = {"puzzle": "tricolore", "width": width, "height": height,
                 "method": "unrestricted", "target": target}
@@ -478,6 +491,28 @@ LUCAS_MAX_N = 10
 """`make tables` searches n = 1 .. 10 (3.9 million arrangements at n = 10)."""
 
 
+LUCAS_BYTES_PER_STATE = 80
+"""The search's arrays per arrangement: code, distance, path count, jump bounds, and the
+temporaries of one level's four moves."""
+LUCAS_MEMORY_BUDGET = 4 * 2**30
+
+
+def check_lucas_size(max_n: int) -> None:
+    """Refuse, with the numbers, a Lucas build that is empty or would not fit."""
+    from math import comb
+
+    from builder.puzzles.lucas import LucasError
+
+    if max_n < 1:
+        raise LucasError(f"--max-n {max_n}: at least 1 (n = 1 .. max-n are searched)")
+    largest = (2 * max_n + 1) * comb(2 * max_n, max_n)
+    needed = largest * LUCAS_BYTES_PER_STATE
+    if needed > LUCAS_MEMORY_BUDGET:
+        raise LucasError(f"--max-n {max_n}: n = {max_n} has {largest:,.4g} arrangements and "
+                         f"needs about {needed / 2**30:,.4g} GiB, over the "
+                         f"{LUCAS_MEMORY_BUDGET / 2**30:.0f} GiB budget (n <= 11 fits)")
+
+
 def build_lucas(data_dir: Path, max_n: int = LUCAS_MAX_N, force: bool = False,
                 progress: bool = True) -> BuildResult:
     """Every arrangement of n = 1 .. max_n searched from the standard start and from the
@@ -485,6 +520,7 @@ def build_lucas(data_dir: Path, max_n: int = LUCAS_MAX_N, force: bool = False,
     from builder.kernels.level_bfs import lucas_search
     from builder.puzzles.lucas import Lucas
 
+    check_lucas_size(max_n)
     path = store.table_path(data_dir, "lucas", "tables")
     identity = {"puzzle": "lucas", "max_n": max_n}
     if not force and store.is_current(path, identity):
@@ -532,15 +568,29 @@ def balls_table_path(data_dir: Path, rules) -> Path:
     return store.table_path(data_dir, "balls", rules.name)
 
 
+BALLS_SECONDS_PER_CLASS = 8e-6
+"""Measured: 5 tubes of 4 with 4 colours, 1.56 M classes in about 12 s on 2 cores."""
+BALLS_MAX_MINUTES = 30.0
+
+
 def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int = 3,
-                force: bool = False, progress: bool = True) -> BuildResult:
+                force: bool = False, progress: bool = True,
+                max_minutes: float = BALLS_MAX_MINUTES) -> BuildResult:
     """Fewest moves to be cleared (255 = never) for every class of (T, c, k) states under
     colour relabelling and tube reordering, with each class's number of labelled states."""
     from builder.kernels.balls_bfs import UNREACHABLE, enumerate_classes, moves_to_clear
     from builder.puzzles.balls import TABLE_LAYOUT, Balls, BallsError
 
     rules = Balls(tubes, capacity, colours)
+    rules.check_keys_fit()
     needed = rules.memory_estimate()
+    minutes = rules.classes_lower_bound() * BALLS_SECONDS_PER_CLASS / 60
+    if minutes > max_minutes:
+        raise BallsError(
+            f"{tubes} tubes x {capacity} balls x {colours} colours has at least "
+            f"{rules.classes_lower_bound():,} symmetry classes: about {minutes:,.0f} minutes "
+            f"and {needed / 2**30:.1f} GiB or more, over the {max_minutes:g}-minute budget: not "
+            "built (--max-minutes raises the budget)")
     if needed > BALLS_MEMORY_BUDGET:
         raise BallsError(
             f"{tubes} tubes x {capacity} balls x {colours} colours has {rules.n_states:,} "
@@ -548,7 +598,6 @@ def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int 
             f"at least {needed / 2**30:.1f} GiB, over the {BALLS_MEMORY_BUDGET / 2**30:.0f} GiB "
             "budget: not built"
         )
-    rules.check_keys_fit()
     path = balls_table_path(data_dir, rules)
     identity = {"puzzle": "balls", "tubes": tubes, "capacity": capacity, "colours": colours,
                 "layout": TABLE_LAYOUT}

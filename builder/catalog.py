@@ -308,8 +308,14 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         return False
     sources = _tricolore_sources(data_dir)
     sources_4x4 = _tricolore_4x4_sources(data_dir)
+    for path, _ in sources + sources_4x4:  # statistics only from intact tables
+        store.check_intact(path)
     final = catalog_path(data_dir)
     staging = final.parent / f".{final.name}.building-{uuid.uuid4().hex[:8]}"
+    from builder import workspace
+
+    workspace.staging_started(staging)
+    workspace.staging_started(Path(f"{staging}.wal"))
     try:
         con = duckdb.connect(str(staging))
         con.execute(
@@ -381,6 +387,8 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     finally:
         staging.unlink(missing_ok=True)
         Path(f"{staging}.wal").unlink(missing_ok=True)
+        workspace.staging_finished(staging)
+        workspace.staging_finished(Path(f"{staging}.wal"))
     return True
 
 

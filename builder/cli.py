@@ -9,6 +9,7 @@ Examples:
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -39,9 +40,28 @@ SchedulerOption = Annotated[str | None, typer.Option(
     "tcp://10.0.0.5:8786 (the data directory must be reachable by its workers).")]
 
 
+MAX_LOCAL_WORKERS_PER_CORE = 4
+
+
+def _hold(data: Path, create: bool = True) -> None:
+    """Check the data directory and take it for this build (one builder at a time)."""
+    from builder import workspace
+
+    workspace.hold(data, "builder " + " ".join(sys.argv[1:]), create=create)
+
+
 def _executor(workers: int, scheduler: str | None):
     from builder.execute import Dask, InProcess
 
+    cores = os.cpu_count() or 1
+    if workers < 0 or workers > MAX_LOCAL_WORKERS_PER_CORE * cores:
+        raise PuzzleInputError(
+            f"--workers {workers}: from 0 to {MAX_LOCAL_WORKERS_PER_CORE * cores} local worker "
+            f"processes on this {cores}-core machine (--scheduler for a cluster)")
+    if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "inproc://",
+                                                           "ws://", "wss://")):
+        raise PuzzleInputError(f"--scheduler {scheduler[:80]!r} is not a scheduler address "
+                               "such as tcp://10.0.0.5:8786")
     if scheduler or workers > 0:
         return Dask(scheduler=scheduler, workers=max(workers, 1))
     return InProcess()
@@ -78,12 +98,17 @@ def tricolore(
     from builder.build import build_tricolore
     from builder.catalog import refresh_catalog
 
-    if width * height > 10:
+    if width < 1 or height < 1 or width * height > 10:
         raise BoardError(
-            f"an all-pairs table for {width}x{height} ({3 ** (width * height):,} boards) does "
-            "not fit: at most 10 squares"
+            f"an all-pairs table for {width}x{height} needs 1 to 10 squares"
+            + (f" ({3 ** (width * height):,} boards do not fit)" if width * height > 10 else "")
         )
+    if method != "all":
+        from builder.puzzles.tricolore import check_method
+
+        check_method(method)
     methods = METHODS if method == "all" else (method,)
+    _hold(data)
     started = time.perf_counter()
     executor = _executor(workers, scheduler)
     try:
@@ -115,6 +140,7 @@ def tricolore4x4(
     from builder.build import build_tricolore_target
     from builder.catalog import refresh_catalog
 
+    _hold(data)
     started = time.perf_counter()
     results = [
         build_tricolore_target(data, board, width, height, force=force, progress=not quiet)
@@ -127,7 +153,8 @@ def tricolore4x4(
 
 @app.command("tricolore4x4-decomposition")
 def tricolore4x4_decomposition(
-    pairs: Annotated[int, typer.Option(help="Random (start, target) pairs to solve.")] = 100_000,
+    pairs: Annotated[int, typer.Option(help="Random (start, target) pairs to solve.", min=1,
+                                       max=10_000_000)] = 100_000,
     seed: Annotated[int, typer.Option(help="Random seed (the sample is reproducible).")] = 2026,
     data: DataOption = Path("data"),
     force: ForceOption = False,
@@ -141,6 +168,7 @@ def tricolore4x4_decomposition(
     from builder.build import build_decomposition_sample
     from builder.catalog import refresh_catalog
 
+    _hold(data)
     started = time.perf_counter()
     result = build_decomposition_sample(data, pairs, seed, force=force, progress=not quiet)
     if refresh_catalog(data):
@@ -164,6 +192,7 @@ def tricolore4x4_reachability(
     from builder.build import build_reachability
     from builder.catalog import refresh_catalog
 
+    _hold(data)
     started = time.perf_counter()
     result = build_reachability(data, start, force=force, progress=not quiet)
     if refresh_catalog(data):
@@ -174,7 +203,8 @@ def tricolore4x4_reachability(
 @app.command("tricolore4x4-stats")
 def tricolore4x4_stats(
     targets: Annotated[int, typer.Option("--targets", help="How many random canonical "
-                                         "targets (distinct up to the 8 symmetries).")] = 10,
+                                         "targets (distinct up to the 8 symmetries).", min=1,
+                                         max=100_000)] = 10,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed, the same targets.")] = 2026,
     data: DataOption = Path("data"),
     quiet: QuietOption = False,
@@ -191,6 +221,7 @@ def tricolore4x4_stats(
     from builder.build import build_target_stats
     from builder.catalog import refresh_catalog
 
+    _hold(data)
     started = time.perf_counter()
     executor = _executor(workers, scheduler)
     try:
@@ -215,6 +246,7 @@ def lightsout(data: DataOption = Path("data"), force: ForceOption = False,
     from builder.build import build_lightsout
     from builder.catalog import refresh_catalog
 
+    _hold(data)
     started = time.perf_counter()
     result = build_lightsout(data, force=force, progress=not quiet)
     if refresh_catalog(data):
@@ -224,7 +256,8 @@ def lightsout(data: DataOption = Path("data"), force: ForceOption = False,
 
 @app.command()
 def spots(
-    sets: Annotated[int, typer.Option(help="How many random disc sets.")] = 1_000_000,
+    sets: Annotated[int, typer.Option(help="How many random disc sets.", min=1,
+                                      max=100_000_000)] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 2026,
     data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
 ) -> None:
@@ -236,6 +269,7 @@ def spots(
     from builder.build import build_spots
     from builder.catalog import refresh_catalog
 
+    _hold(data)
     started = time.perf_counter()
     result = build_spots(data, sets, seed, force=force, progress=not quiet)
     if refresh_catalog(data):
@@ -245,7 +279,9 @@ def spots(
 
 @app.command()
 def lucas(
-    max_n: Annotated[int, typer.Option("--max-n", help="Search n = 1 .. this.")] = 10,
+    max_n: Annotated[int, typer.Option("--max-n", help="Search n = 1 .. this (at most 11: "
+                                       "n = 12 has 67.6 million arrangements).", min=1,
+                                       max=1000)] = 10,
     data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
 ) -> None:
     """Lucas' inverted pieces: every arrangement of n A's, n B's and a gap, searched from
@@ -256,6 +292,7 @@ def lucas(
     from builder.build import build_lucas
     from builder.catalog import refresh_catalog
 
+    _hold(data)
     started = time.perf_counter()
     result = build_lucas(data, max_n, force=force, progress=not quiet)
     if refresh_catalog(data):
@@ -268,6 +305,8 @@ def balls(
     tubes: Annotated[int, typer.Option("--tubes", help="Number of tubes T.")] = 4,
     capacity: Annotated[int, typer.Option("--capacity", help="Balls per tube c.")] = 4,
     colours: Annotated[int, typer.Option("--colours", help="Colours k (c balls each).")] = 3,
+    max_minutes: Annotated[float, typer.Option(
+        "--max-minutes", help="Refuse sizes estimated to take longer than this.", min=0)] = 30.0,
     data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
 ) -> None:
     """Ball tubes: every state of a (T, c, k) game and its fewest moves to be cleared, by a
@@ -280,8 +319,10 @@ def balls(
     from builder.build import build_balls
     from builder.catalog import refresh_catalog
 
+    _hold(data)
     started = time.perf_counter()
-    result = build_balls(data, tubes, capacity, colours, force=force, progress=not quiet)
+    result = build_balls(data, tubes, capacity, colours, force=force, progress=not quiet,
+                         max_minutes=max_minutes)
     if refresh_catalog(data):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report([result], time.perf_counter() - started)
@@ -311,6 +352,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     )
     from builder.catalog import refresh_catalog
 
+    _hold(data)
     started = time.perf_counter()
     results = build_tricolore_methods(data, 4, 2, force=force, progress=not quiet)
     results += [
@@ -334,7 +376,8 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
 @app.command()
 def verify(
     data: DataOption = Path("data"),
-    samples: Annotated[int, typer.Option(help="Sampled rows per table (x100 for states).")] = 3,
+    samples: Annotated[int, typer.Option(help="Sampled rows per table (x100 for states).",
+                                         min=0, max=1000)] = 3,
     seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
 ) -> None:
     """Re-check every chunk's checksum and re-derive a random sample of entries with an
@@ -344,6 +387,8 @@ def verify(
     """
     from builder.verify import verify as run_verify
 
+    if data.exists() and not data.is_dir():
+        raise PuzzleInputError(f"data directory {data} is not a directory")
     verdicts = run_verify(data, samples, seed)
     for verdict in verdicts:
         typer.echo(f"{'ok  ' if verdict.ok else 'FAIL'}  {verdict.table}: {verdict.detail}")
@@ -361,16 +406,16 @@ def catalog(data: DataOption = Path("data"), force: ForceOption = False) -> None
     """
     from builder.catalog import catalog_path, refresh_catalog
 
+    _hold(data, create=False)
     rebuilt = refresh_catalog(data, force=force)
     typer.echo(f"{catalog_path(data)} {'rebuilt' if rebuilt else 'current'}")
 
 
 def main() -> None:
-    try:
-        app()
-    except PuzzleInputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        print("interrupted: tables already published are intact", file=sys.stderr)
-        sys.exit(130)
+    """One line per failure, and Ctrl-C stops at once even inside a kernel
+    (``builder.command_line``)."""
+    from builder.command_line import run_app
+
+    run_app(app, interruptible=True,
+            on_interrupt="interrupted: tables already published are intact; run the same "
+                         "command again to resume")

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from builder import __version__
+from builder.puzzles import OneLineError
 
 TABLE_FORMAT = 2
 """Bumped whenever the meaning or layout of stored arrays changes: older tables are stale."""
@@ -58,15 +59,19 @@ def publishing(path: Path) -> Iterator[Path]:
     On any error (or Ctrl-C) the temporary directory is removed and whatever was
     published before stays in place, untouched.
     """
+    from builder import workspace
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = path.parent / f".{path.name}.building-{uuid.uuid4().hex[:8]}"
+    workspace.staging_started(staging)
     try:
         yield staging
         record_checksums(staging)
         publish(staging, path)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        workspace.staging_finished(staging)
 
 
 class TableWriter:
@@ -124,6 +129,40 @@ def chunk_checksums(table: Path) -> dict[str, int]:
         if path.is_file() and "c" in path.relative_to(table).parts[1:2]:
             found[path.relative_to(table).as_posix()] = zlib.crc32(path.read_bytes())
     return found
+
+
+class DamagedTableError(OneLineError):
+    """A published table whose chunks no longer match their recorded checksums."""
+
+
+def damaged_chunks(table: Path) -> list[str]:
+    """Chunk files of a published table that differ from its checksum record, are missing,
+    or were never recorded; the record itself when it is missing or unreadable."""
+    table = Path(table)
+    try:
+        recorded = json.loads((table / CHECKSUMS).read_text())["crc32"]
+        if not isinstance(recorded, dict):
+            raise TypeError
+    except (OSError, ValueError, KeyError, TypeError):
+        return [f"{CHECKSUMS} (missing or unreadable)"]
+    damaged = [key for key, crc in recorded.items() if file_crc32(table / key) != crc]
+    damaged += [key for key in chunk_checksums_keys(table) if key not in recorded]
+    return damaged
+
+
+def chunk_checksums_keys(table: Path) -> list[str]:
+    table = Path(table)
+    return [path.relative_to(table).as_posix() for path in sorted(table.rglob("*"))
+            if path.is_file() and "c" in path.relative_to(table).parts[1:2]]
+
+
+def check_intact(table: Path) -> None:
+    """Raise DamagedTableError unless every chunk of ``table`` matches its record."""
+    damaged = damaged_chunks(table)
+    if damaged:
+        raise DamagedTableError(f"table {table} is damaged ({', '.join(damaged[:3])}"
+                                f"{'...' if len(damaged) > 3 else ''}): rebuild it with "
+                                "--force (`make tables FORCE=1`)")
 
 
 def record_checksums(table: Path) -> None:

@@ -8,7 +8,6 @@ single-target and ball-tube tables are checked against their shortest-path recur
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,11 +26,7 @@ class Verdict:
 
 def check_chunks(table: Path) -> list[str]:
     """Chunk files whose bytes no longer match the recorded checksum (or are missing)."""
-    try:
-        recorded = json.loads((table / store.CHECKSUMS).read_text())["crc32"]
-    except (OSError, ValueError, KeyError):
-        return [f"{store.CHECKSUMS} (unreadable)"]
-    return [key for key, crc in recorded.items() if store.file_crc32(table / key) != crc]
+    return store.damaged_chunks(table)
 
 
 def _plain_row(successors: np.ndarray, inside: np.ndarray, start: int) -> np.ndarray:

@@ -14,13 +14,14 @@ Heavy modules (duckdb, zarr, numba) are imported only by the commands that need 
 from __future__ import annotations
 
 import json
+import math
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from builder.puzzles import PuzzleInputError
 from query.tables import QueryError
 
 app = typer.Typer(
@@ -45,32 +46,40 @@ DataOption = Annotated[Path, typer.Option("--data", help="Directory holding the 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 CsvOption = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
 MethodOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--method",
-        help="unrestricted (any square), hybrid (bottom row + red squares of the row "
-        "above) or restricted (bottom row only); decomposition for 4x4 (path only).",
+        help="Tricolore only: unrestricted (any square, the default), hybrid (bottom row + "
+        "red squares of the row above) or restricted (bottom row only); decomposition for "
+        "4x4 (path only).",
+        show_default=False,
     ),
 ]
+SeedOption = Annotated[int | None, typer.Option(
+    help="Random seed, 0 or more (default: fresh).", min=0, max=2**63 - 1)]
 
 
 def _tricolore_pair(start: str, target: str, method: str):
-    from builder.puzzles.tricolore import BoardError, Tricolore, check_method
+    from builder.puzzles.tricolore import Tricolore, check_method
 
     check_method(method)
-    if not start.strip():
-        raise BoardError("empty start board")
-    start_rows = start.strip().split(".")
-    height, width = len(start_rows), len(start_rows[0])
-    rules = Tricolore(width, height)
+    rules = Tricolore.of_board(start)
     start_rank = rules.parse(start)
     target_rank = rules.parse(target)
     return rules, start_rank, target_rank
 
 
+def _json_value(value):
+    """A value JSON can hold: NaN and infinities become null (JSON has no such numbers)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
 def _print_rows(columns: list[str], rows: list[tuple], as_json: bool, as_csv: bool) -> None:
     if as_json:
-        typer.echo(json.dumps([dict(zip(columns, row)) for row in rows], default=str))
+        typer.echo(json.dumps([{c: _json_value(v) for c, v in zip(columns, row)}
+                               for row in rows], default=str, allow_nan=False))
         return
     if as_csv:
         import csv
@@ -117,7 +126,7 @@ def path(
                                               "arrangement (AAA_BBB) or ball tubes "
                                               "(rggb|brrg|gbbr|).")],
     target: Annotated[str, typer.Argument(help="Target board, arrangement, or 'cleared'.")],
-    method: MethodOption = "unrestricted",
+    method: MethodOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
 ) -> None:
@@ -136,13 +145,18 @@ def path(
     if method == "decomposition":
         _decomposition_path(start, target, data, as_json)
         return
-    if "_" in start:
-        _lucas_path(start, target, data, as_json)
-        return
-    if "|" in start:
-        _balls_path(start, target, data, as_json)
+    if "_" in start or "|" in start:
+        if method is not None:
+            puzzle = "Lucas" if "_" in start else "ball-tube"
+            raise QueryError(f"--method is for Tricolore boards: {puzzle} paths have no "
+                             "methods (leave it out)")
+        if "_" in start:
+            _lucas_path(start, target, data, as_json)
+        else:
+            _balls_path(start, target, data, as_json)
         return
 
+    method = method or "unrestricted"
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
     found, how = _exact_path(data, rules, start_rank, target_rank, method)
     boards = [rules.format(b) for b in found.boards]
@@ -185,10 +199,11 @@ def _exact_path(data: Path, rules, start_rank: int, target_rank: int, method: st
 
 
 def _balls_game(state: str, data: Path):
-    from builder.puzzles.balls import Balls
+    from builder.puzzles import check_length
+    from builder.puzzles.balls import Balls, BallsError
     from query.tables import BallsTable
 
-    rules = Balls(*Balls.shape_of(state))
+    rules = Balls(*Balls.shape_of(check_length(state, "state", BallsError)))
     start = rules.parse(state)
     return rules, start, BallsTable(data, rules)
 
@@ -197,7 +212,9 @@ def _balls_path(start: str, target: str, data: Path, as_json: bool) -> None:
     from query.walk import balls_path
 
     if target.strip().lower() != "cleared":
-        raise QueryError(f"ball-tube paths go to 'cleared', not {target!r}")
+        from builder.puzzles import shown
+
+        raise QueryError(f"ball-tube paths go to 'cleared', not {shown(target)}")
     rules, start_state, table = _balls_game(start, data)
     found = balls_path(rules, table, start_state)
     states = [rules.format(s) for s in found.states]
@@ -243,11 +260,11 @@ def random_balls(
     clearable: Annotated[bool, typer.Option("--clearable", help="Only a game that can be "
                                             "cleared.")] = False,
     min_moves: Annotated[int, typer.Option("--min-moves", help="At least this many moves "
-                                           "(implies --clearable).")] = 0,
+                                           "(implies --clearable).", min=0, max=255)] = 0,
     tubes: Annotated[int, typer.Option(help="Tubes.")] = 4,
     capacity: Annotated[int, typer.Option(help="Balls per tube.")] = 4,
     colours: Annotated[int, typer.Option(help="Colours.")] = 3,
-    seed: Annotated[int | None, typer.Option(help="Random seed (default: fresh).")] = None,
+    seed: SeedOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
 ) -> None:
@@ -319,7 +336,7 @@ def _decomposition_path(start: str, target: str, data: Path, as_json: bool) -> N
 def distance(
     start: Annotated[str, typer.Argument(help="Start board, e.g. RRRR.RRRR.")],
     target: Annotated[str, typer.Argument(help="Target board, e.g. WWWW.WWWW.")],
-    method: MethodOption = "unrestricted",
+    method: MethodOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
 ) -> None:
@@ -329,6 +346,7 @@ def distance(
     """
     from query.walk import UnreachableError, explain_unreachable, tricolore_distance
 
+    method = method or "unrestricted"
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
     try:
         clicks = tricolore_distance(_exact_table(data, rules, target_rank, method), start_rank,
@@ -341,8 +359,9 @@ def distance(
     if as_json:
         typer.echo(json.dumps({"start": rules.format(start_rank), "target": rules.format(
             target_rank), "method": method, "clicks": clicks}))
-        if clicks is None:
-            sys.exit(1)
+        if clicks is None:  # the same exit status as the text form's error
+            print(f"error: {explain_unreachable(rules, target_rank, method)}", file=sys.stderr)
+            sys.exit(2)
         return
     if clicks is None:
         raise UnreachableError(explain_unreachable(rules, target_rank, method))
@@ -350,14 +369,9 @@ def distance(
 
 
 def _connect(data: Path):
-    import duckdb
+    from query.tables import open_catalog
 
-    from query.tables import MissingTableError
-
-    catalog = data / "catalog.duckdb"
-    if not catalog.exists():
-        raise MissingTableError(f"no catalog at {catalog}: run `make tables`")
-    return duckdb.connect(str(catalog), read_only=True)
+    return open_catalog(data)
 
 
 @app.command()
@@ -367,21 +381,28 @@ def sql(
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
 ) -> None:
-    """Run SQL against the DuckDB catalog (read-only) and print the result.
+    """Run SQL against the DuckDB catalog and print the result. The catalog is opened
+    read-only with file access switched off: SQL can read the catalog's tables and views,
+    never another file, and can write nothing.
 
     Example: query sql "SELECT * FROM tricolore_max_clicks_range"
     """
     import duckdb
 
+    if not statement.strip().strip(";").strip():
+        raise QueryError("empty SQL statement: give a query, e.g. "
+                         "\"SELECT * FROM tricolore_max_clicks_range\"")
     with _connect(data) as con:
         try:
             result = con.execute(statement)
+            if result.description is None:
+                return
+            columns = [d[0] for d in result.description]
+            rows = result.fetchall()
         except duckdb.Error as error:
-            raise QueryError(f"SQL error: {str(error).splitlines()[0]}") from None
-        if result.description is None:
-            return
-        columns = [d[0] for d in result.description]
-        _print_rows(columns, result.fetchall(), as_json, as_csv)
+            message = (str(error).splitlines() or [type(error).__name__])[0]
+            raise QueryError(f"SQL error: {message[:300]}") from None
+        _print_rows(columns, rows, as_json, as_csv)
 
 
 @stats_app.command("tricolore")
@@ -550,7 +571,7 @@ def spots_solve(
 def random_spots(
     solvable: Annotated[bool, typer.Option("--solvable", help="Only a set with a solution.")]
     = False,
-    seed: Annotated[int | None, typer.Option(help="Random seed (default: fresh).")] = None,
+    seed: SeedOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Deal a uniformly random Spot Colour disc set (each disc a random cyclic order),
@@ -560,7 +581,7 @@ def random_spots(
     """
     from builder.puzzles.spots import DiscSet, random_sets
 
-    rng_seed = seed if seed is not None else int.from_bytes(__import__("os").urandom(4), "big")
+    rng_seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
     for attempt in range(10_000):
         colours = random_sets(1, rng_seed + attempt)[0]
         disc_set = DiscSet(tuple(f"d{i + 1}" for i in range(7)), colours)
@@ -573,7 +594,8 @@ def random_spots(
 
 @app.command()
 def serve(
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(help="Port to listen on (1-65535).", min=1,
+                                      max=65535)] = 8000,
     host: Annotated[str, typer.Option(help="Address to bind (default: this machine only).")]
     = "127.0.0.1",
     data: DataOption = Path("data"),
@@ -591,6 +613,13 @@ def serve(
         from query.tables import MissingTableError
 
         raise MissingTableError(f"no tables in {data}: run `make tables`")
+    import socket
+
+    try:  # a port in use or not ours is one line here, not a server log and exit
+        with socket.create_server((host, port)):
+            pass
+    except OSError as error:
+        raise QueryError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     uvicorn.run(create_app(data), host=host, port=port, log_level="warning")
 
 
@@ -610,14 +639,20 @@ def plot_tricolore(
     """
     from query.plots import write_tricolore_plots
 
+    if out.exists() and not out.is_dir():
+        raise QueryError(f"--out {out} is a file, not a folder")
     with _connect(data) as con:
-        for path in write_tricolore_plots(con, out):
-            typer.echo(path)
+        try:
+            written = write_tricolore_plots(con, out)
+        except OSError as error:
+            raise QueryError(f"cannot write the charts to {out}: "
+                             f"{error.strerror or error}") from None
+    for path in written:
+        typer.echo(path)
 
 
 def main() -> None:
-    try:
-        app()
-    except (QueryError, PuzzleInputError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
+    """One line per failure (``builder.command_line``)."""
+    from builder.command_line import run_app
+
+    run_app(app)

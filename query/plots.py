@@ -11,17 +11,15 @@ METHOD_COLOURS = {"unrestricted": "#1b6ca8", "hybrid": "#e07b39", "restricted": 
 def tricolore_figures(con) -> dict:
     """{"methods": side-by-side click distributions of the three 4×2 methods,
     "targets": per-target distributions towards the document's three targets}."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.figure import Figure  # not pyplot: its registry keeps every figure alive
 
     rows = con.execute("SELECT method, clicks, percent, reached FROM tricolore_click_distribution "
                        "WHERE clicks IS NOT NULL").fetchall()
     methods = [m for m in METHOD_COLOURS if any(r[0] == m for r in rows)]
     clicks = sorted({r[1] for r in rows})
-    figure, axes = plt.subplots(figsize=(9, 4.2), constrained_layout=True)
+    figure = Figure(figsize=(9, 4.2), layout="constrained")
+    axes = figure.subplots()
     width = 0.8 / max(1, len(methods))
     for i, method in enumerate(methods):
         total = sum(r[3] for r in rows if r[0] == method)
@@ -38,7 +36,8 @@ def tricolore_figures(con) -> dict:
         "JOIN tricolore_boards b ON b.width = c.width AND b.height = c.height "
         "AND b.board = c.target WHERE c.width = 4 AND c.height = 2 AND c.clicks IS NOT NULL "
         "AND b.notation IN ('WWWW.WWWW', 'WBWB.BWBW', 'RRRR.RRRR') GROUP BY ALL").fetchall()
-    figure, panels = plt.subplots(1, 3, figsize=(12, 3.8), sharey=True, constrained_layout=True)
+    figure = Figure(figsize=(12, 3.8), layout="constrained")
+    panels = figure.subplots(1, 3, sharey=True)
     for panel, target in zip(panels, DOCUMENT_TARGETS):
         for method in methods:
             points = sorted((c, n) for m, t, c, n in targets if m == method and t == target)
@@ -54,8 +53,7 @@ def tricolore_figures(con) -> dict:
 
 
 def write_tricolore_plots(con, folder: Path) -> list[Path]:
-    import matplotlib.pyplot as plt
-
+    """Write every chart as PNG and SVG into ``folder`` (created if needed)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, figure in tricolore_figures(con).items():
@@ -63,5 +61,4 @@ def write_tricolore_plots(con, folder: Path) -> list[Path]:
             path = folder / f"tricolore_{name}.{suffix}"
             figure.savefig(path, dpi=110)
             written.append(path)
-        plt.close(figure)
     return written

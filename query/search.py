@@ -14,13 +14,33 @@ from __future__ import annotations
 import numpy as np
 
 from builder.puzzles.tricolore import Tricolore
+from query.tables import QueryError
 from query.walk import TricolorePath
 
 NO_CLICK = -1
 
 
+SEARCH_BYTES_PER_STATE = 24 * 3
+"""A stored state is three int64 (board, click, parent); sorting and deduplicating a level
+needs about as much again twice over."""
+
+
+class SearchTooLargeError(QueryError):
+    """A search without a table would need more memory than it may take."""
+
+
+MAX_SEARCH_TABLE_BYTES = 512 * 2**20
+"""The click tables a search builds grow as 3**(squares / 2): past this, refuse."""
+
+
 class _Tables:
     def __init__(self, rules: Tricolore):
+        needed = rules.half_tables_bytes()
+        if needed > MAX_SEARCH_TABLE_BYTES:
+            raise SearchTooLargeError(
+                f"no table for this target, and a search on a {rules.shape_name} board "
+                f"({rules.n_squares} squares) would need {needed / 2**30:.1f} GiB of click "
+                f"tables before it starts (at most {MAX_SEARCH_TABLE_BYTES / 2**20:.0f} MiB)")
         tables = rules.half_tables()
         self.split, self.n_high = tables["split"], tables["n_high"]
         self.n_squares = rules.n_squares
@@ -130,7 +150,9 @@ def _best_meeting(forward: _Side, backward: _Side):
 def bidirectional_path(rules: Tricolore, start: int, target: int,
                        max_states: int = 40_000_000) -> TricolorePath | None:
     """An optimal path from start to target (at least one click), or None if there is
-    none.  Raises MemoryError past ``max_states`` states on either side."""
+    none.  Refuses (SearchTooLargeError) before a level would take either side past
+    ``max_states`` states, counting the candidates a level generates before it
+    deduplicates them, so memory stays bounded on any board size."""
     tables = _Tables(rules)
     n = rules.n_squares
     forward = _Side(np.array([start], np.int64), np.array([NO_CLICK], np.int64),
@@ -158,6 +180,14 @@ def bidirectional_path(rules: Tricolore, start: int, target: int,
             if best is None:
                 return None
             break
+        stored = sum(len(b) for b in side.boards)
+        candidates = len(boards) * (n - 1) * (2 if not grow_forward else 1)
+        if stored + candidates > max_states:
+            raise SearchTooLargeError(
+                f"no table for this target, and a search would need more than "
+                f"{max_states:,} states (~{max_states * SEARCH_BYTES_PER_STATE / 2**30:.1f} "
+                f"GiB) after {forward.depth + backward.depth} clicks on a {rules.shape_name} "
+                "board; build a table towards the target instead")
         new_boards, new_clicks, parents = [], [], []
         for square in range(n):
             allowed = clicks != square
@@ -172,8 +202,6 @@ def bidirectional_path(rules: Tricolore, start: int, target: int,
             parents.append(base + source)
         added = side.add_level(np.concatenate(new_boards), np.concatenate(new_clicks),
                                np.concatenate(parents))
-        if sum(len(b) for b in side.boards) > max_states:
-            raise MemoryError("bidirectional search exceeded its state budget")
         if added == 0 and best is None and not len(side.boards[-1]):
             return None
     _, f_index, b_index = best

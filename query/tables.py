@@ -9,11 +9,14 @@ numpy import.  ``tests/test_tables.py`` checks this reader against zarr itself.
 from __future__ import annotations
 
 import json
+import threading
 import zlib
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from builder.puzzles import OneLineError
 
 TABLE_FORMAT = 2
 """Must equal builder.store.TABLE_FORMAT (a test keeps them together)."""
@@ -24,7 +27,7 @@ CHUNK_CACHE_BYTES = 64 * 2**20
 4×2 table after warming up, and a path query then reads no file at all."""
 
 
-class QueryError(Exception):
+class QueryError(OneLineError):
     """Anything a user should be told in one line (the CLI prints it and exits 2)."""
 
 
@@ -44,35 +47,62 @@ class CorruptTableError(QueryError):
 
 
 def _read_json(path: Path) -> dict:
-    return json.loads(path.read_text())
+    """A table's metadata; a missing, unreadable or garbled file is a one-line error."""
+    try:
+        found = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise CorruptTableError(f"{path} is missing: rebuild the table "
+                                "(`make tables FORCE=1`)") from None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or type(error).__name__
+        raise CorruptTableError(f"{path} is unreadable ({reason}): rebuild the table "
+                                "(`make tables FORCE=1`)") from None
+    if not isinstance(found, dict):
+        raise CorruptTableError(f"{path} is not a JSON object: rebuild the table "
+                                "(`make tables FORCE=1`)")
+    return found
 
 
-READABLE_TYPES = {"uint8": np.dtype("<u1"), "int64": np.dtype("<i8")}
+READABLE_TYPES = {"uint8": np.dtype("<u1"), "int32": np.dtype("<i4"),
+                  "int64": np.dtype("<i8")}
 
 
 def _table_checksums(path: Path) -> dict[str, int]:
     """A table's recorded chunk checksums, parsed once per process for all its arrays (a
-    republished table is a new file, so its inode and time name it)."""
+    republished table is a new file, so its inode and time name it).  Every table has
+    them: a missing or unreadable record is an error, never a reason to stop checking."""
     try:
         stamp = path.stat()
     except OSError:
-        return {}
+        raise CorruptTableError(f"{path} is missing: the table's chunks cannot be checked; "
+                                "rebuild it (`make tables FORCE=1`)") from None
     return _parsed_checksums(str(path), stamp.st_ino, stamp.st_mtime_ns)
 
 
 @lru_cache(maxsize=16)
 def _parsed_checksums(path: str, inode: int, modified: int) -> dict[str, int]:
     try:
-        return json.loads(Path(path).read_text())["crc32"]
-    except (OSError, ValueError, KeyError):
-        return {}
+        recorded = json.loads(Path(path).read_text())["crc32"]
+        if not all(isinstance(crc, int) for crc in recorded.values()):
+            raise ValueError
+        return recorded
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise CorruptTableError(f"{path} is unreadable: the table's chunks cannot be "
+                                "checked; rebuild it (`make tables FORCE=1`)") from None
 
 
-@lru_cache(maxsize=1)
+_per_thread = threading.local()
+
+
 def _decompressor():
-    import zstandard
+    """This thread's zstd decompressor: one ``ZstdDecompressor`` must never be used by two
+    threads at once (a server sharing one crashed, or reported intact chunks damaged)."""
+    found = getattr(_per_thread, "decompressor", None)
+    if found is None:
+        import zstandard
 
-    return zstandard.ZstdDecompressor()
+        found = _per_thread.decompressor = zstandard.ZstdDecompressor()
+    return found
 
 
 class ColumnChunkedArray:
@@ -82,6 +112,17 @@ class ColumnChunkedArray:
     def __init__(self, path: Path, vector: bool = False):
         self.path = path
         metadata = _read_json(path / "zarr.json")
+        try:
+            self._read_metadata(metadata, vector)
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError):
+            raise CorruptTableError(f"{path / 'zarr.json'} is garbled: rebuild the table "
+                                    "(`make tables FORCE=1`)") from None
+        chunk_bytes = self.chunk_shape[0] * self.chunk_shape[1] * self.dtype.itemsize
+        self._chunk = lru_cache(maxsize=max(4, CHUNK_CACHE_BYTES // chunk_bytes))(self._read_chunk)
+        self._checksums: dict[str, int] | None = None
+
+    def _read_metadata(self, metadata: dict, vector: bool) -> None:
+        path = self.path
         codecs = [codec["name"] for codec in metadata["codecs"]]
         endian = metadata["codecs"][0].get("configuration", {}).get("endian", "little")
         if (metadata["data_type"] not in READABLE_TYPES or endian != "little"
@@ -101,12 +142,12 @@ class ColumnChunkedArray:
         self.fill_value = metadata["fill_value"]
         self.compressed = "zstd" in codecs
         self.separator = metadata["chunk_key_encoding"]["configuration"].get("separator", "/")
-        chunk_bytes = self.chunk_shape[0] * self.chunk_shape[1] * self.dtype.itemsize
-        self._chunk = lru_cache(maxsize=max(4, CHUNK_CACHE_BYTES // chunk_bytes))(self._read_chunk)
-        self._checksums: dict[str, int] | None = None
+        if min(self.chunk_shape) < 1 or len(self.shape) != 2 or len(self.chunk_shape) != 2:
+            raise ValueError("chunk shape")
 
     def _expected_crc32(self, key: str) -> int | None:
-        """The checksum the builder recorded for a chunk (None: no record, older table)."""
+        """The checksum the builder recorded for a chunk (None: the builder wrote no such
+        chunk, which zarr leaves out when it holds only the fill value)."""
         if self._checksums is None:
             self._checksums = _table_checksums(self.path.parent / "checksums.json")
         return self._checksums.get(f"{self.path.name}/{key}")
@@ -123,7 +164,10 @@ class ColumnChunkedArray:
                                         "table (`make tables FORCE=1`)") from None
             return np.full(self.chunk_shape, self.fill_value, dtype=self.dtype)
         expected = self._expected_crc32(key)
-        if expected is not None and zlib.crc32(raw) != expected:
+        if expected is None:
+            raise CorruptTableError(f"chunk {self.path / key} is not in the table's checksum "
+                                    "record: rebuild the table (`make tables FORCE=1`)")
+        if zlib.crc32(raw) != expected:
             raise CorruptTableError(f"chunk {self.path / key} is corrupted (checksum mismatch): "
                                     "rebuild the table (`make tables FORCE=1`)")
         if self.compressed:
@@ -177,6 +221,9 @@ def open_group(path: Path, expected: dict) -> dict:
     if not (path / "zarr.json").exists():
         raise MissingTableError(f"no table at {path}: run `make tables`")
     attributes = _read_json(path / "zarr.json").get("attributes", {})
+    if not isinstance(attributes, dict):
+        raise CorruptTableError(f"{path / 'zarr.json'} has no attributes: rebuild the table "
+                                "(`make tables FORCE=1`)")
     if not attributes.get("complete"):
         raise StaleTableError(f"table {path} is incomplete: run `make tables FORCE=1`")
     if attributes.get("table_format") != TABLE_FORMAT:
@@ -306,3 +353,40 @@ class BallsTable:
 
     def moves_to_clear(self, state: tuple[int, ...]) -> int:
         return int(self.moves_of_states(np.array([state]))[0])
+
+
+class LucasTable:
+    """Lucas' arrangements for n = 1 .. max_n: moves from the standard start and to the
+    goal, per arrangement rank (``builder/puzzles/lucas.py``), read through the checked
+    chunk reader like every other table."""
+
+    def __init__(self, data_dir: Path):
+        self.path = Path(data_dir) / "lucas" / "tables.zarr"
+        if not (self.path / "zarr.json").exists():
+            raise MissingTableError(f"no Lucas table in {data_dir}: run `make tables` or "
+                                    "`builder lucas`")
+        self.attributes = open_group(self.path, {"puzzle": "lucas"})
+        self.max_n = int(self.attributes.get("max_n", 0))
+
+    def distances(self, n: int, towards: str) -> np.ndarray:
+        """Moves from every arrangement (by rank) to the goal (``to_goal``) or from the
+        standard start (``from_start``); -1: never."""
+        return ChunkedVector(self.path / f"n{n}_{towards}").whole()
+
+
+def open_catalog(data_dir: Path):
+    """The DuckDB catalog, read-only and sealed: no file outside it can be read or written
+    (external access off, the configuration locked so SQL cannot turn it back on)."""
+    import duckdb
+
+    catalog = Path(data_dir) / "catalog.duckdb"
+    if not catalog.is_file():
+        raise MissingTableError(f"no catalog at {catalog}: run `make tables`")
+    try:
+        return duckdb.connect(str(catalog), read_only=True,
+                              config={"enable_external_access": False,
+                                      "lock_configuration": True})
+    except duckdb.Error as error:
+        raise CorruptTableError(f"catalog {catalog} cannot be opened "
+                                f"({str(error).splitlines()[0][:200]}): rebuild it with "
+                                "`builder catalog --force`") from None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from builder.puzzles.tricolore import BLUE, NO_CLICK, Tricolore
+from builder.puzzles.tricolore import NO_CLICK, Tricolore
 from query.tables import CorruptTableError, MissingTableError, QueryError, TricoloreTable
 
 UNREACHABLE = 255
@@ -39,7 +39,7 @@ class TricolorePath:
 
 def explain_unreachable(rules: Tricolore, target: int, method: str) -> str:
     name = rules.format(target)
-    if all(rules.colour_of(target, s) == BLUE for s in range(rules.n_squares)):
+    if rules.never_reached(target):
         return (
             f"{name} cannot be reached: the last clicked square is never blue afterwards, "
             "so an all-blue board is never the result of a click"
@@ -121,47 +121,56 @@ class LucasPath:
         return len(self.moves)
 
 
+LUCAS_MAX_PATH_N = 100
+"""Longest Lucas path printed: n = 100 is 10,200 moves; n = 10,000 would be 10^8 lines."""
+
+
 def lucas_path(data_dir, start: str, target: str) -> LucasPath:
     """A shortest sequence of moves between two arrangements: by walking the stored
     distances (towards the goal, or towards the start, the moves being reversible), by a
     search at query time for other targets, or beyond the tables, between the standard
     start and goal, by the document's closed form."""
-    from pathlib import Path
-
-    import numpy as np
-
+    from builder.puzzles import check_length, shown
     from builder.puzzles.lucas import Lucas, LucasError
+    from query.tables import LucasTable
 
-    text = start.strip().upper()
+    text = check_length(start, "arrangement", LucasError).strip().upper()
+    check_length(target, "arrangement", LucasError)
     if len(text) % 2 == 0 or text.count("_") != 1:
-        raise LucasError(f"arrangement {start!r}: n A's, one '_' and n B's")
+        raise LucasError(f"arrangement {shown(start)}: n A's, one '_' and n B's")
     rules = Lucas(len(text) // 2)
     start_code, target_code = rules.parse(start), rules.parse(target)
-    path = Path(data_dir) / "lucas" / "tables.zarr"
-    from query.tables import open_group
-
-    attributes = open_group(path, {"puzzle": "lucas"}) if (path / "zarr.json").exists() else {}
-    if rules.n > attributes.get("max_n", 0):
-        if start.upper() == rules.start and target.upper() == rules.goal:
+    if rules.n > LUCAS_MAX_PATH_N:
+        moves = (rules.n + 1) ** 2 - 1
+        raise LucasError(f"n = {rules.n}: a shortest path has at least {moves:,} moves, too "
+                         f"many to print (at most n = {LUCAS_MAX_PATH_N})")
+    table = LucasTable(data_dir)
+    if rules.n > table.max_n:
+        if start.strip().upper() == rules.start and target.strip().upper() == rules.goal:
             moves = rules.closed_form()
             return LucasPath(tuple(rules.play(rules.start, moves)), tuple(moves),
                              "closed form (beyond the tables)")
         raise MissingTableError(
             f"no Lucas table for n = {rules.n}: run `builder lucas --max-n {rules.n}` "
             "(beyond the tables only the standard start to goal is answered)")
-    import zarr
-
-    group = zarr.open_group(path, mode="r")
     if target_code == rules.parse(rules.goal):
-        distance, how = group[f"n{rules.n}_to_goal"][...], "table walk"
+        distance, how = table.distances(rules.n, "to_goal"), "table walk"
     elif target_code == rules.parse(rules.start):
-        distance, how = group[f"n{rules.n}_from_start"][...], "table walk"
+        distance, how = table.distances(rules.n, "from_start"), "table walk"
     else:
         from builder.kernels.level_bfs import lucas_search
 
         distance, how = lucas_search(rules, target_code)[0], "search towards the target"
+    if len(distance) != len(rules.codes):
+        raise CorruptTableError(f"Lucas table {table.path} has {len(distance):,} "
+                                f"arrangements for n = {rules.n}, not {len(rules.codes):,}")
     code, moves, seen = start_code, [], [rules.format(start_code)]
     remaining = int(distance[rules.rank(np.array([code]))[0]])
+    if remaining < 0:
+        raise UnreachableError(f"{rules.format(target_code)} cannot be reached from "
+                               f"{rules.format(start_code)}")
+    if remaining == 0 and code != target_code:
+        raise CorruptTableError(f"Lucas table {table.path} is inconsistent at {seen[-1]}")
     while remaining > 0:
         for following, legal, kind, is_a in rules.moves(np.array([code])):
             if legal[0] and distance[rules.rank(following)[0]] == remaining - 1:
@@ -170,7 +179,10 @@ def lucas_path(data_dir, start: str, target: str) -> LucasPath:
                 seen.append(rules.format(code))
                 break
         else:
-            raise CorruptTableError(f"Lucas table {path} is inconsistent at {seen[-1]}")
+            raise CorruptTableError(f"Lucas table {table.path} is inconsistent at {seen[-1]}")
+    if code != target_code:
+        raise CorruptTableError(f"Lucas table {table.path}: the walk did not end on "
+                                f"{rules.format(target_code)}")
     return LucasPath(tuple(seen), tuple(moves), how)
 
 

@@ -9,17 +9,19 @@ returns a traceback.
 from __future__ import annotations
 
 import io
+import threading
 from functools import lru_cache
 from pathlib import Path
 
 from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from builder.puzzles import MAX_INPUT_CHARACTERS, OneLineError, check_length
 from builder.puzzles.balls import Balls, BallsError
 from builder.puzzles.tricolore import (
     METHODS,
     NO_CLICK,
-    BoardError,
     MethodError,
     Tricolore,
     check_method,
@@ -30,6 +32,7 @@ from query.tables import (
     QueryError,
     TricoloreTable,
     TricoloreTargetTable,
+    open_catalog,
 )
 from query.walk import (
     NotClearableError,
@@ -42,19 +45,39 @@ from query.walk import (
 STATIC = Path(__file__).parent / "static"
 
 
+def _web_message(message: str, data_dir: Path) -> str:
+    """A one-line error for a web user: the server's directories are never shown."""
+    for folder in {str(Path(data_dir).resolve()), str(data_dir)}:
+        message = message.replace(folder + "/", "").replace(folder, "the tables")
+    return message
+Notation = Query(max_length=MAX_INPUT_CHARACTERS)
+"""Every notation parameter: anything longer is refused before any work."""
+
+
+def _one_line(error: RequestValidationError) -> str:
+    """FastAPI's list of validation problems as one sentence (never the input echoed)."""
+    parts = []
+    for problem in error.errors():
+        where = ".".join(str(p) for p in problem.get("loc", ()) if p not in ("query", "path"))
+        parts.append(f"{where or 'request'}: {problem.get('msg', 'invalid')}")
+    return "; ".join(parts) or "invalid request"
+
+
 def create_app(data_dir: Path) -> FastAPI:
     app = FastAPI(title="Puzzle tablebases",
                   description="Optimal hints and paths for Tricolore and the ball tubes, "
                               "answered from the built tables (the CLI's --json answers).")
 
-    @app.exception_handler(QueryError)
-    @app.exception_handler(BoardError)
-    @app.exception_handler(MethodError)
-    @app.exception_handler(BallsError)
+    @app.exception_handler(OneLineError)
     async def bad_request(request: Request, error: Exception) -> JSONResponse:
         status = 404 if isinstance(error, MissingTableError) else 422 if isinstance(
             error, (UnreachableError, NotClearableError)) else 400
-        return JSONResponse({"detail": str(error)}, status_code=status)
+        return JSONResponse({"detail": _web_message(str(error), data_dir)},
+                            status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _one_line(error)}, status_code=422)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, error: Exception) -> JSONResponse:
@@ -78,11 +101,10 @@ def create_app(data_dir: Path) -> FastAPI:
         return towards(rules.width, rules.height, rules.format(target))
 
     def parse_pair(board: str, target: str) -> tuple[Tricolore, int, int]:
-        rows = board.strip().split(".")
-        rules = Tricolore(len(rows[0]), len(rows))
+        rules = Tricolore.of_board(board)
         return rules, rules.parse(board), rules.parse(target)
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
@@ -96,7 +118,7 @@ def create_app(data_dir: Path) -> FastAPI:
         return {"4x2": methods, "4x4": target_table_names(data_dir, 4, 4)}
 
     @app.get("/api/tricolore/hint")
-    def hint(board: str, target: str, method: str = "unrestricted",
+    def hint(board: str = Notation, target: str = Notation, method: str = "unrestricted",
              last: int = Query(NO_CLICK, description="square clicked just before, -1: none")):
         """The next optimal click from BOARD (LAST may not be clicked again) and how many
         clicks remain to TARGET."""
@@ -109,7 +131,7 @@ def create_app(data_dir: Path) -> FastAPI:
                 "method": method, "last": last, "click": click, "remaining": remaining}
 
     @app.get("/api/tricolore/path")
-    def path(start: str, target: str, method: str = "unrestricted"):
+    def path(start: str = Notation, target: str = Notation, method: str = "unrestricted"):
         """An optimal click sequence (the CLI's `query path --json`)."""
         from query.walk import tricolore_path
 
@@ -121,10 +143,10 @@ def create_app(data_dir: Path) -> FastAPI:
                 "length": found.length, "clicks": list(found.clicks), "boards": boards}
 
     @app.get("/api/tricolore/click")
-    def click(board: str, square: int, method: str = "unrestricted", last: int = NO_CLICK):
+    def click(board: str = Notation, square: int = Query(), method: str = "unrestricted",
+              last: int = NO_CLICK):
         """The board after clicking SQUARE, with the method's rules enforced."""
-        rows = board.strip().split(".")
-        rules = Tricolore(len(rows[0]), len(rows))
+        rules = Tricolore.of_board(board)
         rank = rules.parse(board)
         check_method(method)
         legal = dict(rules.legal_moves(rank, last, method))
@@ -134,11 +156,11 @@ def create_app(data_dir: Path) -> FastAPI:
         return {"board": rules.format(legal[square]), "last": square}
 
     def balls_game(state: str) -> tuple[Balls, tuple[int, ...], BallsTable]:
-        rules = Balls(*Balls.shape_of(state))
+        rules = Balls(*Balls.shape_of(check_length(state, "state", BallsError)))
         return rules, rules.parse(state), BallsTable(data_dir, rules)
 
     @app.get("/api/balls/path")
-    def balls(state: str):
+    def balls(state: str = Notation):
         """The shortest way to clear STATE (the CLI's `query path STATE cleared --json`)."""
         rules, parsed, table = balls_game(state)
         found = balls_path(rules, table, parsed)
@@ -147,7 +169,7 @@ def create_app(data_dir: Path) -> FastAPI:
                 "moves": [list(m) for m in found.moves], "states": states}
 
     @app.get("/api/balls/solvable")
-    def solvable(state: str):
+    def solvable(state: str = Notation):
         """Whether STATE can be cleared, and in how few moves."""
         rules, parsed, table = balls_game(state)
         moves = table.moves_to_clear(parsed)
@@ -155,7 +177,7 @@ def create_app(data_dir: Path) -> FastAPI:
                 "moves": None if moves == 255 else moves}
 
     @app.get("/api/balls/move")
-    def move(state: str, source: int, target: int):
+    def move(state: str = Notation, source: int = Query(), target: int = Query()):
         """The state after moving the top ball of tube SOURCE onto tube TARGET (0-based)."""
         rules, parsed, _ = balls_game(state)
         for from_tube, to_tube, following in rules.legal_moves(parsed):
@@ -164,7 +186,8 @@ def create_app(data_dir: Path) -> FastAPI:
         raise QueryError(f"tube {source} -> tube {target} is not a legal move")
 
     @app.get("/api/balls/random")
-    def deal(min_moves: int = 0, seed: int | None = None):
+    def deal(min_moves: int = Query(0, ge=0, le=255),
+             seed: int | None = Query(None, ge=0, lt=2**63)):
         """A random starting game that can be cleared in at least MIN_MOVES moves."""
         import numpy as np
 
@@ -173,22 +196,39 @@ def create_app(data_dir: Path) -> FastAPI:
                                   np.random.default_rng(seed), min_moves, clearable=True)
         return {"state": rules.format(state), "clearable": True, "moves": moves}
 
+    charts: dict[tuple, dict[str, str]] = {}
+    charts_lock = threading.Lock()
+
+    def chart_svgs() -> dict[str, str]:
+        """Every chart drawn once per catalog (drawing costs memory and time; a request
+        only reads the cached text)."""
+        catalog = data_dir / "catalog.duckdb"
+        try:
+            stamp = catalog.stat()
+        except OSError:
+            raise MissingTableError("no catalog: run `make tables`") from None
+        key = (stamp.st_ino, stamp.st_mtime_ns)
+        with charts_lock:
+            if key not in charts:
+                from query.plots import tricolore_figures
+
+                with open_catalog(data_dir) as con:
+                    figures = tricolore_figures(con)
+                drawn = {}
+                for name, figure in figures.items():
+                    buffer = io.StringIO()
+                    figure.savefig(buffer, format="svg")
+                    drawn[name] = buffer.getvalue()
+                charts.clear()
+                charts[key] = drawn
+            return charts[key]
+
     @app.get("/api/plots/{name}.svg")
     def plot(name: str) -> Response:
         """The click-distribution charts: `methods` or `targets`."""
-        import duckdb
-
-        from query.plots import tricolore_figures
-
-        catalog = data_dir / "catalog.duckdb"
-        if not catalog.exists():
-            raise MissingTableError("no catalog: run `make tables`")
-        with duckdb.connect(str(catalog), read_only=True) as con:
-            figures = tricolore_figures(con)
-        if name not in figures:
-            raise QueryError(f"no chart {name!r}: methods or targets")
-        buffer = io.StringIO()
-        figures[name].savefig(buffer, format="svg")
-        return Response(buffer.getvalue(), media_type="image/svg+xml")
+        svgs = chart_svgs()
+        if name not in svgs:
+            raise QueryError(f"no chart {name[:40]!r}: methods or targets")
+        return Response(svgs[name], media_type="image/svg+xml")
 
     return app

@@ -78,7 +78,7 @@ def _class_key(codes, code_length, normal_form, normalising_starts, normalising_
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _factorial(n):
     result = 1
     for i in range(2, n + 1):
@@ -86,7 +86,7 @@ def _factorial(n):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _classes_from(prefix, tubes, capacity, colours, code_length, code_colour_counts,
                   normal_form, normalising_starts, normalising_rows,
                   relabellings, radix, count_only, keys, states):
@@ -169,7 +169,7 @@ def _classes_from(prefix, tubes, capacity, colours, code_length, code_colour_cou
     return found
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _count_classes(prefixes, tubes, capacity, colours, code_length, code_colour_counts,
                    normal_form, normalising_starts, normalising_rows,
                    relabellings, radix):
@@ -183,7 +183,7 @@ def _count_classes(prefixes, tubes, capacity, colours, code_length, code_colour_
     return counts
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _fill_classes(counts, prefixes, tubes, capacity, colours, code_length, code_colour_counts,
                   normal_form, normalising_starts, normalising_rows,
                   relabellings, radix):
@@ -213,7 +213,7 @@ def _position(keys, key):
     return low
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _expand_level(level, keys, moves, tubes, capacity, n_codes, code_length, code_top,
                   code_pop, code_push, code_last_arrival, normal_form, normalising_starts,
                   normalising_rows, relabellings, radix):

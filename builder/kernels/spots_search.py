@@ -18,7 +18,7 @@ def _neighbours(colours, left, right):
             right[disc, colour] = colours[disc, (position + 1) % 6]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve(colours, found, record=True):
     """Write (centre, satellite at spot 0..5) rows into ``found``; return how many.
     Spot k of the centre is its k-th colour clockwise."""
@@ -72,7 +72,7 @@ def solve(colours: np.ndarray) -> np.ndarray:
     return found[:count].copy()
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def _count_many(sets, counts):
     found = np.empty((1, 7), np.int64)
     for index in prange(sets.shape[0]):

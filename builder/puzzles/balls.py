@@ -28,6 +28,7 @@ Notation: tubes separated by '|', each listed top to bottom, one letter per colo
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import permutations, product
@@ -42,6 +43,10 @@ TABLE_LAYOUT = "symmetry classes"
 
 LETTERS = "rgbyopcw"
 EMPTY = -1
+
+
+MAX_FILL_PATTERNS = 10_000_000
+"""Tube fill vectors a table enumerates, (capacity + 1) ** tubes, at most."""
 
 
 class BallsError(PuzzleInputError):
@@ -228,6 +233,8 @@ class Balls:
     @cached_property
     def code_last_arrival(self) -> np.ndarray:
         """True where the top ball may have been the last to arrive: alone, or on its colour."""
+        if self.capacity == 1:  # a tube holds one ball: it is always alone
+            return self.code_length == 1
         return (self.code_length == 1) | (
             (self.code_length > 1) & (self.code_balls[:, 0] == self.code_balls[:, 1]))
 
@@ -243,9 +250,16 @@ class Balls:
         return table
 
     def check_keys_fit(self) -> None:
-        if self.n_codes ** self.tubes >= 2**63:
+        """Refuse, by arithmetic alone, sizes whose class keys or fill patterns no table can
+        hold (before any array is made)."""
+        codes = sum(self.colours**length for length in range(self.capacity + 1))
+        if self.tubes * math.log2(codes) >= 63:
             raise BallsError(f"{self.tubes} tubes of {self.capacity} with {self.colours} "
                              "colours: class keys would not fit in 64 bits")
+        if (self.capacity + 1) ** self.tubes > MAX_FILL_PATTERNS:
+            raise BallsError(f"{self.tubes} tubes of {self.capacity}: "
+                             f"{(self.capacity + 1) ** self.tubes:,} fill patterns to enumerate "
+                             f"(at most {MAX_FILL_PATTERNS:,})")
 
     @cached_property
     def key_radix(self) -> np.ndarray:

@@ -23,13 +23,16 @@ from functools import cached_property
 
 import numpy as np
 
-from builder.puzzles import PuzzleInputError
+from builder.puzzles import PuzzleInputError, check_length, shown
 
 RED, WHITE, BLUE = 0, 1, 2
 LETTERS = "RWB"
 METHODS = ("unrestricted", "hybrid", "restricted")
 NO_CLICK = -1
 """The 'last clicked square' of a start node: nothing is forbidden yet."""
+MAX_SQUARES = 39
+"""A board's rank is a 64-bit integer: 3**39 < 2**63 <= 3**40, so no larger board can be
+written down (a 40-square board would silently wrap around)."""
 
 
 class BoardError(PuzzleInputError):
@@ -61,6 +64,19 @@ class Tricolore:
     def __post_init__(self) -> None:
         if self.width < 1 or self.height < 1:
             raise BoardError(f"a board needs at least one square, not {self.width}x{self.height}")
+        if self.width * self.height > MAX_SQUARES:
+            raise BoardError(
+                f"a {self.width}x{self.height} board has {self.width * self.height:,} squares: "
+                f"at most {MAX_SQUARES} (a board's rank must fit in 64 bits)"
+            )
+
+    @classmethod
+    def of_board(cls, text: str) -> Tricolore:
+        """The rules for the board shape ``text`` is written in (rows joined by '.')."""
+        rows = check_length(str(text), "board", BoardError).strip().split(".")
+        if not rows[0]:
+            raise BoardError("empty board: rows of R, W and B joined by '.', e.g. WBWW.WBRB")
+        return cls(len(rows[0]), len(rows))
 
     @property
     def shape_name(self) -> str:
@@ -98,16 +114,17 @@ class Tricolore:
 
     def parse(self, text: str) -> int:
         """Rank of a board written as rows of R/W/B joined by '.', top row first."""
-        rows = text.strip().upper().split(".")
+        rows = check_length(str(text), "board", BoardError).strip().upper().split(".")
         if len(rows) != self.height or any(len(row) != self.width for row in rows):
             raise BoardError(
-                f"board {text!r} is not {self.height} rows of {self.width} squares "
+                f"board {shown(text)} is not {self.height} rows of {self.width} squares "
                 f"joined by '.' (e.g. {self.format(0)})"
             )
         squares = "".join(rows)
         bad = sorted(set(squares) - set(LETTERS))
         if bad:
-            raise BoardError(f"board {text!r} has letters {''.join(bad)!r}: only R, W and B")
+            raise BoardError(f"board {shown(text)} has letters {shown(''.join(bad))}: "
+                             "only R, W and B")
         digits = np.array([LETTERS.index(letter) for letter in squares], dtype=np.int64)
         return int(digits @ self.place_values)
 
@@ -215,6 +232,18 @@ class Tricolore:
         inside = self.in_state_space(boards, method)
         table[(table >= 0) & ~inside[np.maximum(table, 0)]] = -1
         return table
+
+    def never_reached(self, board: int) -> bool:
+        """True for the all-blue board, the one board no click ever produces (the clicked
+        square is never blue afterwards): no start reaches it."""
+        return board == self.n_boards - 1
+
+    def half_tables_bytes(self) -> int:
+        """Memory ``half_tables`` takes: per half of h squares, 3**h entries per square of a
+        colour byte, 3 advance and 6 retreat int32s."""
+        n_low = self.n_squares // 2
+        return sum(3**h * self.n_squares * (1 + 4 * 3 + 4 * 6)
+                   for h in (n_low, self.n_squares - n_low))
 
     def half_tables(self) -> dict:
         """Lookup tables that apply and undo clicks on the two halves of a rank.

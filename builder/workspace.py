@@ -1,0 +1,154 @@
+"""A builder's hold on a data directory, and a build that stops at once on Ctrl-C.
+
+Owns three guarantees every ``builder`` command that writes relies on:
+
+- one builder at a time per data directory: an exclusive lock (``.builder.lock``), whose
+  file names the holder, so a second builder says in one line which build has it
+  (the kernel releases the lock when the holder exits, however it exits);
+- the directory is checked before any work: a file, a read-only folder or one that
+  cannot be created is a one-line error, not a traceback half-way through a build;
+- staging left by a builder that was killed is swept away when the next one starts
+  (the resumable ``.NAME.zarr.building`` folders are kept: they are how a build resumes).
+
+``run_interruptibly`` runs a command in a worker thread so that Ctrl-C is answered by the
+main thread within a fraction of a second even while a kernel runs (kernels release the
+GIL): the process exits at once, published tables untouched, chunk tasks kept for resuming.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from builder.puzzles import OneLineError
+
+LOCK_NAME = ".builder.lock"
+_held: dict[str, int] = {}
+
+
+class DataDirectoryError(OneLineError):
+    """The data directory cannot be used: not a directory, read-only, or held by another
+    builder."""
+
+
+def _check_directory(data: Path, create: bool) -> Path:
+    data = Path(data)
+    if data.exists() and not data.is_dir():
+        raise DataDirectoryError(f"data directory {data} is not a directory")
+    if not data.exists():
+        if not create:
+            raise DataDirectoryError(f"no data directory {data}: build tables first "
+                                     "(`make tables`, or `builder tables --data DIR`)")
+        try:
+            data.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise DataDirectoryError(f"cannot create data directory {data}: "
+                                     f"{error.strerror or error}") from None
+    if not os.access(data, os.W_OK | os.X_OK):
+        raise DataDirectoryError(f"data directory {data} is read-only: tables cannot be "
+                                 "written there")
+    return data
+
+
+def hold(data: Path, command: str, create: bool = True) -> None:
+    """Take the data directory for this process (until it exits), after checking that it
+    can be written; a DataDirectoryError names the builder that holds it otherwise."""
+    data = _check_directory(data, create)
+    key = str(data.resolve())
+    if key in _held:
+        return
+    lock_path = data / LOCK_NAME
+    try:
+        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise DataDirectoryError(f"data directory {data} cannot be locked: "
+                                 f"{error.strerror or error}") from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(descriptor, 500, 0).decode(errors="replace").strip()
+        os.close(descriptor)
+        raise DataDirectoryError(f"data directory {data} is being built by another "
+                                 f"builder ({holder or 'unknown'}): wait for it to finish"
+                                 ) from None
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    os.ftruncate(descriptor, 0)
+    os.pwrite(descriptor, f"pid {os.getpid()}: {command[:200]}, since {stamp}".encode(), 0)
+    _held[key] = descriptor
+    sweep_orphans(data)
+
+
+def sweep_orphans(data: Path) -> list[Path]:
+    """Remove staging and retired tables that a killed builder left (safe: we hold the
+    lock, so no builder is writing them)."""
+    removed = []
+    for path in Path(data).rglob(".*"):
+        name = path.name
+        if ".building-" in name or ".retired-" in name:
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
+_staging: set[Path] = set()
+_staging_lock = threading.Lock()
+
+
+def staging_started(path: Path) -> None:
+    """Note a staging location that must not outlive an interrupted build."""
+    with _staging_lock:
+        _staging.add(Path(path))
+
+
+def staging_finished(path: Path) -> None:
+    with _staging_lock:
+        _staging.discard(Path(path))
+
+
+def _remove_staging() -> None:
+    with _staging_lock:
+        for path in list(_staging):
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+
+
+def run_interruptibly(body: Callable[[], None], on_interrupt: str) -> None:
+    """Run ``body`` in a worker thread; on Ctrl-C print ``on_interrupt``, remove this
+    build's staging and exit 130 at once (a kernel cannot be stopped half-way, so the
+    process is ended instead).  ``body``'s exceptions and exit codes pass through."""
+    outcome: dict = {}
+
+    def worker() -> None:
+        try:
+            body()
+            outcome["code"] = 0
+        except SystemExit as exit_:
+            outcome["code"] = exit_.code
+        except BaseException as error:  # noqa: BLE001 (re-raised in the main thread)
+            outcome["error"] = error
+
+    thread = threading.Thread(target=worker, name="build", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+    except KeyboardInterrupt:
+        _remove_staging()
+        print(on_interrupt, file=sys.stderr, flush=True)
+        os._exit(130)
+    if "error" in outcome:
+        raise outcome["error"]
+    code = outcome.get("code", 0)
+    if code not in (0, None):
+        sys.exit(code)
