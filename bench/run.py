@@ -234,6 +234,9 @@ def main() -> None:
     from bench.balls import bench_balls  # imports this module: not at the top
 
     bench_balls(rows, data)
+    from bench.load import bench_load
+
+    bench_load(rows, data)
     bench_tricolore_4x4(rows, data)
     bench_storage(rows, data)
     bench_query(rows, data)

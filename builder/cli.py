@@ -98,10 +98,12 @@ def tricolore(
     from builder.build import build_tricolore
     from builder.catalog import refresh_catalog
 
-    if width < 1 or height < 1 or width * height > 10:
+    if width < 1 or height < 1:
+        raise BoardError(f"a board needs at least one square, not {width}x{height}")
+    if width * height > 10:
         raise BoardError(
-            f"an all-pairs table for {width}x{height} needs 1 to 10 squares"
-            + (f" ({3 ** (width * height):,} boards do not fit)" if width * height > 10 else "")
+            f"an all-pairs table for {width}x{height} ({3 ** (width * height):,} boards) does "
+            "not fit: at most 10 squares"
         )
     if method != "all":
         from builder.puzzles.tricolore import check_method

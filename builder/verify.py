@@ -85,7 +85,8 @@ def sample_tricolore_target(table: Path, attributes: dict, samples: int, rng) ->
         board = int(board)
         options = [remaining(following, square) for square, following in
                    rules.legal_moves(board, NO_CLICK, "unrestricted")]
-        if min(options) + 1 != clicks[board]:
+        expected = 255 if min(options) == 255 else min(options) + 1  # 255: unreachable
+        if expected != clicks[board]:
             return f"board {rules.format(board)} breaks the shortest-path recurrence"
     return None
 
@@ -119,35 +120,83 @@ def sample_balls(table: Path, attributes: dict, samples: int, rng) -> str | None
     return None
 
 
+def verify_table(table: Path, samples: int, rng) -> Verdict:
+    """One table's verdict: complete, of this format, intact, and its sample re-derived."""
+    attributes = store.read_attributes(table)
+    if attributes is None:
+        return Verdict(table, False, "zarr.json is missing or unreadable: rebuild it "
+                                     "(`make tables FORCE=1`)")
+    if not attributes.get("complete"):
+        return Verdict(table, False, "incomplete table")
+    if attributes.get("table_format") != store.TABLE_FORMAT:
+        return Verdict(table, False, f"table format {attributes.get('table_format')!r}, this "
+                                     f"builder writes {store.TABLE_FORMAT}: rebuild it "
+                                     "(`make tables FORCE=1`)")
+    if not (table / store.CHECKSUMS).exists():
+        return Verdict(table, False, "no checksum record: rebuild it (`make tables FORCE=1`)")
+    broken = check_chunks(table)
+    if broken:
+        return Verdict(table, False, f"corrupted chunks: {', '.join(broken[:5])}")
+    checked = "checksums ok"
+    problem = None
+    if attributes.get("puzzle") == "tricolore" and "kind" not in attributes:
+        if "target" in attributes:
+            problem = sample_tricolore_target(table, attributes, samples * 100, rng)
+            checked += f"; recurrence holds on {samples * 100} sampled boards"
+        elif attributes["width"] * attributes["height"] <= 8:
+            problem = sample_tricolore_all_pairs(table, attributes, samples, rng)
+            checked += f"; {samples} sampled rows equal a plain BFS"
+    elif attributes.get("puzzle") == "balls":
+        problem = sample_balls(table, attributes, samples * 100, rng)
+        checked += f"; recurrence holds on {samples * 100} sampled states"
+    return Verdict(table, problem is None, problem or checked)
+
+
+def verify_catalog(data_dir: Path) -> Verdict:
+    """The catalog opens, is current for the tables it was made from, and every one of its
+    views answers."""
+    import duckdb
+
+    from builder.catalog import catalog_is_current, catalog_path
+
+    path = catalog_path(data_dir)
+    if not path.is_file():
+        return Verdict(path, False, "missing: rebuild it (`builder catalog`)")
+    try:
+        with duckdb.connect(str(path), read_only=True,
+                            config={"enable_external_access": False}) as con:
+            views = [name for (name,) in con.execute(
+                "SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()]
+            for view in views:
+                con.execute(f'SELECT count(*) FROM "{view}"').fetchone()
+    except duckdb.Error as error:
+        message = (str(error).splitlines() or [type(error).__name__])[0][:200]
+        return Verdict(path, False, f"unreadable ({message}): rebuild it "
+                                    "(`builder catalog --force`)")
+    if not catalog_is_current(data_dir):
+        return Verdict(path, False, "stale (the tables changed since it was made): rebuild "
+                                    "it (`builder catalog`)")
+    return Verdict(path, True, f"current; all {len(views)} views answer")
+
+
 def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
+    """A verdict per table found (and per default table missing), then the catalog's."""
+    from builder.build import default_table_paths
+
     rng = np.random.default_rng(seed)
     verdicts = []
-    for table in sorted(Path(data_dir).rglob("*.zarr")):
-        if table.name.startswith("."):
-            continue
-        attributes = store.read_attributes(table) or {}
-        if not attributes.get("complete"):
-            verdicts.append(Verdict(table, False, "incomplete table"))
-            continue
-        if not (table / store.CHECKSUMS).exists():
-            verdicts.append(Verdict(table, False, "no checksum record: rebuild it "
-                                                  "(`make tables FORCE=1`)"))
-            continue
-        broken = check_chunks(table)
-        if broken:
-            verdicts.append(Verdict(table, False, f"corrupted chunks: {', '.join(broken[:5])}"))
-            continue
-        checked = "checksums ok"
-        problem = None
-        if attributes.get("puzzle") == "tricolore" and "kind" not in attributes:
-            if "target" in attributes:
-                problem = sample_tricolore_target(table, attributes, samples * 100, rng)
-                checked += f"; recurrence holds on {samples * 100} sampled boards"
-            elif attributes["width"] * attributes["height"] <= 8:
-                problem = sample_tricolore_all_pairs(table, attributes, samples, rng)
-                checked += f"; {samples} sampled rows equal a plain BFS"
-        elif attributes.get("puzzle") == "balls":
-            problem = sample_balls(table, attributes, samples * 100, rng)
-            checked += f"; recurrence holds on {samples * 100} sampled states"
-        verdicts.append(Verdict(table, problem is None, problem or checked))
+    tables = [table for table in sorted(Path(data_dir).rglob("*.zarr"))
+              if not table.name.startswith(".")]
+    if not tables:
+        return []
+    for table in tables:
+        try:
+            verdicts.append(verify_table(table, samples, rng))
+        except Exception as error:  # noqa: BLE001 (a damaged table is a FAIL line, not a crash)
+            verdicts.append(Verdict(table, False, f"unreadable ({type(error).__name__}: "
+                                                  f"{str(error)[:150]}): rebuild it"))
+    for table in default_table_paths(data_dir):
+        if table not in tables:
+            verdicts.append(Verdict(table, False, "missing: `make tables` builds it"))
+    verdicts.append(verify_catalog(data_dir))
     return verdicts

@@ -50,8 +50,10 @@ def _web_message(message: str, data_dir: Path) -> str:
     for folder in {str(Path(data_dir).resolve()), str(data_dir)}:
         message = message.replace(folder + "/", "").replace(folder, "the tables")
     return message
-Notation = Query(max_length=MAX_INPUT_CHARACTERS)
-"""Every notation parameter: anything longer is refused before any work."""
+def Notation():  # noqa: N802 (reads as the parameter's type)
+    """A notation parameter: anything longer is refused before any work (a fresh Query
+    each time: FastAPI names the parameter on the object)."""
+    return Query(max_length=MAX_INPUT_CHARACTERS)
 
 
 def _one_line(error: RequestValidationError) -> str:
@@ -118,7 +120,7 @@ def create_app(data_dir: Path) -> FastAPI:
         return {"4x2": methods, "4x4": target_table_names(data_dir, 4, 4)}
 
     @app.get("/api/tricolore/hint")
-    def hint(board: str = Notation, target: str = Notation, method: str = "unrestricted",
+    def hint(board: str = Notation(), target: str = Notation(), method: str = "unrestricted",
              last: int = Query(NO_CLICK, description="square clicked just before, -1: none")):
         """The next optimal click from BOARD (LAST may not be clicked again) and how many
         clicks remain to TARGET."""
@@ -131,7 +133,7 @@ def create_app(data_dir: Path) -> FastAPI:
                 "method": method, "last": last, "click": click, "remaining": remaining}
 
     @app.get("/api/tricolore/path")
-    def path(start: str = Notation, target: str = Notation, method: str = "unrestricted"):
+    def path(start: str = Notation(), target: str = Notation(), method: str = "unrestricted"):
         """An optimal click sequence (the CLI's `query path --json`)."""
         from query.walk import tricolore_path
 
@@ -143,7 +145,7 @@ def create_app(data_dir: Path) -> FastAPI:
                 "length": found.length, "clicks": list(found.clicks), "boards": boards}
 
     @app.get("/api/tricolore/click")
-    def click(board: str = Notation, square: int = Query(), method: str = "unrestricted",
+    def click(board: str = Notation(), square: int = Query(), method: str = "unrestricted",
               last: int = NO_CLICK):
         """The board after clicking SQUARE, with the method's rules enforced."""
         rules = Tricolore.of_board(board)
@@ -160,7 +162,7 @@ def create_app(data_dir: Path) -> FastAPI:
         return rules, rules.parse(state), BallsTable(data_dir, rules)
 
     @app.get("/api/balls/path")
-    def balls(state: str = Notation):
+    def balls(state: str = Notation()):
         """The shortest way to clear STATE (the CLI's `query path STATE cleared --json`)."""
         rules, parsed, table = balls_game(state)
         found = balls_path(rules, table, parsed)
@@ -169,7 +171,7 @@ def create_app(data_dir: Path) -> FastAPI:
                 "moves": [list(m) for m in found.moves], "states": states}
 
     @app.get("/api/balls/solvable")
-    def solvable(state: str = Notation):
+    def solvable(state: str = Notation()):
         """Whether STATE can be cleared, and in how few moves."""
         rules, parsed, table = balls_game(state)
         moves = table.moves_to_clear(parsed)
@@ -177,7 +179,7 @@ def create_app(data_dir: Path) -> FastAPI:
                 "moves": None if moves == 255 else moves}
 
     @app.get("/api/balls/move")
-    def move(state: str = Notation, source: int = Query(), target: int = Query()):
+    def move(state: str = Notation(), source: int = Query(), target: int = Query()):
         """The state after moving the top ball of tube SOURCE onto tube TARGET (0-based)."""
         rules, parsed, _ = balls_game(state)
         for from_tube, to_tube, following in rules.legal_moves(parsed):
