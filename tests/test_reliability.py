@@ -1,0 +1,355 @@
+"""Reliability: every bad input is one line and a non-zero exit, injected faults are
+detected before a wrong answer, builders exclude each other and stop at once on Ctrl-C,
+and `query serve` stays up and exact under concurrent requests."""
+
+from __future__ import annotations
+
+import fcntl
+import http.client
+import json
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import numpy as np
+import pytest
+
+BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parent.parent
+LONG_BOARD = "R" * 41
+
+
+def run(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / args[0]), *args[1:]], capture_output=True, text=True,
+                          timeout=timeout, check=False, **kwargs)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, words: str = "") -> None:
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2, (result.returncode, result.stdout[-300:], result.stderr)
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    assert words.lower() in lines[0].lower(), lines[0]
+    assert len(lines[0]) < 400, "an error never echoes a long input whole"
+
+
+# --- bad input, every command -----------------------------------------------------------
+
+QUERY_BAD_INPUTS = [
+    (("path", "WBXW.WBRB", "RRRR.RRRR"), "letters"),
+    (("path", LONG_BOARD, LONG_BOARD), "at most 39"),
+    (("path", "R" * 7 + ".RRRRRRR" * 6, "R" * 7 + ".RRRRRRR" * 6), "at most 39"),
+    (("path", "R" * 10_000, "R"), "too long"),
+    (("distance", "RRRR.RRRR.RRRR.RRRR.RRRR.RRRR.RRRR.RRRR",
+      "RRRR.RRRR.RRRR.RRRR.RRRR.RRRR.RRRR.WRRR"), "GiB"),
+    (("path", "AAA_BBB", "BBB_AAA", "--method", "hybrid"), "--method is for Tricolore"),
+    (("path", "rggb|brrg|gbbr|", "cleared", "--method", "hybrid"), "--method is for Tricolore"),
+    (("path", "A" * 150 + "_" + "B" * 150, "B" * 150 + "_" + "A" * 150), "too many to print"),
+    (("path", "rggb|brrg|gbbr|", "RRRR"), "cleared"),
+    (("path", "WBWW.WBRB"), "missing argument"),
+    (("path", "WBWW.WBRB", "RRRR.RRRR", "--bogus"), "no such option"),
+    (("sql", ""), "empty SQL"),
+    (("sql", ";"), "empty SQL"),
+    (("sql", "SELEC 1"), "SQL error"),
+    (("sql", "COPY (SELECT 42) TO 'x.csv'"), "disabled"),
+    (("sql", "EXPORT DATABASE 'exported'"), "disabled"),
+    (("sql", "SELECT * FROM read_csv('/etc/passwd')"), "disabled"),
+    (("sql", "SELECT * FROM glob('/etc/*')"), "disabled"),
+    (("sql", "SET enable_external_access = true"), "SQL error"),
+    (("random", "balls", "--seed", "-1"), "--seed"),
+    (("random", "spots", "--seed", "-1"), "--seed"),
+    (("random", "balls", "--min-moves", "40"), "hardest needs 18"),
+    (("plot", "tricolore", "--out", "/proc/nope"), "cannot write"),
+    (("plot", "tricolore", "--out", "README.md"), "is a file"),
+    (("serve", "--port", "70000"), "--port"),
+    (("solvable", "rggx|brrg|gbbr|"), "tubes of letters"),
+    (("solvable", "rggbb|rrg|gbbr|"), "more than"),
+    (("lightsout", "solve", "012.000.000"), "other than 0 and 1"),
+    (("spots", "solve", "--set", "3"), "sets 1 and 2"),
+    (("stats", "tricolore", "--data", "/nonexistent"), "no catalog"),
+]
+
+
+@pytest.mark.parametrize("args, words", QUERY_BAD_INPUTS,
+                         ids=[" ".join(a)[:60] for a, _ in QUERY_BAD_INPUTS])
+def test_query_bad_input_is_one_line(data_dir, args, words, tmp_path):
+    extra = () if "--data" in args or args[0] in ("lightsout", "spots") or args[:2] == (
+        "random", "spots") else (
+        "--data", str(data_dir))
+    result = run("query", *args, *extra, cwd=ROOT if args[0] == "plot" else tmp_path)
+    assert_one_line_error(result, words)
+    assert not (tmp_path / "x.csv").exists() and not (tmp_path / "exported").exists()
+
+
+BUILDER_BAD_INPUTS = [
+    (("tricolore", "--data", "/etc/passwd"), "not a directory"),
+    (("tricolore", "--data", "/proc/nope/data"), "cannot create"),
+    (("catalog", "--data", "/nonexistent"), "no data directory"),
+    (("spots", "--sets", "0"), "--sets"),
+    (("tricolore4x4-decomposition", "--pairs", "0"), "--pairs"),
+    (("tricolore4x4-decomposition", "--pairs", "10"), "no unrestricted table"),
+    (("verify", "--samples", "-1"), "--samples"),
+    (("tricolore", "--force", "--scheduler", "bogus"), "not a scheduler address"),
+    (("tricolore", "--workers", "1000"), "local worker processes"),
+    (("tricolore", "--width", "4", "--height", "4"), "does not fit"),
+    (("tricolore", "--method", "diagonal"), "unknown method"),
+    (("lucas", "--max-n", "0"), "--max-n"),
+    (("lucas", "--max-n", "100"), "arrangements"),
+    (("lucas", "--max-n", "12"), "GiB"),
+    (("balls", "--tubes", "1000"), "64 bits"),
+    (("balls", "--capacity", "1000"), "64 bits"),
+    (("balls", "--tubes", "62", "--capacity", "1", "--colours", "1"), "fill patterns"),
+    (("balls", "--tubes", "6", "--capacity", "4", "--colours", "5"), "minutes"),
+    (("balls", "--tubes", "2", "--colours", "3"), "cannot hold"),
+    (("tricolore4x4", "--target", "BBBB.BBBB.BBBB.BBBB"), "cannot be reached"),
+    (("tricolore4x4", "--target", "RRRR.RRRR"), "not 4 rows"),
+    (("tricolore4x4-reachability", "--start", "RRRR"), "not 4 rows"),
+    (("nonsense",), "no such command"),
+]
+
+
+@pytest.mark.parametrize("args, words", BUILDER_BAD_INPUTS,
+                         ids=[" ".join(a)[:60] for a, _ in BUILDER_BAD_INPUTS])
+def test_builder_bad_input_is_one_line(args, words, tmp_path):
+    extra = () if "--data" in args or args == ("nonsense",) else ("--data", str(tmp_path))
+    result = run("builder", *args, *extra)
+    assert_one_line_error(result, words)
+    assert not list(tmp_path.rglob("*.zarr")), "nothing is published for a refused build"
+
+
+# --- a small data directory to damage ---------------------------------------------------
+
+@pytest.fixture(scope="module")
+def small_data(tmp_path_factory) -> Path:
+    """Lucas up to n = 3, the document's ball game, 3×2 all pairs, a 3×3 target table."""
+    data = tmp_path_factory.mktemp("small_data")
+    for args in (("lucas", "--max-n", "3"), ("balls",),
+                 ("tricolore", "--width", "3", "--height", "2", "--method", "unrestricted"),
+                 ("tricolore4x4", "--width", "3", "--height", "3", "--target", "RRR.RRR.RRR")):
+        result = run("builder", *args, "--quiet", "--data", str(data), timeout=300)
+        assert result.returncode == 0, result.stderr
+    verified = run("builder", "verify", "--data", str(data))
+    failing = [line for line in verified.stdout.splitlines() if line.startswith("FAIL")]
+    assert failing and all("missing: `make tables` builds it" in line for line in failing), (
+        verified.stdout)  # intact: only the default tables it was not given are reported
+    return data
+
+
+def damaged_copy(small_data: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "data"
+    shutil.copytree(small_data, copy)
+    return copy
+
+
+def flip_a_byte(path: Path) -> None:
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 2] ^= 0x40
+    path.write_bytes(bytes(raw))
+
+
+def tamper_lucas_start(data: Path) -> None:
+    """The issue's reproduction: the start's distance to the goal set to 0, the chunk
+    rewritten as valid zstd (only the checksum can tell)."""
+    import zarr
+
+    array = zarr.open_array(data / "lucas" / "tables.zarr" / "n3_to_goal", mode="r+")
+    from builder.puzzles.lucas import Lucas
+
+    rules = Lucas(3)
+    values = array[...]
+    values[int(rules.rank(np.array([rules.parse(rules.start)]))[0])] = 0
+    array[...] = values
+
+
+FAULTS = {
+    "lucas distance tampered": (tamper_lucas_start, ("path", "AAA_BBB", "BBB_AAA"),
+                                "lucas", "corrupted"),
+    "lucas checksums deleted": (lambda d: (d / "lucas/tables.zarr/checksums.json").unlink(),
+                                ("path", "AAA_BBB", "BBB_AAA"), "lucas", "checksums.json"),
+    "lucas checksums garbled": (lambda d: (d / "lucas/tables.zarr/checksums.json").write_text(
+        "{not json"), ("path", "AAA_BBB", "BBB_AAA"), "lucas", "checksums.json"),
+    "tricolore chunk flipped": (lambda d: flip_a_byte(
+        d / "tricolore/3x2/unrestricted.zarr/clicks/c/0/0"),
+        ("path", "WWW.WWW", "RRR.RRR"), "3x2", "corrupted"),
+    "tricolore chunk deleted": (lambda d: (
+        d / "tricolore/3x2/unrestricted.zarr/clicks/c/0/0").unlink(),
+        ("path", "WWW.WWW", "RRR.RRR"), "3x2", "missing"),
+    "tricolore array metadata garbled": (lambda d: (
+        d / "tricolore/3x2/unrestricted.zarr/clicks/zarr.json").write_text('{"shape": 3}'),
+        ("path", "RRR.RRR", "WWW.WWW"), "3x2", "garbled"),
+    "tricolore group metadata garbled": (lambda d: (
+        d / "tricolore/3x2/unrestricted.zarr/zarr.json").write_text("\x00\x01"),
+        ("distance", "RRR.RRR", "WWW.WWW"), "3x2", "unreadable"),
+    "tricolore other table format": (lambda d: (
+        d / "tricolore/3x2/unrestricted.zarr/zarr.json").write_text(
+        (d / "tricolore/3x2/unrestricted.zarr/zarr.json").read_text().replace(
+            '"table_format": 2', '"table_format": 1')),
+        ("path", "RRR.RRR", "WWW.WWW"), "3x2", "format"),
+    "ball key index deleted": (lambda d: shutil.rmtree(d / "balls/4_4_3.zarr/key_index"),
+                               ("solvable", "rggb|brrg|gbbr|"), "4_4_3", "missing"),
+    "ball moves chunk flipped": (lambda d: flip_a_byte(
+        d / "balls/4_4_3.zarr/moves_to_clear/c/0"),
+        ("path", "rggb|brrg|gbbr|", "cleared"), "4_4_3", "corrupted"),
+    "target table chunk flipped": (lambda d: flip_a_byte(
+        d / "tricolore/3x3/targets/RRR.RRR.RRR.zarr/clicks/c/0"),
+        None, "3x3", "corrupted"),
+    "catalog truncated": (lambda d: (d / "catalog.duckdb").write_bytes(
+        (d / "catalog.duckdb").read_bytes()[:5000]),
+        ("sql", "SELECT * FROM lucas_summary"), "catalog", "catalog"),
+    "catalog deleted": (lambda d: (d / "catalog.duckdb").unlink(),
+                        ("sql", "SELECT 1"), "catalog", "no catalog"),
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_injected_fault_is_named_not_answered(small_data, tmp_path, fault):
+    inject, query_args, table_words, error_words = FAULTS[fault]
+    data = damaged_copy(small_data, tmp_path)
+    inject(data)
+    if query_args is not None:
+        answered = run("query", *query_args, "--data", str(data))
+        assert_one_line_error(answered, error_words)
+    verified = run("builder", "verify", "--samples", "0", "--data", str(data))
+    assert verified.returncode == 1 and "Traceback" not in verified.stderr, verified.stderr
+    failing = [line for line in verified.stdout.splitlines()
+               if line.startswith("FAIL") and table_words in line]
+    assert failing, verified.stdout
+
+
+def test_a_damaged_table_is_never_loaded_into_the_catalog(small_data, tmp_path):
+    data = damaged_copy(small_data, tmp_path)
+    flip_a_byte(data / "tricolore/3x2/unrestricted.zarr/clicks/c/0/0")
+    assert_one_line_error(run("builder", "catalog", "--force", "--data", str(data)),
+                          "damaged")
+
+
+def test_lucas_max_n_zero_leaves_the_directory_usable(tmp_path):
+    assert_one_line_error(run("builder", "lucas", "--max-n", "0", "--data", str(tmp_path)))
+    built = run("builder", "lucas", "--max-n", "2", "--quiet", "--data", str(tmp_path))
+    assert built.returncode == 0, built.stderr
+    assert run("query", "path", "AA_BB", "BB_AA", "--data", str(tmp_path)).returncode == 0
+
+
+# --- builders on one data directory -----------------------------------------------------
+
+def test_a_second_builder_is_told_who_holds_the_directory(tmp_path):
+    lock = tmp_path / ".builder.lock"
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.write("pid 4242: builder tables, since now")
+        held.flush()
+        result = run("builder", "lucas", "--max-n", "2", "--data", str(tmp_path))
+    assert_one_line_error(result, "being built by another builder (pid 4242: builder tables")
+    assert not (tmp_path / "lucas").exists()
+    assert run("builder", "lucas", "--max-n", "2", "--quiet",
+               "--data", str(tmp_path)).returncode == 0
+
+
+def test_orphaned_staging_is_swept_when_a_builder_starts(tmp_path):
+    orphan = tmp_path / "lucas" / ".tables.zarr.building-deadbeef"
+    orphan.mkdir(parents=True)
+    (orphan / "zarr.json").write_text("{}")
+    assert run("builder", "lucas", "--max-n", "2", "--quiet",
+               "--data", str(tmp_path)).returncode == 0
+    assert not orphan.exists()
+
+
+def test_ctrl_c_stops_a_build_inside_its_kernel_at_once(tmp_path):
+    build = subprocess.Popen([str(BIN / "builder"), "balls", "--tubes", "5", "--capacity", "4",
+                              "--colours", "4", "--quiet", "--data", str(tmp_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)  # inside the class enumeration or the search (about 12 s in all)
+    assert build.poll() is None, build.communicate()
+    sent = time.monotonic()
+    build.send_signal(signal.SIGINT)
+    _, stderr = build.communicate(timeout=30)
+    assert time.monotonic() - sent < 2.0
+    assert build.returncode == 130 and "Traceback" not in stderr, stderr
+    assert "run the same command again" in stderr
+    assert not [p for p in tmp_path.rglob("*") if ".building-" in p.name]
+    assert not (tmp_path / "balls" / "5_4_4.zarr").exists()
+
+
+# --- the server under concurrent requests -----------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
+    """8 threads of random 4×4 and 4×2 hints for a bounded time: no crash, no spurious
+    error, and every answer equal to the same question asked of the tables here."""
+    from builder.puzzles.tricolore import Tricolore
+    from query.tables import TricoloreTable, TricoloreTargetTable
+    from query.walk import tricolore_hint
+
+    rng = np.random.default_rng(12)
+    big, half = Tricolore(4, 4), Tricolore(4, 2)
+    towards_red = TricoloreTargetTable(data_dir, 4, 4, "RRRR.RRRR.RRRR.RRRR")
+    all_pairs = TricoloreTable(data_dir, 4, 2, "unrestricted")
+    questions = []
+    for board in rng.integers(0, big.n_boards, 300):
+        click, remaining = tricolore_hint(big, towards_red, int(board), -1,
+                                          big.parse("RRRR.RRRR.RRRR.RRRR"), "unrestricted")
+        questions.append(({"board": big.format(int(board)), "target": "RRRR.RRRR.RRRR.RRRR"},
+                          click, remaining))
+    for board, target in rng.integers(0, half.n_boards - 1, (100, 2)):
+        click, remaining = tricolore_hint(half, all_pairs, int(board), -1, int(target),
+                                          "unrestricted")
+        questions.append(({"board": half.format(int(board)), "target": half.format(int(target))},
+                          click, remaining))
+
+    port = free_port()
+    server = subprocess.Popen([str(BIN / "query"), "serve", "--port", str(port), "--data",
+                               str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                probe.request("HEAD", "/")
+                assert probe.getresponse().status == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.2)
+        answered, wrong = [0] * 8, []
+        stop = time.monotonic() + 8
+
+        def client(number: int) -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            position = number * 37
+            while time.monotonic() < stop and not wrong:
+                query, click, remaining = questions[position % len(questions)]
+                position += 1
+                try:
+                    connection.request("GET", "/api/tricolore/hint?" + urlencode(query))
+                    response = connection.getresponse()
+                    body = json.loads(response.read())
+                except (OSError, ValueError) as error:
+                    wrong.append(f"{query}: {error!r}")
+                    return
+                if response.status != 200 or (body["click"], body["remaining"]) != (
+                        click, remaining):
+                    wrong.append(f"{query}: {response.status} {body}")
+                answered[number] += 1
+
+        threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert server.poll() is None, "the server died under load"
+        assert not wrong, wrong[:3]
+        assert sum(answered) > 200
+    finally:
+        server.kill()
+        server.wait()
