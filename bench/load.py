@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from builder.puzzles.tricolore import METHODS, Tricolore  # noqa: E402
+from builder.puzzles.tricolore import METHODS, Tricolore
 
 SECONDS_PER_RUN = 5.0
 CLIENTS = 8

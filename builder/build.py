@@ -642,19 +642,3 @@ def build_balls(data_dir: Path, tubes: int = 4, capacity: int = 4, colours: int 
                          "the first key of every chunk"})
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
 
-
-def default_table_paths(data_dir: Path) -> list[Path]:
-    """Every table `builder tables` (and so `make tables`) builds: `builder verify` reports
-    any of them that is missing."""
-    paths = [tricolore_table_path(data_dir, Tricolore(4, 2), method) for method in METHODS]
-    paths += [tricolore_target_path(data_dir, Tricolore(4, 4), board)
-              for board in APPLET_TARGETS_4X4]
-    paths += [store.table_path(data_dir, "tricolore", "4x4", "decomposition_sample"),
-              store.table_path(data_dir, "tricolore", "4x4", "reachability"),
-              store.table_path(data_dir, "lightsout", "tables"),
-              store.table_path(data_dir, "spots", "random_sets"),
-              store.table_path(data_dir, "lucas", "tables")]
-    from builder.puzzles.balls import Balls
-
-    paths += [balls_table_path(data_dir, Balls(*game)) for game in BALL_GAMES]
-    return paths

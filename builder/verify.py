@@ -180,9 +180,8 @@ def verify_catalog(data_dir: Path) -> Verdict:
 
 
 def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
-    """A verdict per table found (and per default table missing), then the catalog's."""
-    from builder.build import default_table_paths
-
+    """A verdict per table found (and per table the catalog was made from that is gone),
+    then the catalog's."""
     rng = np.random.default_rng(seed)
     verdicts = []
     tables = [table for table in sorted(Path(data_dir).rglob("*.zarr"))
@@ -195,8 +194,28 @@ def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
         except Exception as error:  # noqa: BLE001 (a damaged table is a FAIL line, not a crash)
             verdicts.append(Verdict(table, False, f"unreadable ({type(error).__name__}: "
                                                   f"{str(error)[:150]}): rebuild it"))
-    for table in default_table_paths(data_dir):
-        if table not in tables:
-            verdicts.append(Verdict(table, False, "missing: `make tables` builds it"))
+    present = {(table.parent.name, table.name) for table in tables}
+    for parent, name in catalogued_tables(data_dir):
+        if (parent, name) not in present:
+            verdicts.append(Verdict(Path(data_dir) / "..." / parent / name, False,
+                                    "missing: the catalog was made from it; rebuild it "
+                                    "(`make tables`)"))
     verdicts.append(verify_catalog(data_dir))
     return verdicts
+
+
+def catalogued_tables(data_dir: Path) -> list[tuple[str, str]]:
+    """(folder, name) of every table the catalog was made from (its source stamp)."""
+    import duckdb
+
+    from builder.catalog import catalog_path
+
+    try:
+        with duckdb.connect(str(catalog_path(data_dir)), read_only=True,
+                            config={"enable_external_access": False}) as con:
+            (stamp,) = con.execute("SELECT stamp FROM catalog_info").fetchone()
+    except (duckdb.Error, TypeError):
+        return []  # verify_catalog reports the catalog itself
+    sources = stamp.split("|", 1)[0]
+    return [tuple(entry.rsplit(":", 1)[0].split("/", 1)) for entry in sources.split(";")
+            if "/" in entry]

@@ -485,7 +485,7 @@ def lightsout_solve(
     rules = LightsOut(rows, cols)
     start = rules.parse(board)
     if target is not None and LightsOut.shape_of(target) != (rows, cols):
-        raise LightsOutError(f"target {target!r} is not {rows}x{cols} like the start")
+        raise LightsOutError(f"target {target[:40]!r} is not {rows}x{cols} like the start")
     goal = rules.parse(target) if target is not None else 0
     solution = rules.solve(start, goal)
     if solution.solvable and rules.press(start, solution.clicks) != goal:

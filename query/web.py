@@ -50,7 +50,7 @@ def _web_message(message: str, data_dir: Path) -> str:
     for folder in {str(Path(data_dir).resolve()), str(data_dir)}:
         message = message.replace(folder + "/", "").replace(folder, "the tables")
     return message
-def Notation():  # noqa: N802 (reads as the parameter's type)
+def Notation():
     """A notation parameter: anything longer is refused before any work (a fresh Query
     each time: FastAPI names the parameter on the object)."""
     return Query(max_length=MAX_INPUT_CHARACTERS)

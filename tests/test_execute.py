@@ -91,7 +91,10 @@ def test_a_damaged_finished_task_is_recomputed(tmp_path):
 
 @pytest.fixture()
 def small_table(tmp_path):
+    from builder.catalog import refresh_catalog
+
     build.build_tricolore(tmp_path, 3, 2, "unrestricted", progress=False)
+    refresh_catalog(tmp_path)  # a data directory is its tables and their catalog
     return tmp_path, build.tricolore_table_path(tmp_path, Tricolore(3, 2), "unrestricted")
 
 

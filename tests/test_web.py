@@ -165,3 +165,48 @@ def test_play_hint_and_solve_in_a_real_browser(server, browser, data_dir, tmp_pa
     page.screenshot(path=str(folder / "page.png"), full_page=True)
     assert (folder / "page.png").stat().st_size > 10_000
     page.close()
+
+
+def test_hint_at_the_target_counts_the_shortest_return_like_path(client):
+    for board in ("RRRR.RRRR", "RRRR.RRRR.RRRR.RRRR"):
+        hint = client.get("/api/tricolore/hint", params={"board": board, "target": board})
+        path = client.get("/api/tricolore/path", params={"start": board, "target": board})
+        assert hint.status_code == path.status_code == 200
+        assert hint.json()["remaining"] == path.json()["length"] >= 1
+
+
+def test_boards_the_codec_cannot_hold_are_refused_not_wrapped(client):
+    for board in ("R" * 41, ".".join(["RRRRRRR"] * 7)):
+        answer = client.get("/api/tricolore/click", params={"board": board, "square": 1})
+        assert answer.status_code == 400 and "at most 39" in answer.json()["detail"]
+
+
+def test_oversized_input_is_refused_in_one_line(client):
+    answer = client.get("/api/tricolore/hint", params={"board": "R" * 14_000, "target": "R"})
+    assert answer.status_code == 422
+    detail = answer.json()["detail"]
+    assert isinstance(detail, str) and "\n" not in detail and "RRRR" not in detail
+    dealt = client.get("/api/balls/random", params={"seed": -1})
+    assert dealt.status_code == 422 and "seed" in dealt.json()["detail"]
+
+
+def test_errors_never_show_a_server_path(client, data_dir):
+    answer = client.get("/api/tricolore/hint", params={"board": "RRRR.RRRR.RRRR.RRRB",
+                                                      "target": "RRRR.RRRR.RRRR.RRRW"})
+    assert answer.status_code == 404
+    assert str(data_dir) not in answer.json()["detail"]
+    assert str(Path(data_dir).resolve()) not in answer.json()["detail"]
+
+
+def test_head_on_the_page(client):
+    assert client.head("/").status_code == 200
+
+
+def test_charts_are_drawn_once_and_leave_no_figure_open(client):
+    import matplotlib.pyplot as plt
+
+    first = client.get("/api/plots/methods.svg")
+    second = client.get("/api/plots/methods.svg")
+    assert first.status_code == 200 and first.text == second.text
+    assert first.text.lstrip().startswith("<?xml")
+    assert plt.get_fignums() == []

@@ -36,7 +36,7 @@ from math import comb, factorial
 
 import numpy as np
 
-from builder.puzzles import PuzzleInputError
+from builder.puzzles import PuzzleInputError, check_length, shown
 
 TABLE_LAYOUT = "symmetry classes"
 """Ball tables hold one entry per class key (older tables, by labelled rank, are stale)."""
@@ -312,11 +312,11 @@ class Balls:
         parts = text.strip().lower().split("|")
         letters = LETTERS[: self.colours]
         if len(parts) != self.tubes:
-            raise BallsError(f"state {text!r} has {len(parts)} tubes, not {self.tubes} "
+            raise BallsError(f"state {shown(text)} has {len(parts)} tubes, not {self.tubes} "
                              f"(tubes separated by '|', e.g. {self.format(self.initial_state())})")
         for part in parts:
             if len(part) > self.capacity:
-                raise BallsError(f"tube {part!r} holds more than {self.capacity} balls")
+                raise BallsError(f"tube {shown(part)} holds more than {self.capacity} balls")
             unknown = set(part) - set(letters)
             if unknown:
                 raise BallsError(f"unknown colour {''.join(sorted(unknown))!r}: the colours are "
@@ -342,14 +342,14 @@ class Balls:
     def shape_of(text: str, colours: int | None = None) -> tuple[int, int, int]:
         """(tubes, capacity, colours) a state's notation implies: capacity = balls per
         colour, colours = distinct letters."""
-        parts = text.strip().lower().split("|")
+        parts = check_length(text, "state", BallsError).strip().lower().split("|")
         balls = "".join(parts)
         found = sorted(set(balls))
         if not balls or any(ch not in LETTERS for ch in found):
-            raise BallsError(f"state {text!r}: tubes of letters from {LETTERS!r} joined by '|'")
+            raise BallsError(f"state {shown(text)}: tubes of letters from {LETTERS!r} joined by '|'")
         k = colours or len(found)
         if len(balls) % k:
-            raise BallsError(f"state {text!r} has {len(balls)} balls: not {k} equal colours")
+            raise BallsError(f"state {shown(text)} has {len(balls)} balls: not {k} equal colours")
         return len(parts), len(balls) // k, k
 
     def initial_level(self) -> int:

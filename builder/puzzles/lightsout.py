@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from builder.puzzles import PuzzleInputError
+from builder.puzzles import PuzzleInputError, check_length, shown
 
 MAX_EXACT_NULLITY = 22
 """Cosets of up to 2^22 solutions are enumerated exactly for the fewest clicks."""
@@ -78,15 +78,15 @@ class LightsOut:
         lines = text.strip().split(".")
         if len(lines) != self.rows or any(len(line) != self.cols for line in lines):
             raise LightsOutError(
-                f"board {text!r} is not {self.rows} rows of {self.cols} buttons joined by '.'"
+                f"board {shown(text)} is not {self.rows} rows of {self.cols} buttons joined by '.'"
             )
         if set("".join(lines)) - set("01"):
-            raise LightsOutError(f"board {text!r} has characters other than 0 and 1")
+            raise LightsOutError(f"board {shown(text)} has characters other than 0 and 1")
         return sum(1 << i for i, ch in enumerate("".join(lines)) if ch == "1")
 
     @staticmethod
     def shape_of(text: str) -> tuple[int, int]:
-        lines = text.strip().split(".")
+        lines = check_length(text, "board", LightsOutError).strip().split(".")
         if not lines[0]:
             raise LightsOutError("empty board")
         return len(lines), len(lines[0])

@@ -16,7 +16,7 @@ from itertools import combinations
 
 import numpy as np
 
-from builder.puzzles import PuzzleInputError
+from builder.puzzles import PuzzleInputError, shown
 
 SHIFT, JUMP = "shift", "jump"
 
@@ -49,7 +49,7 @@ class Lucas:
         text = text.strip().upper()
         if len(text) != self.cells or sorted(text) != sorted(self.start):
             raise LucasError(
-                f"arrangement {text!r} is not {self.n} A's, {self.n} B's and one '_'"
+                f"arrangement {shown(text)} is not {self.n} A's, {self.n} B's and one '_'"
             )
         gap = text.index("_")
         return (gap << self.cells) | sum(1 << i for i, ch in enumerate(text) if ch == "A")
