@@ -291,7 +291,7 @@ def catalog_is_current(data_dir: Path) -> bool:
     if not path.exists():
         return False
     try:
-        with duckdb.connect(str(path), read_only=True) as con:
+        with duckdb.connect(str(path), read_only=True, config=dict(store.SEALED_CATALOG)) as con:
             (stamp,) = con.execute("SELECT stamp FROM catalog_info").fetchone()
     except duckdb.Error:
         return False

@@ -116,6 +116,11 @@ class TableWriter:
         self.group.attrs.update({**attributes, "complete": True})
 
 
+SEALED_CATALOG = {"enable_external_access": False, "lock_configuration": True}
+"""How every reader opens the DuckDB catalog (read-only besides): no file outside it can be
+read or written.  One configuration for all, because DuckDB refuses a second connection to
+a file with a different one in the same process."""
+
 CHECKSUMS = "checksums.json"
 """Per table: crc32 of every chunk file as written, checked by `builder verify` and by the
 query side before it trusts a chunk."""

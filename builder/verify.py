@@ -164,7 +164,7 @@ def verify_catalog(data_dir: Path) -> Verdict:
         return Verdict(path, False, "missing: rebuild it (`builder catalog`)")
     try:
         with duckdb.connect(str(path), read_only=True,
-                            config={"enable_external_access": False}) as con:
+                            config=dict(store.SEALED_CATALOG)) as con:
             views = [name for (name,) in con.execute(
                 "SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()]
             for view in views:
@@ -212,7 +212,7 @@ def catalogued_tables(data_dir: Path) -> list[tuple[str, str]]:
 
     try:
         with duckdb.connect(str(catalog_path(data_dir)), read_only=True,
-                            config={"enable_external_access": False}) as con:
+                            config=dict(store.SEALED_CATALOG)) as con:
             (stamp,) = con.execute("SELECT stamp FROM catalog_info").fetchone()
     except (duckdb.Error, TypeError):
         return []  # verify_catalog reports the catalog itself

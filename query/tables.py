@@ -383,9 +383,9 @@ def open_catalog(data_dir: Path):
     if not catalog.is_file():
         raise MissingTableError(f"no catalog at {catalog}: run `make tables`")
     try:
-        return duckdb.connect(str(catalog), read_only=True,
-                              config={"enable_external_access": False,
-                                      "lock_configuration": True})
+        from builder.store import SEALED_CATALOG
+
+        return duckdb.connect(str(catalog), read_only=True, config=dict(SEALED_CATALOG))
     except duckdb.Error as error:
         raise CorruptTableError(f"catalog {catalog} cannot be opened "
                                 f"({str(error).splitlines()[0][:200]}): rebuild it with "

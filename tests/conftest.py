@@ -24,7 +24,10 @@ def data_dir() -> Path:
 def catalog(data_dir):
     import duckdb
 
-    with duckdb.connect(str(data_dir / "catalog.duckdb"), read_only=True) as con:
+    from builder.store import SEALED_CATALOG
+
+    with duckdb.connect(str(data_dir / "catalog.duckdb"), read_only=True,
+                         config=dict(SEALED_CATALOG)) as con:
         yield con
 
 

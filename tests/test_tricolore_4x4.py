@@ -253,7 +253,10 @@ def test_target_stats_resume_and_feed_the_estimate(tmp_path):
     catalog.refresh_catalog(tmp_path)
     import duckdb
 
-    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True) as con:
+    from builder.store import SEALED_CATALOG
+
+    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
+                         config=dict(SEALED_CATALOG)) as con:
         shares = con.execute("SELECT sum(share) FROM tricolore_4x4_pairs_estimate").fetchone()[0]
         hardest = con.execute("SELECT count(*) FROM tricolore_4x4_hardest_targets").fetchone()[0]
     assert abs(shares - 1) < 1e-9 and hardest == 2
