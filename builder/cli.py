@@ -155,8 +155,9 @@ def tricolore4x4(
 
 @app.command("tricolore4x4-decomposition")
 def tricolore4x4_decomposition(
-    pairs: Annotated[int, typer.Option(help="Random (start, target) pairs to solve.", min=1,
-                                       max=10_000_000)] = 100_000,
+    pairs: Annotated[int, typer.Option(help="Random (start, target) pairs to solve (about "
+                                       "1,500 a second; at most 2,000,000).", min=1,
+                                       max=2_000_000)] = 100_000,
     seed: Annotated[int, typer.Option(help="Random seed (the sample is reproducible).")] = 2026,
     data: DataOption = Path("data"),
     force: ForceOption = False,

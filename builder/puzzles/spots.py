@@ -47,6 +47,9 @@ DOCUMENT_SETS = {
 """The two disc sets of the document (inputs, clockwise): the example and the mixed-up one."""
 
 
+MAX_DISC_SET_BYTES = 100_000
+
+
 class SpotsError(PuzzleInputError):
     """A malformed disc set."""
 
@@ -73,9 +76,14 @@ class DiscSet:
     @classmethod
     def from_file(cls, path: Path) -> DiscSet:
         try:
+            size = Path(path).stat().st_size
+            if size > MAX_DISC_SET_BYTES:
+                raise SpotsError(f"disc set {path} has {size:,} bytes: a set of 7 discs is "
+                                 f"a small JSON file (at most {MAX_DISC_SET_BYTES:,} bytes)")
             data = json.loads(Path(path).read_text())
         except (OSError, ValueError) as error:
-            raise SpotsError(f"cannot read disc set {path}: {error}") from None
+            reason = getattr(error, "strerror", None) or str(error).splitlines()[0][:100]
+            raise SpotsError(f"cannot read disc set {path}: {reason}") from None
         discs = data.get("discs", data) if isinstance(data, dict) else None
         if not isinstance(discs, dict):
             raise SpotsError(f"{path}: expected {{\"discs\": {{\"d1\": [6 colours], ...}}}}")
