@@ -96,7 +96,7 @@ def bench_large_build(rows):
 def clearable_states(data: Path, size, count: int) -> list[tuple[int, ...]]:
     """Uniformly drawn labelled states that can be cleared."""
     from builder.puzzles.balls import Balls
-    from query.tables import BallsTable
+    from builder.reader import BallsTable
 
     rules = Balls(*size)
     ranks = np.random.default_rng(11).integers(0, rules.n_states, 20 * count)
@@ -109,8 +109,8 @@ def query_times(data: Path, size, starts: int = 200):
     """Medians of `moves_to_clear` and of a whole path walk per move of the path, each
     from a fresh table reader (chunks read from disk), at random clearable states."""
     from builder.puzzles.balls import Balls
-    from query.tables import BallsTable
-    from query.walk import balls_path
+    from builder.reader import BallsTable
+    from builder.walk import balls_path
 
     rules = Balls(*size)
     states = clearable_states(data, size, starts)

@@ -112,8 +112,8 @@ def bench_storage(rows, data: Path):
 
 
 def bench_query(rows, data: Path):
-    from query.tables import TricoloreTable
-    from query.walk import tricolore_path
+    from builder.reader import TricoloreTable
+    from builder.walk import tricolore_path
 
     rules = Tricolore(4, 2)
     rng = random.Random(2026)
@@ -182,9 +182,9 @@ def bench_tricolore_4x4(rows, data: Path):
     import resource
 
     from builder.build import tricolore_single_target
+    from builder.reader import TricoloreTargetTable
+    from builder.walk import tricolore_path
     from query.search import bidirectional_path
-    from query.tables import TricoloreTargetTable
-    from query.walk import tricolore_path
 
     rules = Tricolore(4, 4)
     tricolore_single_target(Tricolore(3, 3), 0, progress=False)  # compile / load the cache

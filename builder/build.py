@@ -277,8 +277,8 @@ def build_decomposition_sample(
 ) -> BuildResult:
     """Measure the document's decomposition solver: random (start, target) pairs, and for
     the applet's targets with exact tables, exact clicks beside decomposition clicks."""
-    from query.decomposition import DecompositionSolver
-    from query.tables import TricoloreTargetTable, target_table_names
+    from builder.decomposition import DecompositionSolver
+    from builder.reader import TricoloreTargetTable, target_table_names
 
     rules = Tricolore(4, 4)
     path = store.table_path(data_dir, "tricolore", "4x4", "decomposition_sample")

@@ -4,7 +4,7 @@ Every table is one zarr group directory under ``data/`` (for example
 ``data/tricolore/4x2/unrestricted.zarr``).  A build writes into a hidden temporary
 directory beside it and is renamed into place only when complete, with a
 ``complete`` attribute written last; a reader trusts a table only when that
-attribute and the format version match (see ``query.tables``).
+attribute and the format version match (see ``builder.reader``).
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ def sample_balls(table: Path, attributes: dict, samples: int, rng) -> str | None
     """Whole-table facts (keys ascending and canonical, classes adding up to every
     state), then the shortest-path recurrence at uniformly drawn labelled states."""
     from builder.puzzles.balls import Balls
-    from query.tables import BallsTable
+    from builder.reader import BallsTable
 
     rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
     reader = BallsTable(table.parent.parent, rules)

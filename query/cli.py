@@ -22,7 +22,7 @@ from typing import Annotated
 
 import typer
 
-from query.tables import QueryError
+from builder.reader import QueryError
 
 app = typer.Typer(
     help="Query puzzle tablebases: optimal paths, distances, statistics, SQL.",
@@ -98,7 +98,7 @@ def _print_rows(columns: list[str], rows: list[tuple], as_json: bool, as_csv: bo
 
 def _exact_table(data: Path, rules, target_rank: int, method: str):
     """The table that answers exactly: all-pairs for the shape, else one towards the target."""
-    from query.tables import MissingTableError, TricoloreTable, TricoloreTargetTable
+    from builder.reader import MissingTableError, TricoloreTable, TricoloreTargetTable
 
     try:
         return TricoloreTable(data, rules.width, rules.height, method)
@@ -172,8 +172,8 @@ def path(
 def _exact_path(data: Path, rules, start_rank: int, target_rank: int, method: str):
     """An optimal path by table walk, or by bidirectional search where no table exists
     (large boards); every path is replayed and checked before it is returned."""
-    from query.tables import MissingTableError
-    from query.walk import UnreachableError, explain_unreachable, tricolore_path
+    from builder.reader import MissingTableError
+    from builder.walk import UnreachableError, explain_unreachable, tricolore_path
 
     try:
         table = _exact_table(data, rules, target_rank, method)
@@ -201,7 +201,7 @@ def _exact_path(data: Path, rules, start_rank: int, target_rank: int, method: st
 def _balls_game(state: str, data: Path):
     from builder.puzzles import check_length
     from builder.puzzles.balls import Balls, BallsError
-    from query.tables import BallsTable
+    from builder.reader import BallsTable
 
     rules = Balls(*Balls.shape_of(check_length(state, "state", BallsError)))
     start = rules.parse(state)
@@ -209,7 +209,7 @@ def _balls_game(state: str, data: Path):
 
 
 def _balls_path(start: str, target: str, data: Path, as_json: bool) -> None:
-    from query.walk import balls_path
+    from builder.walk import balls_path
 
     if target.strip().lower() != "cleared":
         from builder.puzzles import shown
@@ -277,8 +277,8 @@ def random_balls(
     import numpy as np
 
     from builder.puzzles.balls import Balls
-    from query.tables import BallsTable
-    from query.walk import deal_balls
+    from builder.reader import BallsTable
+    from builder.walk import deal_balls
 
     rules = Balls(tubes, capacity, colours)
     state, moves = deal_balls(rules, BallsTable(data, rules), np.random.default_rng(seed),
@@ -293,7 +293,7 @@ def random_balls(
 
 
 def _lucas_path(start: str, target: str, data: Path, as_json: bool) -> None:
-    from query.walk import lucas_path
+    from builder.walk import lucas_path
 
     found = lucas_path(data, start, target)
     if as_json:
@@ -312,7 +312,7 @@ def _lucas_path(start: str, target: str, data: Path, as_json: bool) -> None:
 
 
 def _decomposition_path(start: str, target: str, data: Path, as_json: bool) -> None:
-    from query.decomposition import DecompositionSolver
+    from builder.decomposition import DecompositionSolver
 
     rules, start_rank, target_rank = _tricolore_pair(start, target, "unrestricted")
     if (rules.width, rules.height) != (4, 4):
@@ -344,7 +344,7 @@ def distance(
 
     Example: query distance RRRR.RRRR WWWW.WWWW
     """
-    from query.walk import UnreachableError, explain_unreachable, tricolore_distance
+    from builder.walk import UnreachableError, explain_unreachable, tricolore_distance
 
     method = method or "unrestricted"
     rules, start_rank, target_rank = _tricolore_pair(start, target, method)
@@ -369,7 +369,7 @@ def distance(
 
 
 def _connect(data: Path):
-    from query.tables import open_catalog
+    from builder.reader import open_catalog
 
     return open_catalog(data)
 
@@ -610,7 +610,7 @@ def serve(
     from query.web import create_app
 
     if not (data / "catalog.duckdb").exists():
-        from query.tables import MissingTableError
+        from builder.reader import MissingTableError
 
         raise MissingTableError(f"no tables in {data}: run `make tables`")
     import socket

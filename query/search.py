@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from builder.puzzles.tricolore import Tricolore
-from query.tables import QueryError
-from query.walk import TricolorePath
+from builder.reader import QueryError
+from builder.walk import TricolorePath
 
 NO_CLICK = -1
 

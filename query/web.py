@@ -26,7 +26,7 @@ from builder.puzzles.tricolore import (
     Tricolore,
     check_method,
 )
-from query.tables import (
+from builder.reader import (
     BallsTable,
     MissingTableError,
     QueryError,
@@ -34,7 +34,7 @@ from query.tables import (
     TricoloreTargetTable,
     open_catalog,
 )
-from query.walk import (
+from builder.walk import (
     NotClearableError,
     UnreachableError,
     balls_path,
@@ -113,7 +113,7 @@ def create_app(data_dir: Path) -> FastAPI:
     @app.get("/api/tricolore/tables")
     def tricolore_tables() -> dict:
         """Which Tricolore tables are built: 4×2 methods and 4×4 targets."""
-        from query.tables import target_table_names
+        from builder.reader import target_table_names
 
         methods = [m for m in METHODS
                    if (data_dir / "tricolore" / "4x2" / f"{m}.zarr" / "zarr.json").exists()]
@@ -135,7 +135,7 @@ def create_app(data_dir: Path) -> FastAPI:
     @app.get("/api/tricolore/path")
     def path(start: str = Notation(), target: str = Notation(), method: str = "unrestricted"):
         """An optimal click sequence (the CLI's `query path --json`)."""
-        from query.walk import tricolore_path
+        from builder.walk import tricolore_path
 
         rules, start_rank, target_rank = parse_pair(start, target)
         table = tricolore_table(rules, method, target_rank)

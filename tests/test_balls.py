@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from builder import build
 from builder.puzzles.balls import Balls, BallsError
-from query.tables import BallsTable
-from query.walk import NotClearableError, balls_path, deal_balls
+from builder.reader import BallsTable
+from builder.walk import NotClearableError, balls_path, deal_balls
 from tests import reference
 from tests.test_cli import run
 

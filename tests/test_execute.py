@@ -15,8 +15,8 @@ import zarr
 from builder import build, store
 from builder.execute import Dask, InProcess
 from builder.puzzles.tricolore import METHODS, Tricolore
-from query.tables import CorruptTableError, TricoloreTable
-from query.walk import tricolore_path
+from builder.reader import CorruptTableError, TricoloreTable
+from builder.walk import tricolore_path
 
 BIN = Path(sys.executable).parent
 

@@ -288,8 +288,8 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
     """8 threads of random 4×4 and 4×2 hints for a bounded time: no crash, no spurious
     error, and every answer equal to the same question asked of the tables here."""
     from builder.puzzles.tricolore import Tricolore
-    from query.tables import TricoloreTable, TricoloreTargetTable
-    from query.walk import tricolore_hint
+    from builder.reader import TricoloreTable, TricoloreTargetTable
+    from builder.walk import tricolore_hint
 
     rng = np.random.default_rng(12)
     big, half = Tricolore(4, 4), Tricolore(4, 2)

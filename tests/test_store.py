@@ -7,10 +7,10 @@ import pytest
 import zarr
 
 from builder import build, store
+from builder import reader as tables
 from builder.puzzles.tricolore import METHODS, Tricolore
-from query import tables
-from query.tables import StaleTableError, TricoloreTable
-from query.walk import tricolore_path
+from builder.reader import StaleTableError, TricoloreTable
+from builder.walk import tricolore_path
 from tests import reference
 
 

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builder import build
+from builder.decomposition import DecompositionSolver
 from builder.puzzles.tricolore import Tricolore
-from query.decomposition import DecompositionSolver
-from query.tables import TricoloreTargetTable
-from query.walk import tricolore_path
+from builder.reader import TricoloreTargetTable
+from builder.walk import tricolore_path
 from tests import reference
 
 FULL = Tricolore(4, 4)

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builder.puzzles.tricolore import METHODS, Tricolore
-from query.tables import TricoloreTable
-from query.walk import UnreachableError, tricolore_path
+from builder.reader import TricoloreTable
+from builder.walk import UnreachableError, tricolore_path
 from tests import reference
 
 HALF = Tricolore(4, 2)

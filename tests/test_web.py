@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from builder.puzzles.tricolore import Tricolore
-from query.tables import TricoloreTable
-from query.walk import tricolore_distance
+from builder.reader import TricoloreTable
+from builder.walk import tricolore_distance
 from query.web import create_app
 from tests import reference
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from builder.puzzles.tricolore import NO_CLICK, Tricolore
-from query.tables import CorruptTableError, MissingTableError, QueryError, TricoloreTable
+from builder.reader import CorruptTableError, MissingTableError, QueryError, TricoloreTable
 
 UNREACHABLE = 255
 
@@ -132,7 +132,7 @@ def lucas_path(data_dir, start: str, target: str) -> LucasPath:
     start and goal, by the document's closed form."""
     from builder.puzzles import check_length, shown
     from builder.puzzles.lucas import Lucas, LucasError
-    from query.tables import LucasTable
+    from builder.reader import LucasTable
 
     text = check_length(start, "arrangement", LucasError).strip().upper()
     check_length(target, "arrangement", LucasError)

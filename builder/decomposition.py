@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from builder.puzzles.tricolore import BLUE, RED, WHITE, Tricolore
-from query.tables import QueryError, TricoloreTable
-from query.walk import tricolore_path
+from builder.reader import QueryError, TricoloreTable
+from builder.walk import tricolore_path
 
 ROTATIONS = ("identity", "quarter_turn", "half_turn", "three_quarter_turn")
 N_SQUARE = 10
