@@ -390,3 +390,72 @@ def open_catalog(data_dir: Path):
         raise CorruptTableError(f"catalog {catalog} cannot be opened "
                                 f"({str(error).splitlines()[0][:200]}): rebuild it with "
                                 "`builder catalog --force`") from None
+
+
+class Tables:
+    """The engine's ``TableLookup`` (``builder/puzzles/base.py``): any stored array of any
+    table, by table path parts and array name, through the checked chunk readers, opened
+    once and cached.  Plug-ins read their tables only through it."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = Path(data_dir)
+        self._groups: dict[tuple, dict] = {}
+        self._arrays: dict[tuple, ColumnChunkedArray | ChunkedVector] = {}
+        self._lock = threading.Lock()
+
+    def path(self, table: tuple[str, ...]) -> Path:
+        return self.data_dir.joinpath(*table[:-1], f"{table[-1]}.zarr")
+
+    def require(self, table: tuple[str, ...], expected: dict | None = None,
+                missing: str | None = None) -> dict:
+        key = (table, tuple(sorted((expected or {}).items(), key=lambda item: item[0])))
+        with self._lock:
+            if key not in self._groups:
+                path = self.path(table)
+                if not (path / "zarr.json").exists():
+                    raise MissingTableError(missing or f"no table {'/'.join(table)} in "
+                                            f"{self.data_dir}: run `make tables`")
+                self._groups[key] = open_group(path, expected or {})
+            return self._groups[key]
+
+    def _array(self, table: tuple[str, ...], array: str, vector: bool, missing: str | None):
+        key = (table, array, vector)
+        with self._lock:
+            found = self._arrays.get(key)
+        if found is None:
+            self.require(table, missing=missing)
+            path = self.path(table) / array
+            found = ChunkedVector(path) if vector else ColumnChunkedArray(path)
+            with self._lock:
+                found = self._arrays.setdefault(key, found)
+        return found
+
+    def value(self, table: tuple[str, ...], array: str, index: int,
+              missing: str | None = None) -> int:
+        vector = self._array(table, array, True, missing)
+        if not 0 <= index < vector.length:
+            raise CorruptTableError(f"table {self.path(table)}: position {index} is outside "
+                                    f"{array} ({vector.length:,} entries): rebuild it")
+        return vector[index]
+
+    def column_value(self, table: tuple[str, ...], array: str, row: int, column: int,
+                     missing: str | None = None) -> int:
+        return int(self._array(table, array, False, missing).column(column)[row])
+
+    def position(self, table: tuple[str, ...], keys: str, key: int, first_keys: str,
+                 missing: str | None = None) -> int:
+        """Where ``key`` sits in the ascending array ``keys``, found through
+        ``first_keys`` (the first key of each chunk): one chunk read."""
+        sorted_keys = self._array(table, keys, True, missing)
+        firsts = self._array(table, first_keys, True, missing)
+        with self._lock:
+            index = self._arrays.get((table, first_keys, "whole"))
+            if index is None:
+                index = self._arrays[(table, first_keys, "whole")] = firsts.whole()
+        chunk = max(int(np.searchsorted(index, key, side="right")) - 1, 0)
+        in_chunk = sorted_keys.chunk(chunk)
+        at = int(np.searchsorted(in_chunk, key))
+        if at >= len(in_chunk) or int(in_chunk[at]) != key:
+            raise CorruptTableError(f"table {self.path(table)} lacks a key it should hold: "
+                                    "rebuild it (`make tables FORCE=1`)")
+        return chunk * sorted_keys.chunk_size + at

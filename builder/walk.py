@@ -245,3 +245,58 @@ def deal_balls(rules, table, rng: np.random.Generator, min_moves: int = 0,
         state = tuple(int(code) for code in rng.permutation(relabelled))
         if all(rules.code_length[code] == rules.capacity for code in state[: rules.colours]):
             return state, int(moves[chosen])
+
+
+@dataclass(frozen=True)
+class WalkedPath:
+    """A shortest path found by the generic walk: the walk nodes from start to target and
+    the label of each move."""
+
+    nodes: tuple
+    labels: tuple[str, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.labels)
+
+
+def walk(puzzle, tables, variant, start, target) -> WalkedPath:
+    """A shortest path by table walk for any walkable plug-in: from each node, the first
+    move whose node is exactly one move nearer the target."""
+    node = puzzle.start_node(variant, start)
+    remaining = puzzle.distance(tables, variant, node, target)
+    if remaining is None:
+        raise UnreachableError(f"{puzzle.format(variant, target)} cannot be reached from "
+                               f"{puzzle.format(variant, start)}")
+    nodes, labels = [node], []
+    while remaining > 0:
+        for move in puzzle.moves(variant, node):
+            if puzzle.distance(tables, variant, move.state, target) == remaining - 1:
+                break
+        else:
+            raise CorruptTableError(f"the {puzzle.name} tables are inconsistent at "
+                                    f"{puzzle.format(variant, node)}: rebuild them "
+                                    "(`make tables FORCE=1`)")
+        node, remaining = move.state, remaining - 1
+        nodes.append(node)
+        labels.append(move.label)
+    if not puzzle.at_target(variant, node, target) and nodes[1:]:
+        raise CorruptTableError(f"the {puzzle.name} tables: the walk did not end on the "
+                                "target; rebuild them (`make tables FORCE=1`)")
+    return WalkedPath(tuple(nodes), tuple(labels))
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    label: str
+    node: object
+    distance: int | None
+    """Fewest moves to the target after this move (None: never)."""
+
+
+def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list[MoveValue]]:
+    """The distance from ``node`` and every legal move with the distance after it."""
+    here = puzzle.distance(tables, variant, node, target)
+    return here, [MoveValue(move.label, move.state,
+                            puzzle.distance(tables, variant, move.state, target))
+                  for move in puzzle.moves(variant, node)]

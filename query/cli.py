@@ -55,6 +55,9 @@ MethodOption = Annotated[
         show_default=False,
     ),
 ]
+PuzzleOption = Annotated[str | None, typer.Option(
+    "--puzzle", help="Which puzzle the notation is (default: the one that recognises it; "
+    "needed only when two do).", show_default=False)]
 SeedOption = Annotated[int | None, typer.Option(
     help="Random seed, 0 or more (default: fresh).", min=0, max=2**63 - 1)]
 
@@ -127,6 +130,7 @@ def path(
                                               "(rggb|brrg|gbbr|).")],
     target: Annotated[str, typer.Argument(help="Target board, arrangement, or 'cleared'.")],
     method: MethodOption = None,
+    puzzle: PuzzleOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
 ) -> None:
@@ -140,20 +144,26 @@ def path(
     `--method decomposition` solves any 4×4 pair the document's way (two 4×2 halves,
     not always optimal).
 
+    Any registered puzzle's notation is recognised (`--puzzle` names one when two
+    recognise it); Lights Out 5x5 boards (00000.00000...) walk their table too.
+
     Example: query path WBWW.WBRB RRRR.RRRR --method hybrid
     """
+    from builder.puzzles import registry
+
+    chosen = registry.choose(start, puzzle)
+    registry.check_options(chosen, {"method": method})
     if method == "decomposition":
         _decomposition_path(start, target, data, as_json)
         return
-    if "_" in start or "|" in start:
-        if method is not None:
-            puzzle = "Lucas" if "_" in start else "ball-tube"
-            raise QueryError(f"--method is for Tricolore boards: {puzzle} paths have no "
-                             "methods (leave it out)")
-        if "_" in start:
-            _lucas_path(start, target, data, as_json)
-        else:
-            _balls_path(start, target, data, as_json)
+    # The document's own path layouts (Lucas' agent / move type table, the ball tubes'
+    # moves from tube to tube) are kept; every other puzzle prints the generic walk.
+    printer = {"lucas": _lucas_path, "balls": _balls_path}.get(chosen.name)
+    if printer is not None:
+        printer(start, target, data, as_json)
+        return
+    if chosen.name != "tricolore":
+        _generic_path(chosen, start, target, data, as_json)
         return
 
     method = method or "unrestricted"
@@ -229,6 +239,85 @@ def _balls_path(start: str, target: str, data: Path, as_json: bool) -> None:
         move = f"{found.moves[step][0]} -> {found.moves[step][1]}" if step < found.length else (
             "cleared")
         typer.echo(f"{'init' if step == 0 else step:<5} {state:<{width}}  {move}")
+
+
+def _generic_path(puzzle, start: str, target: str, data: Path, as_json: bool) -> None:
+    """A shortest path by the engine's generic walk, printed the same way for any puzzle."""
+    from builder.reader import Tables
+    from builder.walk import walk
+
+    variant = puzzle.variant(start, target, {})
+    start_state = puzzle.parse(variant, start)
+    goal = puzzle.parse_target(variant, target)
+    found = walk(puzzle, Tables(data), variant, start_state, goal)
+    positions = [puzzle.format(variant, node) for node in found.nodes]
+    if as_json:
+        typer.echo(json.dumps({"puzzle": puzzle.name, "start": positions[0],
+                               "target": puzzle.format(variant, goal), "length": found.length,
+                               "moves": list(found.labels), "states": positions}))
+        return
+    typer.echo(f"{positions[0]} -> {puzzle.format(variant, goal)}: {found.length} "
+               f"{puzzle.unit} (shortest, table walk)")
+    width = max(len(positions[0]), 8)
+    typer.echo(f"{'step':<5} {'position':<{width}}  move")
+    for step, position in enumerate(positions):
+        label = found.labels[step] if step < found.length else "done"
+        typer.echo(f"{'init' if step == 0 else step:<5} {position:<{width}}  {label}")
+
+
+@app.command()
+def moves(
+    state: Annotated[str, typer.Argument(help="A position in any puzzle's notation.")],
+    target: Annotated[str | None, typer.Argument(
+        help="The target (default: the puzzle's goal, e.g. 'cleared' for ball tubes).")]
+    = None,
+    method: MethodOption = None,
+    puzzle: PuzzleOption = None,
+    data: DataOption = Path("data"),
+    as_json: JsonOption = False,
+) -> None:
+    """Every legal move from STATE with the fewest moves to TARGET after it: the moves
+    that keep the optimum are marked. Works for every puzzle with a distance table.
+
+    Example: query moves WBWW.WBRB RRRR.RRRR
+    """
+    from builder.puzzles import registry
+    from builder.reader import Tables
+    from builder.walk import move_values
+
+    chosen = registry.choose(state, puzzle)
+    options = registry.check_options(chosen, {"method": method})
+    if not chosen.walkable:
+        raise QueryError(f"{chosen.name} has no positions to walk")
+    variant = chosen.variant(state, target or "", options)
+    if target is None:
+        target = chosen.default_target(variant)
+        if target is None:
+            raise QueryError(f"give a TARGET: {chosen.name} has no single goal "
+                             f"(e.g. query moves {chosen.example[0]} {chosen.example[1]})")
+    goal = chosen.parse_target(variant, target)
+    node = chosen.start_node(variant, chosen.parse(variant, state))
+    here, values = move_values(chosen, Tables(data), variant, node, goal)
+    shown_target = chosen.format(variant, goal)
+    if as_json:
+        typer.echo(json.dumps({
+            "puzzle": chosen.name, "state": chosen.format(variant, node),
+            "target": shown_target, "distance": here,
+            "moves": [{"move": v.label, "state": chosen.format(variant, v.node),
+                       "distance": v.distance,
+                       "optimal": here is not None and v.distance == here - 1}
+                      for v in values]}))
+        return
+    where = ("cannot reach it" if here is None else f"{here} {chosen.unit} from here")
+    typer.echo(f"{chosen.format(variant, node)} -> {shown_target}: {where}")
+    width = max([len(v.label) for v in values] + [4])
+    position_width = max([len(chosen.format(variant, v.node)) for v in values] + [5])
+    typer.echo(f"{'move':<{width}}  {'after':<{position_width}}  {chosen.unit} left")
+    for v in values:
+        left = "never" if v.distance is None else str(v.distance)
+        mark = "  optimal" if here is not None and v.distance == here - 1 else ""
+        typer.echo(f"{v.label:<{width}}  {chosen.format(variant, v.node):<{position_width}}  "
+                   f"{left}{mark}")
 
 
 @app.command()

@@ -37,6 +37,7 @@ from math import comb, factorial
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, check_length, shown
+from builder.puzzles.base import Move, Puzzle
 
 TABLE_LAYOUT = "symmetry classes"
 """Ball tables hold one entry per class key (older tables, by labelled rank, are stale)."""
@@ -404,3 +405,52 @@ def _multinomial(counts: np.ndarray) -> int:
     for count in counts:
         total //= factorial(int(count))
     return total
+
+
+class BallsPuzzle(Puzzle):
+    """Ball tubes as a plug-in: a state's distance is its symmetry class's, found by its
+    class key in the table of its (tubes, capacity, colours)."""
+
+    name = "balls"
+    summary = "ball tubes: move a top ball onto its colour or an empty tube until sorted"
+    example = ("rggb|brrg|gbbr|", "cleared")
+
+    def recognises(self, text: str) -> bool:
+        return "|" in text
+
+    def variant(self, start: str, target: str, options: dict) -> Balls:
+        return Balls(*Balls.shape_of(start))
+
+    def parse(self, rules: Balls, text: str) -> tuple[int, ...]:
+        return rules.parse(text)
+
+    def parse_target(self, rules: Balls, text: str) -> str:
+        if text.strip().lower() != "cleared":
+            raise BallsError(f"ball-tube paths go to 'cleared', not {shown(text)}")
+        return "cleared"
+
+    def format(self, rules: Balls, state) -> str:
+        return "cleared" if state == "cleared" else rules.format(state)
+
+    def default_target(self, rules: Balls) -> str:
+        return "cleared"
+
+    def at_target(self, rules: Balls, node, target) -> bool:
+        return rules.is_cleared(node)
+
+    def moves(self, rules: Balls, node: tuple[int, ...]) -> list[Move]:
+        return [Move(f"{source} -> {destination}", following)
+                for source, destination, following in rules.legal_moves(node)]
+
+    def distance(self, tables, rules: Balls, node: tuple[int, ...], target) -> int | None:
+        table = ("balls", rules.name)
+        missing = (f"no ball-tube table for {rules.tubes} tubes of {rules.capacity} with "
+                   f"{rules.colours} colours: run `builder balls --tubes {rules.tubes} "
+                   f"--capacity {rules.capacity} --colours {rules.colours}`")
+        tables.require(table, {"puzzle": "balls", "tubes": rules.tubes,
+                               "capacity": rules.capacity, "colours": rules.colours,
+                               "layout": TABLE_LAYOUT}, missing)
+        key = int(rules.class_keys(np.array([node]))[0])
+        found = tables.value(table, "moves_to_clear",
+                             tables.position(table, "class_key", key, "key_index"))
+        return None if found == 255 else found

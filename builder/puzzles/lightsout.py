@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from builder.puzzles import PuzzleInputError, check_length, shown
+from builder.puzzles.base import Move, Puzzle
 
 MAX_EXACT_NULLITY = 22
 """Cosets of up to 2^22 solutions are enumerated exactly for the fewest clicks."""
@@ -164,3 +165,46 @@ def _minimum_weight_coset(particular: int, basis: list[int]) -> int:
         if weight < best_weight:
             best, best_weight = current, weight
     return best
+
+
+TABLE_SHAPE = (5, 5)
+"""The board with a stored table (`builder lightsout`): fewest clicks from all off."""
+
+
+class LightsOutPuzzle(Puzzle):
+    """Lights Out as a plug-in: clicks commute and cancel, so the fewest clicks from one
+    board to another are the stored fewest clicks from all off to their difference."""
+
+    name = "lightsout"
+    summary = "Quinto / Lights Out: a click inverts a button and its four neighbours"
+    example = ("00000.00000.00000.00000.00000", "11111.11111.11111.11111.11111")
+    unit = "clicks"
+
+    def recognises(self, text: str) -> bool:
+        letters = set(text.strip())
+        return bool(letters) and letters <= {"0", "1", "."} and letters != {"."}
+
+    def variant(self, start: str, target: str, options: dict) -> LightsOut:
+        return LightsOut(*LightsOut.shape_of(start))
+
+    def parse(self, rules: LightsOut, text: str) -> int:
+        return rules.parse(text)
+
+    def format(self, rules: LightsOut, state: int) -> str:
+        return rules.format(state)
+
+    def default_target(self, rules: LightsOut) -> str:
+        return rules.format(0)
+
+    def moves(self, rules: LightsOut, node: int) -> list[Move]:
+        return [Move(str(button), node ^ mask) for button, mask in enumerate(rules.click_masks)]
+
+    def distance(self, tables, rules: LightsOut, node: int, target: int) -> int | None:
+        if (rules.rows, rules.cols) != TABLE_SHAPE:
+            raise LightsOutError(f"only the 5x5 board has a table; solve {rules.rows}x"
+                                 f"{rules.cols} boards with `query lightsout solve`")
+        table = ("lightsout", "tables")
+        tables.require(table, {"puzzle": "lightsout"},
+                       "no Lights Out table: run `make tables` or `builder lightsout`")
+        found = tables.value(table, "clicks_5x5", node ^ target)
+        return None if found == 255 else found

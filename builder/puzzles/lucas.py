@@ -17,6 +17,7 @@ from itertools import combinations
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, shown
+from builder.puzzles.base import Move, Puzzle
 
 SHIFT, JUMP = "shift", "jump"
 
@@ -124,3 +125,55 @@ class Lucas:
             cells[gap], cells[source] = agent, "_"
             seen.append("".join(cells))
         return seen
+
+
+class LucasPuzzle(Puzzle):
+    """Lucas' pieces as a plug-in: the tables hold, per n, every arrangement's moves to
+    the goal and from the standard start (moves are reversible, so also to the start)."""
+
+    name = "lucas"
+    summary = "Lucas' inverted pieces: swap n A's and n B's across one gap"
+    example = ("AAA_BBB", "BBB_AAA")
+
+    def recognises(self, text: str) -> bool:
+        text = text.strip()
+        return "_" in text and "|" not in text and all(ch.isalpha() or ch == "_" for ch in text)
+
+    def variant(self, start: str, target: str, options: dict) -> Lucas:
+        text = start.strip().upper()
+        if len(text) % 2 == 0 or text.count("_") != 1:
+            raise LucasError(f"arrangement {shown(start)}: n A's, one '_' and n B's")
+        return Lucas(len(text) // 2)
+
+    def parse(self, rules: Lucas, text: str) -> int:
+        return rules.parse(text)
+
+    def format(self, rules: Lucas, state: int) -> str:
+        return rules.format(state)
+
+    def default_target(self, rules: Lucas) -> str:
+        return rules.goal
+
+    def moves(self, rules: Lucas, node: int) -> list[Move]:
+        found = []
+        for following, legal, kind, is_a in rules.moves(np.array([node])):
+            if legal[0]:
+                found.append(Move(f"{'A' if is_a[0] else 'B'} {kind}", int(following[0])))
+        return found
+
+    def distance(self, tables, rules: Lucas, node: int, target: int) -> int | None:
+        table = ("lucas", "tables")
+        missing = f"no Lucas table: run `make tables` or `builder lucas --max-n {rules.n}`"
+        attributes = tables.require(table, {"puzzle": "lucas"}, missing)
+        if rules.n > attributes.get("max_n", 0):
+            raise LucasError(f"no Lucas table for n = {rules.n}: run `builder lucas --max-n "
+                             f"{rules.n}`")
+        if target == rules.parse(rules.goal):
+            array = f"n{rules.n}_to_goal"
+        elif target == rules.parse(rules.start):
+            array = f"n{rules.n}_from_start"
+        else:
+            raise LucasError(f"the Lucas tables hold distances to {rules.goal} and to "
+                             f"{rules.start} only, not to {rules.format(target)}")
+        found = tables.value(table, array, int(rules.rank(np.array([node]))[0]), missing)
+        return None if found < 0 else found

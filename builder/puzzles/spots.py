@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from builder.puzzles import PuzzleInputError
+from builder.puzzles.base import Puzzle
 
 COLOURS = ("black", "blue", "green", "red", "white", "yellow")
 DISCS = 7
@@ -116,3 +117,24 @@ def describe(names, centre: int, satellites: np.ndarray, centre_colours) -> dict
     return {"centre": names[centre],
             "by_centre_colour": {COLOURS[int(c)]: names[int(satellites[k])]
                                  for k, c in enumerate(centre_colours)}}
+
+
+class SpotsPuzzle(Puzzle):
+    """Spot Colour discs as a plug-in: a disc set is solved whole (`query spots solve`);
+    it has no positions to walk, so no notation is recognised for paths."""
+
+    name = "spots"
+    summary = "Spot Colour discs: place 7 discs so that touching spots match"
+    example = ("--set 1", "")
+
+    def recognises(self, text: str) -> bool:
+        return False
+
+    def variant(self, start: str, target: str, options: dict):
+        raise SpotsError("Spot Colour sets have no paths: use `query spots solve`")
+
+    def parse(self, variant, text: str):
+        raise SpotsError("Spot Colour sets have no positions: use `query spots solve`")
+
+    def format(self, variant, state) -> str:
+        return str(state)

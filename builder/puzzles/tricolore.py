@@ -24,6 +24,7 @@ from functools import cached_property
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, check_length, shown
+from builder.puzzles.base import Move, Puzzle
 
 RED, WHITE, BLUE = 0, 1, 2
 LETTERS = "RWB"
@@ -368,3 +369,87 @@ class Tricolore:
         smaller rank of the pair), as the document counts its 3321 starts."""
         ranks = np.asarray(ranks, dtype=np.int64)
         return ranks <= self.apply_symmetry(ranks, self.symmetries("hybrid")["mirror"])
+
+
+ALL_PAIRS_MAX_SQUARES = 10
+"""Boards up to this size have all-pairs tables; larger ones a table per target."""
+
+
+@dataclass(frozen=True)
+class TricoloreGame:
+    """A rule variant: the board shape and the click method."""
+
+    rules: Tricolore
+    method: str
+
+
+class TricolorePuzzle(Puzzle):
+    """Tricolore as a plug-in: a walk node is (board, last clicked square)."""
+
+    name = "tricolore"
+    summary = "Tricolore XP: clicks advance squares R -> W -> B -> R (any board up to 39 squares)"
+    example = ("WBWW.WBRB", "RRRR.RRRR")
+    unit = "clicks"
+    options = ("method",)
+
+    def recognises(self, text: str) -> bool:
+        """Rows of letters joined by '.' (any letters: a wrong one is a parse error that
+        names it, not another puzzle)."""
+        text = text.strip()
+        return any(ch.isalpha() for ch in text) and all(ch.isalpha() or ch == "." for ch in text)
+
+    def variant(self, start: str, target: str, options: dict) -> TricoloreGame:
+        return TricoloreGame(Tricolore.of_board(start),
+                             check_method(options.get("method") or "unrestricted"))
+
+    def parse(self, game: TricoloreGame, text: str) -> int:
+        return game.rules.parse(text)
+
+    def format(self, game: TricoloreGame, state) -> str:
+        return game.rules.format(state[0] if isinstance(state, tuple) else state)
+
+    def start_node(self, game: TricoloreGame, board: int) -> tuple[int, int]:
+        return (board, NO_CLICK)
+
+    def at_target(self, game: TricoloreGame, node: tuple[int, int], target: int) -> bool:
+        return node[0] == target and node[1] != NO_CLICK
+
+    def moves(self, game: TricoloreGame, node: tuple[int, int]) -> list[Move]:
+        board, last = node
+        return [Move(str(square), (following, square))
+                for square, following in game.rules.legal_moves(board, last, game.method)]
+
+    def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
+                 target: int) -> int | None:
+        """The stored clicks, except after the board's sole optimal first click, where
+        the clicks avoiding it apply (``builder/build.py`` documents the arrays)."""
+        board, last = node
+        if board == target and last != NO_CLICK:
+            return 0
+        rules, shape = game.rules, game.rules.shape_name
+        if rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
+            table = ("tricolore", shape, game.method)
+            missing = (f"no {game.method} table for {shape} Tricolore boards: run `make "
+                       f"tables` or `builder tricolore --width {rules.width} --height "
+                       f"{rules.height}`")
+            tables.require(table, {"puzzle": "tricolore", "width": rules.width,
+                                   "height": rules.height, "method": game.method}, missing)
+
+            def read(array: str) -> int:
+                return tables.column_value(table, array, board, target, missing)
+        else:
+            if game.method != "unrestricted":
+                raise MethodError(f"{shape} tables are for the unrestricted method")
+            name = rules.format(target)
+            table = ("tricolore", shape, "targets", name)
+            missing = (f"no exact table towards {name}: build it with `builder tricolore4x4 "
+                       f"--target {name}`, or ask for `--method decomposition` (not optimal)")
+            tables.require(table, {"puzzle": "tricolore", "width": rules.width,
+                                   "height": rules.height, "target": name}, missing)
+
+            def read(array: str) -> int:
+                return tables.value(table, array, board, missing)
+        found = read("clicks")
+        if last != NO_CLICK and read("sole_click") == last:
+            found = read("clicks_avoiding_sole")
+        return None if found == 255 else found

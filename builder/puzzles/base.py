@@ -1,0 +1,149 @@
+"""The interface every puzzle plug-in implements, and what the engine lends it.
+
+A plug-in knows its puzzle: how positions are written (``recognises``, ``variant``,
+``parse``, ``format``), which moves a position has (``moves``), and how a position's
+distance to a target is read from its tables (``distance``).  The engine knows none of
+that: it picks the plug-in whose notation matches (``builder.puzzles.registry``), and
+walks, values moves and prints through these hooks alone.  A plug-in imports no engine
+module; the engine lends it a ``TableLookup`` that reads any stored array by table and
+array name, with every chunk checked against its checksums.
+
+A worked example, a row of lamps where a move toggles one lamp and its right-hand
+neighbour, with a hypothetical table ``lamps/N.zarr`` holding ``to_dark[state]``:
+
+>>> class Lamps(Puzzle):
+...     name, unit = "lamps", "toggles"
+...     summary = "a row of lamps; a toggle flips a lamp and its right neighbour"
+...     example = ("1100", "0000")
+...     def recognises(self, text):
+...         return bool(text) and set(text) <= {"0", "1"}
+...     def variant(self, start, target, options):
+...         return len(start)
+...     def parse(self, lamps, text):
+...         return int(text[::-1], 2)
+...     def format(self, lamps, state):
+...         return format(state, f"0{lamps}b")[::-1]
+...     def moves(self, lamps, state):
+...         return [Move(f"toggle {i}", state ^ (3 << i) & ((1 << lamps) - 1))
+...                 for i in range(lamps)]
+...     def distance(self, tables, lamps, state, target):
+...         found = tables.value(("lamps", str(lamps)), "to_dark", state ^ target)
+...         return None if found == 255 else found
+>>> lamps = Lamps()
+>>> lamps.recognises("1100"), lamps.format(4, lamps.parse(4, "1100"))
+(True, '1100')
+>>> [move.label for move in lamps.moves(4, lamps.parse(4, "1100"))][:2]
+['toggle 0', 'toggle 1']
+
+Registering it is one line in ``registry.py``; `query path 1100 0000` and
+`query moves 1100` then work from its table with no engine change.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+
+@dataclass(frozen=True)
+class Move:
+    """One legal move: how a player names it, and the position it leads to (in the
+    plug-in's own representation, e.g. a Tricolore (board, last click) node)."""
+
+    label: str
+    state: Hashable
+
+
+class TableLookup(Protocol):
+    """What the engine lends a plug-in to read its stored tables.  ``table`` is the
+    table's path parts under the data directory without ``.zarr`` (``("lucas",
+    "tables")``); a missing, stale or damaged table raises the engine's one-line error,
+    with ``missing`` (when given) as the advice for a table that was never built."""
+
+    def value(self, table: tuple[str, ...], array: str, index: int,
+              missing: str | None = None) -> int: ...
+
+    def column_value(self, table: tuple[str, ...], array: str, row: int, column: int,
+                     missing: str | None = None) -> int: ...
+
+    def position(self, table: tuple[str, ...], keys: str, key: int, first_keys: str,
+                 missing: str | None = None) -> int: ...
+
+    def require(self, table: tuple[str, ...], expected: dict | None = None,
+                missing: str | None = None) -> dict:
+        """The table's attributes, after checking it is complete, of the current format
+        and has the ``expected`` attributes (else a one-line error)."""
+        ...
+
+
+class Puzzle(ABC):
+    """A puzzle plug-in (see the module docstring for a worked example).
+
+    Required: ``name``, ``summary``, ``example``, ``unit``, ``recognises``, ``variant``,
+    ``parse``, ``format``.  A puzzle whose positions can be walked also gives ``moves``
+    and ``distance``; ``start_node`` and ``at_target`` let a position carry more than
+    its notation (Tricolore remembers the last clicked square).
+    """
+
+    name: ClassVar[str]
+    """The registry key and `--puzzle` value."""
+    summary: ClassVar[str]
+    """One line for `--help` and listings."""
+    example: ClassVar[tuple[str, str]]
+    """A start and a target in the notation, for help texts and error messages."""
+    unit: ClassVar[str] = "moves"
+    """What a path's length counts: moves, clicks..."""
+    options: ClassVar[tuple[str, ...]] = ()
+    """The command-line options its variants take (e.g. ``("method",)``); the engine
+    refuses any other option given for it."""
+
+    @abstractmethod
+    def recognises(self, text: str) -> bool:
+        """True when ``text`` looks like this puzzle's notation (cheap: no parsing)."""
+
+    @abstractmethod
+    def variant(self, start: str, target: str, options: dict[str, Any]) -> Any:
+        """The rule variant a pair of positions (and options such as a method) implies;
+        a PuzzleInputError when the options do not apply."""
+
+    @abstractmethod
+    def parse(self, variant: Any, text: str) -> Hashable:
+        """A position from its notation; a PuzzleInputError naming what is wrong."""
+
+    @abstractmethod
+    def format(self, variant: Any, state: Hashable) -> str:
+        """The notation of a position (of a walk node: its position part)."""
+
+    def parse_target(self, variant: Any, text: str) -> Hashable:
+        """A target from its notation (a plug-in may accept words such as 'cleared')."""
+        return self.parse(variant, text)
+
+    def default_target(self, variant: Any) -> str | None:
+        """The target a position is played towards when none is given (None: ask)."""
+        return None
+
+    def start_node(self, variant: Any, state: Hashable) -> Hashable:
+        """The walk node of a position at the start of play."""
+        return state
+
+    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
+        """True when the walk has arrived (a start equal to its target has not)."""
+        return node == target
+
+    def moves(self, variant: Any, node: Hashable) -> list[Move]:
+        """Every legal move from a walk node."""
+        raise NotImplementedError(f"{self.name} positions have no moves to walk")
+
+    def distance(self, tables: TableLookup, variant: Any, node: Hashable,
+                 target: Hashable) -> int | None:
+        """Fewest moves from a walk node to the target, from the tables; None when the
+        target cannot be reached from it."""
+        raise NotImplementedError(f"{self.name} has no distance tables")
+
+    @property
+    def walkable(self) -> bool:
+        """True when the plug-in gives ``moves`` and ``distance``."""
+        return (type(self).moves is not Puzzle.moves
+                and type(self).distance is not Puzzle.distance)

@@ -1,0 +1,110 @@
+"""The registry and the generic engine over it: every puzzle's notation is recognised by
+that puzzle alone, and for every walkable puzzle the generic walk replays legally, has
+the tabled length, and `query moves` agrees with it."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from builder.puzzles import PuzzleInputError, base, registry
+from builder.puzzles.lightsout import LightsOut
+from builder.reader import Tables
+from builder.walk import move_values, walk
+
+BIN = Path(sys.executable).parent
+WALKABLE = [p for p in registry.PUZZLES if p.walkable]
+
+
+def test_the_interface_example_runs():
+    assert doctest.testmod(base).failed == 0
+
+
+@pytest.mark.parametrize("puzzle", [p for p in registry.PUZZLES if p.example[1]],
+                         ids=lambda p: p.name)
+def test_each_example_is_recognised_by_its_puzzle_alone(puzzle):
+    assert registry.recognising(puzzle.example[0]) == [puzzle]
+    assert registry.choose(puzzle.example[0]) is puzzle
+
+
+def test_two_puzzles_recognising_one_text_is_an_error_naming_both(monkeypatch):
+    twin = type("Twin", (type(registry.PUZZLES[0]),), {"name": "twin"})()
+    monkeypatch.setattr(registry, "PUZZLES", (*registry.PUZZLES, twin))
+    with pytest.raises(PuzzleInputError, match="tricolore and twin: choose one with --puzzle"):
+        registry.choose("WBWW.WBRB")
+    assert registry.choose("WBWW.WBRB", forced="twin") is twin
+
+
+@pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
+def test_generic_walk_replays_legally_with_the_tabled_length(puzzle, data_dir):
+    tables = Tables(data_dir)
+    start_text, target_text = puzzle.example
+    variant = puzzle.variant(start_text, target_text, {})
+    start = puzzle.parse(variant, start_text)
+    target = puzzle.parse_target(variant, target_text)
+    found = walk(puzzle, tables, variant, start, target)
+    node = puzzle.start_node(variant, start)
+    assert found.nodes[0] == node
+    assert found.length == puzzle.distance(tables, variant, node, target) > 0
+    for label, following in zip(found.labels, found.nodes[1:]):
+        assert (label, following) in {(m.label, m.state) for m in puzzle.moves(variant, node)}
+        node = following
+    assert puzzle.at_target(variant, node, target)
+
+
+@pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
+def test_move_values_obey_the_shortest_path_recurrence(puzzle, data_dir):
+    tables = Tables(data_dir)
+    start_text, target_text = puzzle.example
+    variant = puzzle.variant(start_text, target_text, {})
+    target = puzzle.parse_target(variant, target_text)
+    node = puzzle.start_node(variant, puzzle.parse(variant, start_text))
+    here, values = move_values(puzzle, tables, variant, node, target)
+    reachable = [v.distance for v in values if v.distance is not None]
+    assert here == min(reachable) + 1
+
+
+def test_lights_out_walk_has_the_fewest_clicks_of_the_algebra(data_dir):
+    puzzle = registry.by_name("lightsout")
+    rules = LightsOut(5, 5)
+    tables = Tables(data_dir)
+    for start, target in np.random.default_rng(5).integers(0, 2**25, (20, 2)):
+        solution = rules.solve(int(start), int(target))
+        if not solution.solvable:
+            assert puzzle.distance(tables, rules, int(start), int(target)) is None
+            continue
+        found = walk(puzzle, tables, rules, int(start), int(target))
+        assert found.length == len(solution.clicks)  # nullity 2: the minimum is exact
+
+
+def test_query_moves_json_marks_the_moves_that_keep_the_optimum(data_dir):
+    result = subprocess.run([str(BIN / "query"), "moves", "WBWW.WBRB", "RRRR.RRRR", "--json",
+                             "--data", str(data_dir)], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["distance"] == 7 and len(answer["moves"]) == 8
+    optimal = {m["move"] for m in answer["moves"] if m["optimal"]}
+    path = json.loads(subprocess.run([str(BIN / "query"), "path", "WBWW.WBRB", "RRRR.RRRR",
+                                      "--json", "--data", str(data_dir)], capture_output=True,
+                                     text=True, check=False).stdout)
+    assert str(path["clicks"][0]) in optimal
+    assert all(m["distance"] >= 6 for m in answer["moves"])
+
+
+def test_query_path_walks_a_lights_out_board(data_dir):
+    result = subprocess.run([str(BIN / "query"), "path", "10000.00000.00000.00000.00001",
+                             "00000.00000.00000.00000.00000", "--json", "--data",
+                             str(data_dir)], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    rules = LightsOut(5, 5)
+    state = rules.parse(answer["start"])
+    assert rules.press(state, [int(m) for m in answer["moves"]]) == 0
+    assert answer["length"] == len(rules.solve(state, 0).clicks)
