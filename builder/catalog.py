@@ -17,7 +17,7 @@ from builder import store
 from builder.puzzles.tricolore import Tricolore
 
 CATALOG_NAME = "catalog.duckdb"
-CATALOG_FORMAT = 1
+CATALOG_FORMAT = 2
 MAX_PAIRS_IN_CATALOG = 50_000_000
 """All-pairs tables larger than this (5×2 and up) stay in zarr only."""
 
@@ -375,6 +375,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         con.execute(SPOTS_VIEWS)
         con.execute(BALLS_VIEWS)
         _load_lucas(con, data_dir)
+        _load_distances(con, sources + sources_4x4)
         stats_files = _target_stats_files(data_dir)
         _load_target_stats(con, stats_files)
         con.execute(TARGET_STATS_VIEWS)
@@ -521,3 +522,55 @@ def _load_lucas(con, data_dir: Path) -> str:
                          for r in attributes["summary"]])
     con.execute(LUCAS_VIEWS)
     return attributes.get("build_id", "none")
+
+
+GENERIC_VIEWS = """
+CREATE VIEW distance_distribution AS
+SELECT puzzle, variant, "table", distance, states FROM table_distances
+ORDER BY puzzle, variant, "table", distance NULLS LAST;
+
+CREATE VIEW table_summary AS
+SELECT puzzle, variant, "table", sum(states) AS states,
+       coalesce(sum(states) FILTER (WHERE distance IS NOT NULL), 0) AS reachable,
+       max(distance) AS max_distance,
+       sum(distance * states) FILTER (WHERE distance IS NOT NULL)
+           / sum(states) FILTER (WHERE distance IS NOT NULL) AS mean_distance
+FROM table_distances GROUP BY puzzle, variant, "table"
+ORDER BY puzzle, variant, "table";
+"""
+
+
+def _load_distances(con, sources: list[tuple[Path, dict]]) -> None:
+    """Every table's distance histogram, as its plug-in declares its distance arrays: the
+    generic views ``distance_distribution`` and ``table_summary`` need no SQL of a
+    puzzle's own."""
+    import zarr
+
+    from builder.puzzles import registry
+
+    con.execute('CREATE TABLE table_distances (puzzle VARCHAR, variant VARCHAR, '
+                '"table" VARCHAR, distance INTEGER, states HUGEINT)')
+    rows = []
+    for path, attributes in sources:
+        try:
+            puzzle = registry.by_name(attributes.get("puzzle", ""))
+        except ValueError:
+            continue
+        declared = puzzle.catalog_distances(attributes)
+        if not declared:
+            continue
+        group = zarr.open_group(path, mode="r")
+        for spec in declared:
+            values = group[spec.array][...].ravel()
+            weights = group[spec.weights][...] if spec.weights else None
+            lowest = int(values.min()) if values.size else 0
+            # exact: counts stay far below 2**53 when weighted (float64 bincount)
+            counts = np.bincount((values.astype(np.int64) - lowest), weights=weights)
+            for offset in np.flatnonzero(counts):
+                value = offset + lowest
+                rows.append((puzzle.name, spec.variant, spec.table,
+                             None if value == spec.never else int(value),
+                             round(float(counts[offset]))))
+    if rows:
+        con.executemany("INSERT INTO table_distances VALUES (?, ?, ?, ?, ?)", rows)
+    con.execute(GENERIC_VIEWS)

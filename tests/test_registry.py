@@ -108,3 +108,31 @@ def test_query_path_walks_a_lights_out_board(data_dir):
     state = rules.parse(answer["start"])
     assert rules.press(state, [int(m) for m in answer["moves"]]) == 0
     assert answer["length"] == len(rules.solve(state, 0).clicks)
+
+
+def test_generic_views_cover_every_table_and_add_up(catalog):
+    summary = catalog.execute('SELECT puzzle, variant, "table", states, reachable, '
+                              "max_distance FROM table_summary").fetchall()
+    assert {row[0] for row in summary} == {"tricolore", "balls", "lucas", "lightsout"}
+    for puzzle, variant, table, states, reachable, _ in summary:
+        (total,) = catalog.execute(
+            'SELECT sum(states) FROM distance_distribution WHERE puzzle = ? AND variant = ? '
+            'AND "table" = ?', [puzzle, variant, table]).fetchone()
+        assert total == states and 0 <= reachable <= states
+
+
+@pytest.mark.parametrize("puzzle, variant, table, states, reachable, max_distance", [
+    ("balls", "4_4_3", "to cleared", 1_212_750, 801_396, None),  # the ball document
+    ("lucas", "n=3", "to goal", 7 * 20, 7 * 20, None),            # (2n+1) C(2n, n)
+    ("lightsout", "5x5", "from all off", 2**25, 2**23, 15),        # nullity 2
+    ("tricolore", "4x4 unrestricted", "to RRRR.RRRR.RRRR.RRRR", 3**16, 3**16, 12),
+    ("tricolore", "4x2 unrestricted", "all pairs", 3**16, None, 10),
+])
+def test_generic_views_reproduce_known_figures(catalog, puzzle, variant, table, states,
+                                               reachable, max_distance):
+    row = catalog.execute('SELECT states, reachable, max_distance FROM table_summary WHERE '
+                          'puzzle = ? AND variant = ? AND "table" = ?',
+                          [puzzle, variant, table]).fetchone()
+    assert row is not None and row[0] == states
+    assert reachable is None or row[1] == reachable
+    assert max_distance is None or row[2] == max_distance

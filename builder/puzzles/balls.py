@@ -37,7 +37,7 @@ from math import comb, factorial
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, check_length, shown
-from builder.puzzles.base import Move, Puzzle
+from builder.puzzles.base import DistanceArray, Move, Puzzle
 
 TABLE_LAYOUT = "symmetry classes"
 """Ball tables hold one entry per class key (older tables, by labelled rank, are stale)."""
@@ -454,3 +454,8 @@ class BallsPuzzle(Puzzle):
         found = tables.value(table, "moves_to_clear",
                              tables.position(table, "class_key", key, "key_index"))
         return None if found == 255 else found
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        variant = f"{attributes['tubes']}_{attributes['capacity']}_{attributes['colours']}"
+        return [DistanceArray(variant, "to cleared", "moves_to_clear", 255,
+                              weights="class_states")]

@@ -56,6 +56,23 @@ class Move:
     state: Hashable
 
 
+@dataclass(frozen=True)
+class DistanceArray:
+    """A stored array of distances that the catalog's generic views summarise:
+    ``distance_distribution`` and ``table_summary`` name it by (puzzle, variant, table)."""
+
+    variant: str
+    """The rule variant, as a user would name it (``4x2 hybrid``, ``n=3``, ``4_4_3``)."""
+    table: str
+    """What the distances are towards (``all pairs``, ``to RRRR.RRRR``, ``to cleared``)."""
+    array: str
+    """The array's name in the stored table."""
+    never: int
+    """The stored value meaning "cannot reach it"."""
+    weights: str | None = None
+    """An array of how many states each entry stands for (a symmetry class), if any."""
+
+
 class TableLookup(Protocol):
     """What the engine lends a plug-in to read its stored tables.  ``table`` is the
     table's path parts under the data directory without ``.zarr`` (``("lucas",
@@ -141,6 +158,11 @@ class Puzzle(ABC):
         """Fewest moves from a walk node to the target, from the tables; None when the
         target cannot be reached from it."""
         raise NotImplementedError(f"{self.name} has no distance tables")
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        """The distance arrays of one of its stored tables (given the table's attributes),
+        for the catalog's generic views; none by default."""
+        return []
 
     @property
     def walkable(self) -> bool:

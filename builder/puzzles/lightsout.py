@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from builder.puzzles import PuzzleInputError, check_length, shown
-from builder.puzzles.base import Move, Puzzle
+from builder.puzzles.base import DistanceArray, Move, Puzzle
 
 MAX_EXACT_NULLITY = 22
 """Cosets of up to 2^22 solutions are enumerated exactly for the fewest clicks."""
@@ -208,3 +208,6 @@ class LightsOutPuzzle(Puzzle):
                        "no Lights Out table: run `make tables` or `builder lightsout`")
         found = tables.value(table, "clicks_5x5", node ^ target)
         return None if found == 255 else found
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        return [DistanceArray("5x5", "from all off", "clicks_5x5", 255)]

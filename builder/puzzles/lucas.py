@@ -17,7 +17,7 @@ from itertools import combinations
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, shown
-from builder.puzzles.base import Move, Puzzle
+from builder.puzzles.base import DistanceArray, Move, Puzzle
 
 SHIFT, JUMP = "shift", "jump"
 
@@ -177,3 +177,7 @@ class LucasPuzzle(Puzzle):
                              f"{rules.start} only, not to {rules.format(target)}")
         found = tables.value(table, array, int(rules.rank(np.array([node]))[0]), missing)
         return None if found < 0 else found
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        return [DistanceArray(f"n={n}", "to goal", f"n{n}_to_goal", -1)
+                for n in range(1, attributes.get("max_n", 0) + 1)]

@@ -24,7 +24,7 @@ from functools import cached_property
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, check_length, shown
-from builder.puzzles.base import Move, Puzzle
+from builder.puzzles.base import DistanceArray, Move, Puzzle
 
 RED, WHITE, BLUE = 0, 1, 2
 LETTERS = "RWB"
@@ -453,3 +453,10 @@ class TricolorePuzzle(Puzzle):
         if last != NO_CLICK and read("sole_click") == last:
             found = read("clicks_avoiding_sole")
         return None if found == 255 else found
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        if "kind" in attributes:  # the decomposition sample, the reachability search
+            return []
+        variant = f"{attributes['width']}x{attributes['height']} {attributes['method']}"
+        towards = f"to {attributes['target']}" if "target" in attributes else "all pairs"
+        return [DistanceArray(variant, towards, "clicks", 255)]
