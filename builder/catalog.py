@@ -17,7 +17,7 @@ from builder import store
 from builder.puzzles.tricolore import Tricolore
 
 CATALOG_NAME = "catalog.duckdb"
-CATALOG_FORMAT = 2
+CATALOG_FORMAT = 3
 MAX_PAIRS_IN_CATALOG = 50_000_000
 """All-pairs tables larger than this (5×2 and up) stay in zarr only."""
 
@@ -310,6 +310,10 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     sources_4x4 = _tricolore_4x4_sources(data_dir)
     for path, _ in sources + sources_4x4:  # statistics only from intact tables
         store.check_intact(path)
+    stamp = (f"{_source_stamp(sources + sources_4x4)}"
+             f"|stats={len(_target_stats_files(data_dir))}")
+    if not force and _refresh_incrementally(data_dir, sources + sources_4x4, stamp):
+        return True
     final = catalog_path(data_dir)
     staging = final.parent / f".{final.name}.building-{uuid.uuid4().hex[:8]}"
     from builder import workspace
@@ -379,10 +383,14 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         stats_files = _target_stats_files(data_dir)
         _load_target_stats(con, stats_files)
         con.execute(TARGET_STATS_VIEWS)
-        con.execute(
-            "CREATE TABLE catalog_info AS SELECT ? AS stamp",
-            [f"{_source_stamp(sources + sources_4x4)}|stats={len(stats_files)}"],
-        )
+        con.execute("CREATE TABLE catalog_info AS SELECT ? AS stamp", [stamp])
+        import json
+
+        con.execute("CREATE TABLE catalog_sources (source VARCHAR, build_id VARCHAR, "
+                    "attributes VARCHAR)")
+        con.executemany("INSERT INTO catalog_sources VALUES (?, ?, ?)",
+                        [(_source_key(path), attributes["build_id"], json.dumps(attributes))
+                         for path, attributes in sources + sources_4x4])
         con.close()
         os.replace(staging, final)
     finally:
@@ -421,7 +429,6 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     """Per-target click histograms of the exact 4×4 tables, and the decomposition sample."""
     import zarr
 
-    rules = Tricolore(4, 4)
     con.execute("CREATE TABLE tricolore_4x4_target_clicks "
                 "(target VARCHAR, clicks UTINYINT, boards BIGINT)")
     con.execute("CREATE TABLE tricolore_4x4_targets (board BIGINT, notation VARCHAR)")
@@ -476,12 +483,44 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
                         "FROM sample_frame")
             con.unregister("sample_frame")
             continue
-        counts = np.bincount(group["clicks"][...], minlength=256)
-        rows = [(attributes["target"], None if clicks == 255 else clicks, int(count))
-                for clicks, count in enumerate(counts) if count]
-        con.executemany("INSERT INTO tricolore_4x4_target_clicks VALUES (?, ?, ?)", rows)
-        con.execute("INSERT INTO tricolore_4x4_targets VALUES (?, ?)",
-                    [rules.parse(attributes["target"]), attributes["target"]])
+        _load_target_table(con, group, attributes)
+
+
+def _load_target_table(con, group, attributes: dict) -> None:
+    """One exact single-target table's click histogram."""
+    rules = Tricolore(attributes["width"], attributes["height"])
+    counts = np.bincount(group["clicks"][...], minlength=256)
+    rows = [(attributes["target"], None if clicks == 255 else clicks, int(count))
+            for clicks, count in enumerate(counts) if count]
+    con.executemany("INSERT INTO tricolore_4x4_target_clicks VALUES (?, ?, ?)", rows)
+    con.execute("INSERT INTO tricolore_4x4_targets VALUES (?, ?)",
+                [rules.parse(attributes["target"]), attributes["target"]])
+
+
+def _unload_target_table(con, attributes: dict) -> None:
+    con.execute("DELETE FROM tricolore_4x4_target_clicks WHERE target = ?",
+                [attributes["target"]])
+    con.execute("DELETE FROM tricolore_4x4_targets WHERE notation = ?", [attributes["target"]])
+
+
+def _unload_balls(con, attributes: dict) -> None:
+    shape = [attributes["tubes"], attributes["capacity"], attributes["colours"]]
+    for table in ("balls_move_counts", "balls_tables"):
+        con.execute(f"DELETE FROM {table} WHERE tubes = ? AND capacity = ? AND colours = ?",
+                    shape)
+
+
+def _is_target_table(attributes: dict) -> bool:
+    return (attributes.get("puzzle") == "tricolore" and "target" in attributes
+            and "kind" not in attributes)
+
+
+PER_TABLE_LOADS = (
+    # (which tables, load one, unload one): a change to such tables alone updates the
+    # catalog in place of rebuilding it (a new 4x4 target: seconds, not a minute)
+    (_is_target_table, _load_target_table, _unload_target_table),
+    (lambda attributes: attributes.get("puzzle") == "balls", _load_balls, _unload_balls),
+)
 
 
 def _load_target_stats(con, files: list[Path]) -> None:
@@ -540,37 +579,107 @@ ORDER BY puzzle, variant, "table";
 """
 
 
+def _source_key(path: Path) -> str:
+    return f"{Path(path).parent.name}/{Path(path).name}"
+
+
 def _load_distances(con, sources: list[tuple[Path, dict]]) -> None:
     """Every table's distance histogram, as its plug-in declares its distance arrays: the
     generic views ``distance_distribution`` and ``table_summary`` need no SQL of a
     puzzle's own."""
+    con.execute('CREATE TABLE table_distances (source VARCHAR, puzzle VARCHAR, '
+                'variant VARCHAR, "table" VARCHAR, distance INTEGER, states HUGEINT)')
+    for path, attributes in sources:
+        _load_distances_of(con, path, attributes)
+    con.execute(GENERIC_VIEWS)
+
+
+def _load_distances_of(con, path: Path, attributes: dict) -> None:
     import zarr
 
     from builder.puzzles import registry
 
-    con.execute('CREATE TABLE table_distances (puzzle VARCHAR, variant VARCHAR, '
-                '"table" VARCHAR, distance INTEGER, states HUGEINT)')
+    try:
+        puzzle = registry.by_name(attributes.get("puzzle", ""))
+    except ValueError:
+        return
+    declared = puzzle.catalog_distances(attributes)
+    if not declared:
+        return
+    group = zarr.open_group(path, mode="r")
     rows = []
-    for path, attributes in sources:
-        try:
-            puzzle = registry.by_name(attributes.get("puzzle", ""))
-        except ValueError:
-            continue
-        declared = puzzle.catalog_distances(attributes)
-        if not declared:
-            continue
-        group = zarr.open_group(path, mode="r")
-        for spec in declared:
-            values = group[spec.array][...].ravel()
-            weights = group[spec.weights][...] if spec.weights else None
-            lowest = int(values.min()) if values.size else 0
-            # exact: counts stay far below 2**53 when weighted (float64 bincount)
-            counts = np.bincount((values.astype(np.int64) - lowest), weights=weights)
-            for offset in np.flatnonzero(counts):
-                value = offset + lowest
-                rows.append((puzzle.name, spec.variant, spec.table,
-                             None if value == spec.never else int(value),
-                             round(float(counts[offset]))))
+    for spec in declared:
+        values = group[spec.array][...].ravel()
+        weights = group[spec.weights][...] if spec.weights else None
+        lowest = int(values.min()) if values.size else 0
+        # exact: counts stay far below 2**53 when weighted (float64 bincount)
+        counts = np.bincount((values.astype(np.int64) - lowest), weights=weights)
+        for offset in np.flatnonzero(counts):
+            value = offset + lowest
+            rows.append((_source_key(path), puzzle.name, spec.variant, spec.table,
+                         None if value == spec.never else int(value),
+                         round(float(counts[offset]))))
     if rows:
-        con.executemany("INSERT INTO table_distances VALUES (?, ?, ?, ?, ?)", rows)
-    con.execute(GENERIC_VIEWS)
+        con.executemany("INSERT INTO table_distances VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+
+def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
+                           stamp: str) -> bool:
+    """Update the catalog in place of rebuilding it when only tables with a per-table
+    load changed (added, rebuilt or removed): a copy of the catalog is updated and renamed
+    into place.  False when a rebuild is needed."""
+    import json
+    import shutil
+
+    import duckdb
+    import zarr
+
+    final = catalog_path(data_dir)
+    try:
+        with duckdb.connect(str(final), read_only=True,
+                            config=dict(store.SEALED_CATALOG)) as con:
+            (old_stamp,) = con.execute("SELECT stamp FROM catalog_info").fetchone()
+            recorded = {key: (build_id, json.loads(attributes)) for key, build_id, attributes
+                        in con.execute("SELECT * FROM catalog_sources").fetchall()}
+    except (duckdb.Error, TypeError, ValueError):
+        return False
+    if old_stamp.split("|", 1)[1:] != stamp.split("|", 1)[1:]:
+        return False  # another catalog format, or the 4x4 statistics changed
+    current = {_source_key(path): (path, attributes) for path, attributes in sources}
+    changed = {key for key in current.keys() | recorded.keys()
+               if key not in recorded or key not in current
+               or recorded[key][0] != current[key][1]["build_id"]}
+
+    def loads_of(attributes: dict):
+        return next((load for load in PER_TABLE_LOADS if load[0](attributes)), None)
+
+    involved = [recorded[key][1] for key in changed if key in recorded] + [
+        current[key][1] for key in changed if key in current]
+    if not changed or not all(loads_of(attributes) for attributes in involved):
+        return False
+    staging = final.parent / f".{final.name}.building-{uuid.uuid4().hex[:8]}"
+    from builder import workspace
+
+    workspace.staging_started(staging)
+    try:
+        shutil.copyfile(final, staging)
+        con = duckdb.connect(str(staging))
+        for key in changed:
+            if key in recorded:
+                loads_of(recorded[key][1])[2](con, recorded[key][1])
+                con.execute("DELETE FROM table_distances WHERE source = ?", [key])
+                con.execute("DELETE FROM catalog_sources WHERE source = ?", [key])
+            if key in current:
+                path, attributes = current[key]
+                loads_of(attributes)[1](con, zarr.open_group(path, mode="r"), attributes)
+                _load_distances_of(con, path, attributes)
+                con.execute("INSERT INTO catalog_sources VALUES (?, ?, ?)",
+                            [key, attributes["build_id"], json.dumps(attributes)])
+        con.execute("UPDATE catalog_info SET stamp = ?", [stamp])
+        con.close()
+        os.replace(staging, final)
+    finally:
+        staging.unlink(missing_ok=True)
+        Path(f"{staging}.wal").unlink(missing_ok=True)
+        workspace.staging_finished(staging)
+    return True

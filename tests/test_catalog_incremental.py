@@ -1,0 +1,64 @@
+"""A change to tables with a per-table catalog load (a new 4x4 target, a new ball size)
+updates the catalog in place of rebuilding it, with the same result as a rebuild."""
+
+from __future__ import annotations
+
+import shutil
+
+import duckdb
+
+from builder import build, catalog
+from builder.store import SEALED_CATALOG
+
+QUERIES = (
+    "SELECT * FROM balls_move_counts ORDER BY ALL",
+    "SELECT * FROM balls_tables ORDER BY tubes, capacity, colours",
+    "SELECT * FROM distance_distribution ORDER BY ALL",
+    "SELECT * FROM table_summary ORDER BY ALL",
+    "SELECT * FROM balls_summary ORDER BY ALL",
+)
+
+
+def snapshot(data) -> list:
+    with duckdb.connect(str(data / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as con:
+        return [con.execute(query).fetchall() for query in QUERIES]
+
+
+def test_a_new_or_removed_ball_table_updates_the_catalog_like_a_rebuild(tmp_path,
+                                                                         monkeypatch):
+    outcomes = []
+    incremental = catalog._refresh_incrementally
+    monkeypatch.setattr(catalog, "_refresh_incrementally",
+                        lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
+    build.build_balls(tmp_path, 4, 3, 2, progress=False)
+    assert catalog.refresh_catalog(tmp_path) and outcomes == [False]  # the first: built
+
+    build.build_balls(tmp_path, 3, 2, 2, progress=False)
+    assert catalog.refresh_catalog(tmp_path) and outcomes[-1] is True
+    updated = snapshot(tmp_path)
+    assert catalog.catalog_is_current(tmp_path)
+    assert catalog.refresh_catalog(tmp_path, force=True)
+    assert snapshot(tmp_path) == updated
+    assert any(row[:3] == (3, 2, 2) for row in updated[1])
+
+    shutil.rmtree(tmp_path / "balls" / "3_2_2.zarr")
+    assert catalog.refresh_catalog(tmp_path) and outcomes[-1] is True
+    removed = snapshot(tmp_path)
+    assert not any(row[:3] == (3, 2, 2) for row in removed[1])
+    assert catalog.refresh_catalog(tmp_path, force=True)
+    assert snapshot(tmp_path) == removed
+
+
+def test_a_change_to_a_shared_table_rebuilds_the_catalog(tmp_path, monkeypatch):
+    outcomes = []
+    incremental = catalog._refresh_incrementally
+    monkeypatch.setattr(catalog, "_refresh_incrementally",
+                        lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
+    build.build_balls(tmp_path, 3, 2, 2, progress=False)
+    catalog.refresh_catalog(tmp_path)
+    build.build_lucas(tmp_path, 2, progress=False)
+    assert catalog.refresh_catalog(tmp_path) and outcomes[-1] is False
+    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as con:
+        assert con.execute("SELECT count(*) FROM lucas_summary").fetchone() == (2,)
