@@ -1,8 +1,10 @@
 """The DuckDB catalog ``data/catalog.duckdb``: per-pair tables and the views that
 publish the documents' statistics, computed by SQL from the per-pair data.
 
-The catalog is derived entirely from the zarr tables; it is rebuilt (into a
-temporary file, then renamed) whenever the set of tables it was made from changes.
+The catalog is derived entirely from the zarr tables.  When only tables with a per-table
+load change (a 4x4 target, a ball size: ``PER_TABLE_LOADS``) a copy of it is updated and
+renamed into place; any other change rebuilds it whole (into a temporary file, then
+renamed).  ``catalog_sources`` records what it was made from.
 """
 
 from __future__ import annotations
