@@ -175,13 +175,9 @@ def main() -> None:
         return
     rows: list[dict] = []
     bench_balls(rows, args.data.resolve())
-    for r in rows:
-        print(json.dumps(r))
-    path = args.data / "bench.json"
-    kept = [r for r in json.loads(path.read_text())
-            if r["name"] not in {n["name"] for n in rows}] if path.exists() else []
-    path.write_text(json.dumps(kept + rows, indent=1) + "\n")
-    print(f"merged into {path}")
+    from bench.run import merge_rows
+
+    merge_rows(args.data, rows)
 
 
 if __name__ == "__main__":

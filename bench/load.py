@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import socket
 import statistics
 import subprocess
@@ -155,13 +154,9 @@ def main() -> None:
     args = parser.parse_args()
     rows: list[dict] = []
     bench_load(rows, args.data.resolve(), args.seconds)
-    for r in rows:
-        print(json.dumps(r))
-    path = args.data / "bench.json"
-    kept = [r for r in json.loads(path.read_text())
-            if r["name"] not in {n["name"] for n in rows}] if path.exists() else []
-    path.write_text(json.dumps(kept + rows, indent=1) + "\n")
-    print(f"merged into {path}")
+    from bench.run import merge_rows
+
+    merge_rows(args.data, rows)
 
 
 if __name__ == "__main__":

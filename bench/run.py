@@ -42,6 +42,18 @@ def row(name, product_s, baseline_s, notes, ratio=None):
     }
 
 
+def merge_rows(data: Path, rows: list[dict]) -> None:
+    """Print rows and merge them into data/bench.json (replacing rows of the same name):
+    how a benchmark run on its own records its figures beside `make bench`'s."""
+    for r in rows:
+        print(json.dumps(r))
+    path = Path(data) / "bench.json"
+    kept = [r for r in json.loads(path.read_text())
+            if r["name"] not in {n["name"] for n in rows}] if path.exists() else []
+    path.write_text(json.dumps(kept + rows, indent=1) + "\n")
+    print(f"merged into {path}")
+
+
 def environment() -> str:
     import numba
 

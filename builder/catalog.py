@@ -9,6 +9,7 @@ renamed).  ``catalog_sources`` records what it was made from.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from pathlib import Path
@@ -286,6 +287,26 @@ def _source_stamp(sources: list[tuple[Path, dict]]) -> str:
     )
 
 
+@contextlib.contextmanager
+def _staged_catalog(final: Path):
+    """A temporary catalog file beside ``final``, renamed over it when the block ends
+    without an error and removed (with its write-ahead log) whatever happens."""
+    from builder import workspace
+
+    staging = final.parent / f".{final.name}.building-{uuid.uuid4().hex[:8]}"
+    log = Path(f"{staging}.wal")
+    workspace.staging_started(staging)
+    workspace.staging_started(log)
+    try:
+        yield staging
+        os.replace(staging, final)
+    finally:
+        staging.unlink(missing_ok=True)
+        log.unlink(missing_ok=True)
+        workspace.staging_finished(staging)
+        workspace.staging_finished(log)
+
+
 def catalog_is_current(data_dir: Path) -> bool:
     import duckdb
 
@@ -316,13 +337,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
              f"|stats={len(_target_stats_files(data_dir))}")
     if not force and _refresh_incrementally(data_dir, sources + sources_4x4, stamp):
         return True
-    final = catalog_path(data_dir)
-    staging = final.parent / f".{final.name}.building-{uuid.uuid4().hex[:8]}"
-    from builder import workspace
-
-    workspace.staging_started(staging)
-    workspace.staging_started(Path(f"{staging}.wal"))
-    try:
+    with _staged_catalog(catalog_path(data_dir)) as staging:
         con = duckdb.connect(str(staging))
         con.execute(
             "CREATE TABLE tricolore_boards (width UTINYINT, height UTINYINT, board INTEGER, "
@@ -394,12 +409,6 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
                         [(_source_key(path), attributes["build_id"], json.dumps(attributes))
                          for path, attributes in sources + sources_4x4])
         con.close()
-        os.replace(staging, final)
-    finally:
-        staging.unlink(missing_ok=True)
-        Path(f"{staging}.wal").unlink(missing_ok=True)
-        workspace.staging_finished(staging)
-        workspace.staging_finished(Path(f"{staging}.wal"))
     return True
 
 
@@ -659,11 +668,7 @@ def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
         current[key][1] for key in changed if key in current]
     if not changed or not all(loads_of(attributes) for attributes in involved):
         return False
-    staging = final.parent / f".{final.name}.building-{uuid.uuid4().hex[:8]}"
-    from builder import workspace
-
-    workspace.staging_started(staging)
-    try:
+    with _staged_catalog(final) as staging:
         shutil.copyfile(final, staging)
         con = duckdb.connect(str(staging))
         for key in changed:
@@ -679,9 +684,4 @@ def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
                             [key, attributes["build_id"], json.dumps(attributes)])
         con.execute("UPDATE catalog_info SET stamp = ?", [stamp])
         con.close()
-        os.replace(staging, final)
-    finally:
-        staging.unlink(missing_ok=True)
-        Path(f"{staging}.wal").unlink(missing_ok=True)
-        workspace.staging_finished(staging)
     return True

@@ -41,13 +41,18 @@ def test_two_puzzles_recognising_one_text_is_an_error_naming_both(monkeypatch):
     assert registry.choose("WBWW.WBRB", forced="twin") is twin
 
 
+def example_game(puzzle):
+    """(variant, start, target) of the puzzle's own example pair."""
+    start_text, target_text = puzzle.example
+    variant = puzzle.variant(start_text, target_text, {})
+    return (variant, puzzle.parse(variant, start_text),
+            puzzle.parse_target(variant, target_text))
+
+
 @pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
 def test_generic_walk_replays_legally_with_the_tabled_length(puzzle, data_dir):
     tables = Tables(data_dir)
-    start_text, target_text = puzzle.example
-    variant = puzzle.variant(start_text, target_text, {})
-    start = puzzle.parse(variant, start_text)
-    target = puzzle.parse_target(variant, target_text)
+    variant, start, target = example_game(puzzle)
     found = walk(puzzle, tables, variant, start, target)
     node = puzzle.start_node(variant, start)
     assert found.nodes[0] == node
@@ -60,12 +65,9 @@ def test_generic_walk_replays_legally_with_the_tabled_length(puzzle, data_dir):
 
 @pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
 def test_move_values_obey_the_shortest_path_recurrence(puzzle, data_dir):
-    tables = Tables(data_dir)
-    start_text, target_text = puzzle.example
-    variant = puzzle.variant(start_text, target_text, {})
-    target = puzzle.parse_target(variant, target_text)
-    node = puzzle.start_node(variant, puzzle.parse(variant, start_text))
-    here, values = move_values(puzzle, tables, variant, node, target)
+    variant, start, target = example_game(puzzle)
+    node = puzzle.start_node(variant, start)
+    here, values = move_values(puzzle, Tables(data_dir), variant, node, target)
     reachable = [v.distance for v in values if v.distance is not None]
     assert here == min(reachable) + 1
 
