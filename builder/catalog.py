@@ -405,9 +405,10 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
 
         con.execute("CREATE TABLE catalog_sources (source VARCHAR, build_id VARCHAR, "
                     "attributes VARCHAR)")
-        con.executemany("INSERT INTO catalog_sources VALUES (?, ?, ?)",
-                        [(_source_key(path), attributes["build_id"], json.dumps(attributes))
-                         for path, attributes in sources + sources_4x4])
+        recorded = [(_source_key(path), attributes["build_id"], json.dumps(attributes))
+                    for path, attributes in sources + sources_4x4]
+        if recorded:  # a catalog of no table (only 4x4 statistics) is still a catalog
+            con.executemany("INSERT INTO catalog_sources VALUES (?, ?, ?)", recorded)
         con.close()
     return True
 
