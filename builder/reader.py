@@ -238,6 +238,25 @@ def open_group(path: Path, expected: dict) -> dict:
     return attributes
 
 
+def sorted_positions(sorted_keys: ChunkedVector, first_keys: np.ndarray, keys: np.ndarray,
+                     path: Path) -> np.ndarray:
+    """Where each of ``keys`` sits in the ascending array ``sorted_keys``, found through
+    ``first_keys`` (the first key of each chunk): one chunk read per chunk touched.  A key
+    the table lacks means it is damaged."""
+    keys = np.asarray(keys, dtype=np.int64)
+    chunks = np.maximum(np.searchsorted(first_keys, keys, side="right") - 1, 0)
+    found = np.empty(len(keys), dtype=np.int64)
+    for number in np.unique(chunks):
+        chosen = chunks == number
+        in_chunk = sorted_keys.chunk(int(number))
+        at = np.minimum(np.searchsorted(in_chunk, keys[chosen]), len(in_chunk) - 1)
+        if not np.array_equal(in_chunk[at], keys[chosen]):
+            raise CorruptTableError(f"table {path} lacks a key it should hold: rebuild it "
+                                    "(`make tables FORCE=1`)")
+        found[chosen] = number * sorted_keys.chunk_size + at
+    return found
+
+
 class TricoloreTable:
     """The all-pairs tables of one Tricolore board shape and method."""
 
@@ -327,18 +346,7 @@ class BallsTable:
 
     def classes_of(self, keys: np.ndarray) -> np.ndarray:
         """Each key's class number (its position in the table)."""
-        keys = np.asarray(keys, dtype=np.int64)
-        chunks = np.maximum(np.searchsorted(self.key_index, keys, side="right") - 1, 0)
-        found = np.empty(len(keys), dtype=np.int64)
-        for number in np.unique(chunks):
-            chosen = chunks == number
-            in_chunk = self.class_key.chunk(int(number))
-            at = np.minimum(np.searchsorted(in_chunk, keys[chosen]), len(in_chunk) - 1)
-            if not np.array_equal(in_chunk[at], keys[chosen]):
-                raise CorruptTableError(f"table {self.path} lacks a class it should hold: "
-                                        "rebuild it (`make tables FORCE=1`)")
-            found[chosen] = number * self.class_key.chunk_size + at
-        return found
+        return sorted_positions(self.class_key, self.key_index, keys, self.path)
 
     def moves_of_states(self, states: np.ndarray) -> np.ndarray:
         """Fewest moves to clear (255: never) for (N, T) tube codes."""
@@ -353,25 +361,6 @@ class BallsTable:
 
     def moves_to_clear(self, state: tuple[int, ...]) -> int:
         return int(self.moves_of_states(np.array([state]))[0])
-
-
-class LucasTable:
-    """Lucas' arrangements for n = 1 .. max_n: moves from the standard start and to the
-    goal, per arrangement rank (``builder/puzzles/lucas.py``), read through the checked
-    chunk reader like every other table."""
-
-    def __init__(self, data_dir: Path):
-        self.path = Path(data_dir) / "lucas" / "tables.zarr"
-        if not (self.path / "zarr.json").exists():
-            raise MissingTableError(f"no Lucas table in {data_dir}: run `make tables` or "
-                                    "`builder lucas`")
-        self.attributes = open_group(self.path, {"puzzle": "lucas"})
-        self.max_n = int(self.attributes.get("max_n", 0))
-
-    def distances(self, n: int, towards: str) -> np.ndarray:
-        """Moves from every arrangement (by rank) to the goal (``to_goal``) or from the
-        standard start (``from_start``); -1: never."""
-        return ChunkedVector(self.path / f"n{n}_{towards}").whole()
 
 
 def open_catalog(data_dir: Path):
@@ -444,18 +433,11 @@ class Tables:
 
     def position(self, table: tuple[str, ...], keys: str, key: int, first_keys: str,
                  missing: str | None = None) -> int:
-        """Where ``key`` sits in the ascending array ``keys``, found through
-        ``first_keys`` (the first key of each chunk): one chunk read."""
+        """Where ``key`` sits in the ascending array ``keys`` (``sorted_positions``)."""
         sorted_keys = self._array(table, keys, True, missing)
         firsts = self._array(table, first_keys, True, missing)
         with self._lock:
             index = self._arrays.get((table, first_keys, "whole"))
             if index is None:
                 index = self._arrays[(table, first_keys, "whole")] = firsts.whole()
-        chunk = max(int(np.searchsorted(index, key, side="right")) - 1, 0)
-        in_chunk = sorted_keys.chunk(chunk)
-        at = int(np.searchsorted(in_chunk, key))
-        if at >= len(in_chunk) or int(in_chunk[at]) != key:
-            raise CorruptTableError(f"table {self.path(table)} lacks a key it should hold: "
-                                    "rebuild it (`make tables FORCE=1`)")
-        return chunk * sorted_keys.chunk_size + at
+        return int(sorted_positions(sorted_keys, index, [key], self.path(table))[0])

@@ -128,12 +128,7 @@ query side before it trusts a chunk."""
 
 def chunk_checksums(table: Path) -> dict[str, int]:
     """crc32 of every chunk file of a table directory (keys relative to it)."""
-    table = Path(table)
-    found = {}
-    for path in sorted(table.rglob("*")):
-        if path.is_file() and "c" in path.relative_to(table).parts[1:2]:
-            found[path.relative_to(table).as_posix()] = zlib.crc32(path.read_bytes())
-    return found
+    return {key: zlib.crc32((Path(table) / key).read_bytes()) for key in chunk_keys(table)}
 
 
 class DamagedTableError(OneLineError):
@@ -151,11 +146,12 @@ def damaged_chunks(table: Path) -> list[str]:
     except (OSError, ValueError, KeyError, TypeError):
         return [f"{CHECKSUMS} (missing or unreadable)"]
     damaged = [key for key, crc in recorded.items() if file_crc32(table / key) != crc]
-    damaged += [key for key in chunk_checksums_keys(table) if key not in recorded]
+    damaged += [key for key in chunk_keys(table) if key not in recorded]
     return damaged
 
 
-def chunk_checksums_keys(table: Path) -> list[str]:
+def chunk_keys(table: Path) -> list[str]:
+    """Every chunk file of a table directory (``ARRAY/c/...``), relative to it."""
     table = Path(table)
     return [path.relative_to(table).as_posix() for path in sorted(table.rglob("*"))
             if path.is_file() and "c" in path.relative_to(table).parts[1:2]]

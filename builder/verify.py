@@ -68,18 +68,16 @@ def sample_tricolore_all_pairs(table: Path, attributes: dict, samples: int, rng)
 def sample_tricolore_target(table: Path, attributes: dict, samples: int, rng) -> str | None:
     import zarr
 
-    from builder.puzzles.tricolore import NO_CLICK, Tricolore
+    from builder.puzzles.tricolore import NO_CLICK, Tricolore, node_clicks
 
     rules = Tricolore(attributes["width"], attributes["height"])
     target = rules.parse(attributes["target"])
     group = zarr.open_group(table, mode="r")
-    clicks, sole, avoiding = (group[name] for name in
-                              ("clicks", "sole_click", "clicks_avoiding_sole"))
+    arrays = {name: group[name] for name in ("clicks", "sole_click", "clicks_avoiding_sole")}
+    clicks = arrays["clicks"]
 
     def remaining(board: int, last: int) -> int:
-        if board == target and last != NO_CLICK:
-            return 0
-        return int(avoiding[board]) if sole[board] == last else int(clicks[board])
+        return node_clicks(lambda name: int(arrays[name][board]), board, last, target)
 
     for board in rng.integers(0, rules.n_boards, samples):
         board = int(board)
@@ -205,7 +203,7 @@ def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
 
 
 def catalogued_tables(data_dir: Path) -> list[tuple[str, str]]:
-    """(folder, name) of every table the catalog was made from (its source stamp)."""
+    """(folder, name) of every table the catalog was made from (``catalog_sources``)."""
     import duckdb
 
     from builder.catalog import catalog_path
@@ -213,9 +211,7 @@ def catalogued_tables(data_dir: Path) -> list[tuple[str, str]]:
     try:
         with duckdb.connect(str(catalog_path(data_dir)), read_only=True,
                             config=dict(store.SEALED_CATALOG)) as con:
-            (stamp,) = con.execute("SELECT stamp FROM catalog_info").fetchone()
-    except (duckdb.Error, TypeError):
+            sources = con.execute("SELECT source FROM catalog_sources").fetchall()
+    except duckdb.Error:
         return []  # verify_catalog reports the catalog itself
-    sources = stamp.split("|", 1)[0]
-    return [tuple(entry.rsplit(":", 1)[0].split("/", 1)) for entry in sources.split(";")
-            if "/" in entry]
+    return [tuple(source.split("/", 1)) for (source,) in sources]

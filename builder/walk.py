@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from builder.puzzles.tricolore import NO_CLICK, Tricolore
+from builder.puzzles.tricolore import NO_CLICK, Tricolore, node_clicks
 from builder.reader import CorruptTableError, MissingTableError, QueryError, TricoloreTable
 
 UNREACHABLE = 255
@@ -53,12 +53,9 @@ def explain_unreachable(rules: Tricolore, target: int, method: str) -> str:
 
 
 def remaining_clicks(columns, board: int, last: int, target: int) -> int:
-    clicks, sole, avoiding = columns
-    if board == target and last != NO_CLICK:
-        return 0
-    if last != NO_CLICK and sole[board] == last:
-        return int(avoiding[board])
-    return int(clicks[board])
+    """``node_clicks`` over a table's (clicks, sole_click, clicks_avoiding_sole) columns."""
+    arrays = dict(zip(("clicks", "sole_click", "clicks_avoiding_sole"), columns))
+    return node_clicks(lambda name: int(arrays[name][board]), board, last, target)
 
 
 def tricolore_hint(
@@ -126,26 +123,28 @@ LUCAS_MAX_PATH_N = 100
 
 
 def lucas_path(data_dir, start: str, target: str) -> LucasPath:
-    """A shortest sequence of moves between two arrangements: by walking the stored
-    distances (towards the goal, or towards the start, the moves being reversible), by a
-    search at query time for other targets, or beyond the tables, between the standard
-    start and goal, by the document's closed form."""
-    from builder.puzzles import check_length, shown
-    from builder.puzzles.lucas import Lucas, LucasError
-    from builder.reader import LucasTable
+    """A shortest sequence of moves between two arrangements: by the generic walk over the
+    stored distances (towards the goal, or towards the start, the moves being
+    reversible), over a search made at query time for other targets, or beyond the
+    tables, between the standard start and goal, by the document's closed form."""
+    from builder.puzzles import check_length
+    from builder.puzzles.lucas import LucasError, LucasPuzzle
+    from builder.reader import Tables
 
-    text = check_length(start, "arrangement", LucasError).strip().upper()
+    puzzle = LucasPuzzle()
+    check_length(start, "arrangement", LucasError)
     check_length(target, "arrangement", LucasError)
-    if len(text) % 2 == 0 or text.count("_") != 1:
-        raise LucasError(f"arrangement {shown(start)}: n A's, one '_' and n B's")
-    rules = Lucas(len(text) // 2)
+    rules = puzzle.variant(start, target, {})
     start_code, target_code = rules.parse(start), rules.parse(target)
     if rules.n > LUCAS_MAX_PATH_N:
         moves = (rules.n + 1) ** 2 - 1
         raise LucasError(f"n = {rules.n}: a shortest path has at least {moves:,} moves, too "
                          f"many to print (at most n = {LUCAS_MAX_PATH_N})")
-    table = LucasTable(data_dir)
-    if rules.n > table.max_n:
+    tables = Tables(data_dir)
+    attributes = tables.require(("lucas", "tables"), {"puzzle": "lucas"},
+                                f"no Lucas table in {data_dir}: run `make tables` or "
+                                "`builder lucas`")
+    if rules.n > attributes.get("max_n", 0):
         if start.strip().upper() == rules.start and target.strip().upper() == rules.goal:
             moves = rules.closed_form()
             return LucasPath(tuple(rules.play(rules.start, moves)), tuple(moves),
@@ -153,37 +152,21 @@ def lucas_path(data_dir, start: str, target: str) -> LucasPath:
         raise MissingTableError(
             f"no Lucas table for n = {rules.n}: run `builder lucas --max-n {rules.n}` "
             "(beyond the tables only the standard start to goal is answered)")
-    if target_code == rules.parse(rules.goal):
-        distance, how = table.distances(rules.n, "to_goal"), "table walk"
-    elif target_code == rules.parse(rules.start):
-        distance, how = table.distances(rules.n, "from_start"), "table walk"
-    else:
+    how = "table walk"
+    if target_code not in (rules.parse(rules.goal), rules.parse(rules.start)):
         from builder.kernels.level_bfs import lucas_search
 
-        distance, how = lucas_search(rules, target_code)[0], "search towards the target"
-    if len(distance) != len(rules.codes):
-        raise CorruptTableError(f"Lucas table {table.path} has {len(distance):,} "
-                                f"arrangements for n = {rules.n}, not {len(rules.codes):,}")
-    code, moves, seen = start_code, [], [rules.format(start_code)]
-    remaining = int(distance[rules.rank(np.array([code]))[0]])
-    if remaining < 0:
-        raise UnreachableError(f"{rules.format(target_code)} cannot be reached from "
-                               f"{rules.format(start_code)}")
-    if remaining == 0 and code != target_code:
-        raise CorruptTableError(f"Lucas table {table.path} is inconsistent at {seen[-1]}")
-    while remaining > 0:
-        for following, legal, kind, is_a in rules.moves(np.array([code])):
-            if legal[0] and distance[rules.rank(following)[0]] == remaining - 1:
-                moves.append(("A" if is_a[0] else "B", kind))
-                code, remaining = int(following[0]), remaining - 1
-                seen.append(rules.format(code))
-                break
-        else:
-            raise CorruptTableError(f"Lucas table {table.path} is inconsistent at {seen[-1]}")
-    if code != target_code:
-        raise CorruptTableError(f"Lucas table {table.path}: the walk did not end on "
-                                f"{rules.format(target_code)}")
-    return LucasPath(tuple(seen), tuple(moves), how)
+        searched = lucas_search(rules, target_code)[0]
+
+        class SearchedLucas(LucasPuzzle):  # the same moves, distances from the search
+            def distance(self, tables, rules, node, target):
+                found = int(searched[rules.rank(np.array([node]))[0]])
+                return None if found < 0 else found
+
+        puzzle, how = SearchedLucas(), "search towards the target"
+    found = walk(puzzle, tables, rules, start_code, target_code)
+    return LucasPath(tuple(rules.format(code) for code in found.nodes),
+                     tuple(tuple(label.split(" ", 1)) for label in found.labels), how)
 
 
 @dataclass(frozen=True)
@@ -280,7 +263,7 @@ def walk(puzzle, tables, variant, start, target) -> WalkedPath:
         node, remaining = move.state, remaining - 1
         nodes.append(node)
         labels.append(move.label)
-    if not puzzle.at_target(variant, node, target) and nodes[1:]:
+    if not puzzle.at_target(variant, node, target):
         raise CorruptTableError(f"the {puzzle.name} tables: the walk did not end on the "
                                 "target; rebuild them (`make tables FORCE=1`)")
     return WalkedPath(tuple(nodes), tuple(labels))

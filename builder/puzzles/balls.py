@@ -37,7 +37,7 @@ from math import comb, factorial
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, check_length, shown
-from builder.puzzles.base import DistanceArray, Move, Puzzle
+from builder.puzzles.base import DistanceArray, Move, WalkablePuzzle
 
 TABLE_LAYOUT = "symmetry classes"
 """Ball tables hold one entry per class key (older tables, by labelled rank, are stale)."""
@@ -407,7 +407,7 @@ def _multinomial(counts: np.ndarray) -> int:
     return total
 
 
-class BallsPuzzle(Puzzle):
+class BallsPuzzle(WalkablePuzzle):
     """Ball tubes as a plug-in: a state's distance is its symmetry class's, found by its
     class key in the table of its (tubes, capacity, colours)."""
 

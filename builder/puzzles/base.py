@@ -11,7 +11,7 @@ array name, with every chunk checked against its checksums.
 A worked example, a row of lamps where a move toggles one lamp and its right-hand
 neighbour, with a hypothetical table ``lamps/N.zarr`` holding ``to_dark[state]``:
 
->>> class Lamps(Puzzle):
+>>> class Lamps(WalkablePuzzle):
 ...     name, unit = "lamps", "toggles"
 ...     summary = "a row of lamps; a toggle flips a lamp and its right neighbour"
 ...     example = ("1100", "0000")
@@ -99,9 +99,10 @@ class Puzzle(ABC):
     """A puzzle plug-in (see the module docstring for a worked example).
 
     Required: ``name``, ``summary``, ``example``, ``unit``, ``recognises``, ``variant``,
-    ``parse``, ``format``.  A puzzle whose positions can be walked also gives ``moves``
-    and ``distance``; ``start_node`` and ``at_target`` let a position carry more than
-    its notation (Tricolore remembers the last clicked square).
+    ``parse``, ``format``.  A puzzle whose positions can be walked derives from
+    ``WalkablePuzzle`` and also gives ``moves`` and ``distance``; ``start_node`` and
+    ``at_target`` let a position carry more than its notation (Tricolore remembers the
+    last clicked square).
     """
 
     name: ClassVar[str]
@@ -149,16 +150,6 @@ class Puzzle(ABC):
         """True when the walk has arrived (a start equal to its target has not)."""
         return node == target
 
-    def moves(self, variant: Any, node: Hashable) -> list[Move]:
-        """Every legal move from a walk node."""
-        raise NotImplementedError(f"{self.name} positions have no moves to walk")
-
-    def distance(self, tables: TableLookup, variant: Any, node: Hashable,
-                 target: Hashable) -> int | None:
-        """Fewest moves from a walk node to the target, from the tables; None when the
-        target cannot be reached from it."""
-        raise NotImplementedError(f"{self.name} has no distance tables")
-
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         """The distance arrays of one of its stored tables (given the table's attributes),
         for the catalog's generic views; none by default."""
@@ -166,6 +157,20 @@ class Puzzle(ABC):
 
     @property
     def walkable(self) -> bool:
-        """True when the plug-in gives ``moves`` and ``distance``."""
-        return (type(self).moves is not Puzzle.moves
-                and type(self).distance is not Puzzle.distance)
+        """True when its positions can be walked (a ``WalkablePuzzle``)."""
+        return isinstance(self, WalkablePuzzle)
+
+
+class WalkablePuzzle(Puzzle):
+    """A puzzle whose positions are walked from its tables: it adds ``moves`` and
+    ``distance`` to the notation hooks (every puzzle but the Spot Colour discs)."""
+
+    @abstractmethod
+    def moves(self, variant: Any, node: Hashable) -> list[Move]:
+        """Every legal move from a walk node."""
+
+    @abstractmethod
+    def distance(self, tables: TableLookup, variant: Any, node: Hashable,
+                 target: Hashable) -> int | None:
+        """Fewest moves from a walk node to the target, from the tables; None when the
+        target cannot be reached from it."""

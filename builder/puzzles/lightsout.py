@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from builder.puzzles import PuzzleInputError, check_length, shown
-from builder.puzzles.base import DistanceArray, Move, Puzzle
+from builder.puzzles.base import DistanceArray, Move, WalkablePuzzle
 
 MAX_EXACT_NULLITY = 22
 """Cosets of up to 2^22 solutions are enumerated exactly for the fewest clicks."""
@@ -171,7 +171,7 @@ TABLE_SHAPE = (5, 5)
 """The board with a stored table (`builder lightsout`): fewest clicks from all off."""
 
 
-class LightsOutPuzzle(Puzzle):
+class LightsOutPuzzle(WalkablePuzzle):
     """Lights Out as a plug-in: clicks commute and cancel, so the fewest clicks from one
     board to another are the stored fewest clicks from all off to their difference."""
 

@@ -17,7 +17,7 @@ from itertools import combinations
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, shown
-from builder.puzzles.base import DistanceArray, Move, Puzzle
+from builder.puzzles.base import DistanceArray, Move, WalkablePuzzle
 
 SHIFT, JUMP = "shift", "jump"
 
@@ -127,7 +127,7 @@ class Lucas:
         return seen
 
 
-class LucasPuzzle(Puzzle):
+class LucasPuzzle(WalkablePuzzle):
     """Lucas' pieces as a plug-in: the tables hold, per n, every arrangement's moves to
     the goal and from the standard start (moves are reversible, so also to the start)."""
 

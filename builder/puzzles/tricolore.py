@@ -24,7 +24,7 @@ from functools import cached_property
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, check_length, shown
-from builder.puzzles.base import DistanceArray, Move, Puzzle
+from builder.puzzles.base import DistanceArray, Move, WalkablePuzzle
 
 RED, WHITE, BLUE = 0, 1, 2
 LETTERS = "RWB"
@@ -371,6 +371,18 @@ class Tricolore:
         return ranks <= self.apply_symmetry(ranks, self.symmetries("hybrid")["mirror"])
 
 
+def node_clicks(read, board: int, last: int, target: int) -> int:
+    """Fewest clicks from node (board, last clicked square) to ``target`` (255: never),
+    from a table's three arrays read at ``board`` by ``read(array name)``: the stored
+    clicks, except after the board's sole optimal first click, where the clicks avoiding
+    it apply; 0 on arrival (a start equal to its target is not an arrival)."""
+    if board == target and last != NO_CLICK:
+        return 0
+    if last != NO_CLICK and read("sole_click") == last:
+        return read("clicks_avoiding_sole")
+    return read("clicks")
+
+
 ALL_PAIRS_MAX_SQUARES = 10
 """Boards up to this size have all-pairs tables; larger ones a table per target."""
 
@@ -383,7 +395,7 @@ class TricoloreGame:
     method: str
 
 
-class TricolorePuzzle(Puzzle):
+class TricolorePuzzle(WalkablePuzzle):
     """Tricolore as a plug-in: a walk node is (board, last clicked square)."""
 
     name = "tricolore"
@@ -421,11 +433,9 @@ class TricolorePuzzle(Puzzle):
 
     def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
                  target: int) -> int | None:
-        """The stored clicks, except after the board's sole optimal first click, where
-        the clicks avoiding it apply (``builder/build.py`` documents the arrays)."""
+        """``node_clicks`` read from the all-pairs table of the board's shape, or from the
+        table towards the target on boards too large for all pairs."""
         board, last = node
-        if board == target and last != NO_CLICK:
-            return 0
         rules, shape = game.rules, game.rules.shape_name
         if rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
             table = ("tricolore", shape, game.method)
@@ -449,9 +459,7 @@ class TricolorePuzzle(Puzzle):
 
             def read(array: str) -> int:
                 return tables.value(table, array, board, missing)
-        found = read("clicks")
-        if last != NO_CLICK and read("sole_click") == last:
-            found = read("clicks_avoiding_sole")
+        found = node_clicks(read, board, last, target)
         return None if found == 255 else found
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
