@@ -20,7 +20,7 @@ from builder import store
 from builder.puzzles.tricolore import Tricolore
 
 CATALOG_NAME = "catalog.duckdb"
-CATALOG_FORMAT = 3
+CATALOG_FORMAT = 4
 MAX_PAIRS_IN_CATALOG = 50_000_000
 """All-pairs tables larger than this (5×2 and up) stay in zarr only."""
 
@@ -261,17 +261,20 @@ def _tricolore_sources(data_dir: Path) -> list[tuple[Path, dict]]:
 
 
 def _tricolore_4x4_sources(data_dir: Path) -> list[tuple[Path, dict]]:
+    """Every other complete table of this format whose puzzle is registered: the ones
+    with a load of their own below, and any plug-in's spec-built tables (which the generic
+    views summarise with no load of their own)."""
+    from builder.puzzles import registry
+
+    known = {puzzle.name for puzzle in registry.PUZZLES}
+    all_pairs = {path for path, _ in _tricolore_sources(data_dir)}
     sources = []
-    paths = sorted(Path(data_dir).glob("tricolore/4x4/targets/*.zarr"))
-    paths.append(Path(data_dir) / "tricolore" / "4x4" / "decomposition_sample.zarr")
-    paths.append(Path(data_dir) / "tricolore" / "4x4" / "reachability.zarr")
-    paths.append(Path(data_dir) / "lightsout" / "tables.zarr")
-    paths.append(Path(data_dir) / "spots" / "random_sets.zarr")
-    paths.append(Path(data_dir) / "lucas" / "tables.zarr")
-    paths += sorted((Path(data_dir) / "balls").glob("*.zarr"))
-    for path in paths:
+    for path in sorted(Path(data_dir).rglob("*.zarr")):
+        if path in all_pairs or any(part.startswith(".") for part in
+                                    path.relative_to(data_dir).parts):
+            continue
         attributes = store.read_attributes(path)
-        if (attributes and attributes.get("complete")
+        if (attributes and attributes.get("complete") and attributes.get("puzzle") in known
                 and attributes.get("table_format") == store.TABLE_FORMAT):
             sources.append((path, attributes))
     return sources
@@ -281,8 +284,8 @@ def _target_stats_files(data_dir: Path) -> list[Path]:
     return sorted((Path(data_dir) / "tricolore" / "4x4" / "target_stats").glob("*.json"))
 
 
-def _source_stamp(sources: list[tuple[Path, dict]]) -> str:
-    return ";".join(f"{p.parent.name}/{p.name}:{a['build_id']}" for p, a in sources) + (
+def _source_stamp(data_dir: Path, sources: list[tuple[Path, dict]]) -> str:
+    return ";".join(f"{_source_key(data_dir, p)}:{a['build_id']}" for p, a in sources) + (
         f"|format={CATALOG_FORMAT}"
     )
 
@@ -318,7 +321,8 @@ def catalog_is_current(data_dir: Path) -> bool:
             (stamp,) = con.execute("SELECT stamp FROM catalog_info").fetchone()
     except duckdb.Error:
         return False
-    expected = _source_stamp(_tricolore_sources(data_dir) + _tricolore_4x4_sources(data_dir))
+    expected = _source_stamp(data_dir, _tricolore_sources(data_dir)
+                             + _tricolore_4x4_sources(data_dir))
     return stamp == f"{expected}|stats={len(_target_stats_files(data_dir))}"
 
 
@@ -333,7 +337,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     sources_4x4 = _tricolore_4x4_sources(data_dir)
     for path, _ in sources + sources_4x4:  # statistics only from intact tables
         store.check_intact(path)
-    stamp = (f"{_source_stamp(sources + sources_4x4)}"
+    stamp = (f"{_source_stamp(data_dir, sources + sources_4x4)}"
              f"|stats={len(_target_stats_files(data_dir))}")
     if not force and _refresh_incrementally(data_dir, sources + sources_4x4, stamp):
         return True
@@ -396,7 +400,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         con.execute(SPOTS_VIEWS)
         con.execute(BALLS_VIEWS)
         _load_lucas(con, data_dir)
-        _load_distances(con, sources + sources_4x4)
+        _load_distances(con, data_dir, sources + sources_4x4)
         stats_files = _target_stats_files(data_dir)
         _load_target_stats(con, stats_files)
         con.execute(TARGET_STATS_VIEWS)
@@ -405,7 +409,7 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
 
         con.execute("CREATE TABLE catalog_sources (source VARCHAR, build_id VARCHAR, "
                     "attributes VARCHAR)")
-        recorded = [(_source_key(path), attributes["build_id"], json.dumps(attributes))
+        recorded = [(_source_key(data_dir, path), attributes["build_id"], json.dumps(attributes))
                     for path, attributes in sources + sources_4x4]
         if recorded:  # a catalog of no table (only 4x4 statistics) is still a catalog
             con.executemany("INSERT INTO catalog_sources VALUES (?, ?, ?)", recorded)
@@ -495,7 +499,9 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
                         "FROM sample_frame")
             con.unregister("sample_frame")
             continue
-        _load_target_table(con, group, attributes)
+        if _is_target_table(attributes):
+            _load_target_table(con, group, attributes)
+        # any other table is a plug-in's spec-built one: the generic views cover it
 
 
 def _load_target_table(con, group, attributes: dict) -> None:
@@ -527,11 +533,22 @@ def _is_target_table(attributes: dict) -> bool:
             and "kind" not in attributes)
 
 
+def _is_spec_built(attributes: dict) -> bool:
+    """A table made by the engine's build routine from a plug-in's spec: the catalog holds
+    nothing of it but its rows of ``table_distances``."""
+    return bool(attributes.get("spec_built"))
+
+
+def _nothing(*_) -> None:
+    pass
+
+
 PER_TABLE_LOADS = (
     # (which tables, load one, unload one): a change to such tables alone updates the
     # catalog in place of rebuilding it (a new 4x4 target: seconds, not a minute)
     (_is_target_table, _load_target_table, _unload_target_table),
     (lambda attributes: attributes.get("puzzle") == "balls", _load_balls, _unload_balls),
+    (_is_spec_built, _nothing, _nothing),
 )
 
 
@@ -591,22 +608,23 @@ ORDER BY puzzle, variant, "table";
 """
 
 
-def _source_key(path: Path) -> str:
-    return f"{Path(path).parent.name}/{Path(path).name}"
+def _source_key(data_dir: Path, path: Path) -> str:
+    """A table's path under the data directory, e.g. ``tricolore/4x2/hybrid.zarr``."""
+    return Path(path).relative_to(data_dir).as_posix()
 
 
-def _load_distances(con, sources: list[tuple[Path, dict]]) -> None:
+def _load_distances(con, data_dir: Path, sources: list[tuple[Path, dict]]) -> None:
     """Every table's distance histogram, as its plug-in declares its distance arrays: the
     generic views ``distance_distribution`` and ``table_summary`` need no SQL of a
     puzzle's own."""
     con.execute('CREATE TABLE table_distances (source VARCHAR, puzzle VARCHAR, '
                 'variant VARCHAR, "table" VARCHAR, distance INTEGER, states HUGEINT)')
     for path, attributes in sources:
-        _load_distances_of(con, path, attributes)
+        _load_distances_of(con, data_dir, path, attributes)
     con.execute(GENERIC_VIEWS)
 
 
-def _load_distances_of(con, path: Path, attributes: dict) -> None:
+def _load_distances_of(con, data_dir: Path, path: Path, attributes: dict) -> None:
     import zarr
 
     from builder.puzzles import registry
@@ -628,7 +646,7 @@ def _load_distances_of(con, path: Path, attributes: dict) -> None:
         counts = np.bincount((values.astype(np.int64) - lowest), weights=weights)
         for offset in np.flatnonzero(counts):
             value = offset + lowest
-            rows.append((_source_key(path), puzzle.name, spec.variant, spec.table,
+            rows.append((_source_key(data_dir, path), puzzle.name, spec.variant, spec.table,
                          None if value == spec.never else int(value),
                          round(float(counts[offset]))))
     if rows:
@@ -657,7 +675,7 @@ def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
         return False
     if old_stamp.split("|", 1)[1:] != stamp.split("|", 1)[1:]:
         return False  # another catalog format, or the 4x4 statistics changed
-    current = {_source_key(path): (path, attributes) for path, attributes in sources}
+    current = {_source_key(data_dir, path): (path, attributes) for path, attributes in sources}
     changed = {key for key in current.keys() | recorded.keys()
                if key not in recorded or key not in current
                or recorded[key][0] != current[key][1]["build_id"]}
@@ -680,7 +698,7 @@ def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
             if key in current:
                 path, attributes = current[key]
                 loads_of(attributes)[1](con, zarr.open_group(path, mode="r"), attributes)
-                _load_distances_of(con, path, attributes)
+                _load_distances_of(con, data_dir, path, attributes)
                 con.execute("INSERT INTO catalog_sources VALUES (?, ?, ?)",
                             [key, attributes["build_id"], json.dumps(attributes)])
         con.execute("UPDATE catalog_info SET stamp = ?", [stamp])

@@ -335,8 +335,9 @@ def balls(
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
     """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
     4×2 all-pairs tables, the exact 4×4 tables of the applet's three targets, the 4×4
-    decomposition sample and reachability, Lights Out, Spot Colour, Lucas, and the ball
-    tubes of the document (4 tubes of 4, 3 colours) and of 5 tubes of 4 with 4 colours.
+    decomposition sample and reachability, Lights Out, Spot Colour, Lucas, the ball
+    tubes of the document (4 tubes of 4, 3 colours) and of 5 tubes of 4 with 4 colours,
+    and every registered plug-in's default tables (`builder build --list`).
 
     Example: builder tables --data data
     """
@@ -354,6 +355,8 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
         build_tricolore_target,
     )
     from builder.catalog import refresh_catalog
+    from builder.puzzles import registry
+    from builder.routine import build_defaults
 
     _hold(data)
     started = time.perf_counter()
@@ -371,7 +374,49 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     for tubes, capacity, colours in BALL_GAMES:
         results.append(build_balls(data, tubes, capacity, colours, force=force,
                                    progress=not quiet))
+    results += build_defaults(data, registry.PUZZLES, force=force, progress=not quiet)
     if refresh_catalog(data, force=force):
+        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
+    _report(results, time.perf_counter() - started)
+
+
+@app.command()
+def build(
+    puzzle: Annotated[str | None, typer.Argument(
+        help="A registered puzzle (see --list).", show_default=False)] = None,
+    choice: Annotated[str | None, typer.Argument(
+        help="Which of its tables, in the puzzle's own terms (e.g. hanoi 4x12: four pegs, "
+             "twelve discs); default: its default tables.", show_default=False)] = None,
+    data: DataOption = Path("data"),
+    force: ForceOption = False,
+    quiet: QuietOption = False,
+    listing: Annotated[bool, typer.Option("--list", help="List every plug-in's default "
+                                                         "tables and exit.")] = False,
+) -> None:
+    """Build one plug-in puzzle's tables through the engine's one build routine, then
+    update the catalog for them alone.
+
+    Examples: builder build hanoi; builder build hanoi 4x12; builder build --list
+    """
+    from builder.catalog import refresh_catalog
+    from builder.puzzles import registry
+    from builder.routine import build_table
+
+    if listing or puzzle is None:
+        for known in registry.PUZZLES:
+            specs = known.default_tables()
+            typer.echo(f"{known.name:<10} " + (", ".join("/".join(spec.parts) for spec in specs)
+                                              or "(its own command: builder --help)"))
+        return
+    chosen = registry.by_name(puzzle)
+    specs = [chosen.table_for(choice)] if choice else chosen.default_tables()
+    if not specs:
+        raise PuzzleInputError(f"{chosen.name} has no default tables built through specs: "
+                               "see `builder --help` for its own command")
+    _hold(data)
+    started = time.perf_counter()
+    results = [build_table(data, spec, force=force, progress=not quiet) for spec in specs]
+    if refresh_catalog(data):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)
 

@@ -391,6 +391,7 @@ class Tables:
         self._groups: dict[tuple, dict] = {}
         self._arrays: dict[tuple, ColumnChunkedArray | ChunkedVector] = {}
         self._lock = threading.Lock()
+        self._computed: dict[tuple, dict] = {}
 
     def path(self, table: tuple[str, ...]) -> Path:
         return self.data_dir.joinpath(*table[:-1], f"{table[-1]}.zarr")
@@ -430,6 +431,27 @@ class Tables:
     def column_value(self, table: tuple[str, ...], array: str, row: int, column: int,
                      missing: str | None = None) -> int:
         return int(self._array(table, array, False, missing).column(column)[row])
+
+    COMPUTED_KEPT = 4
+    """Tables computed at query time kept in memory (the most recent ones)."""
+
+    def computed(self, spec) -> dict:
+        """A spec's arrays computed now by the engine's kernels, kept for the next call
+        (``TableLookup.computed``); the numba kernels are imported only here."""
+        import json
+
+        key = (spec.parts, json.dumps(spec.identity, sort_keys=True, default=str))
+        with self._lock:
+            found = self._computed.get(key)
+        if found is None:
+            from builder.routine import compute_arrays
+
+            found = compute_arrays(spec)
+            with self._lock:
+                self._computed[key] = found
+                while len(self._computed) > self.COMPUTED_KEPT:
+                    self._computed.pop(next(iter(self._computed)))
+        return found
 
     def position(self, table: tuple[str, ...], keys: str, key: int, first_keys: str,
                  missing: str | None = None) -> int:

@@ -118,6 +118,39 @@ def sample_balls(table: Path, attributes: dict, samples: int, rng) -> str | None
     return None
 
 
+def sample_spec_table(table: Path, attributes: dict, samples: int, rng) -> str | None:
+    """A table built from a plug-in's spec: each of its breadth-first arrays obeys, at
+    sampled states, "0 exactly at a source; otherwise 1 + the least value one move on"."""
+    import zarr
+
+    from builder.puzzles import registry
+
+    spec = registry.by_name(attributes["puzzle"]).table(
+        {key: attributes[key] for key in attributes if key in _identity_keys(attributes)})
+    group = zarr.open_group(table, mode="r")
+    for name, search in spec.searches.items():
+        distance = group[name]
+        sources = {int(source) for source in search.sources}
+        step = search.moves or search.neighbours
+        parameters = np.asarray(search.parameters, dtype=np.int64)
+        never = 65535 if search.wide else 255
+        found = np.empty(search.most_neighbours, np.int64)
+        for state in rng.integers(0, search.states, samples):
+            state = int(state)
+            after = [int(distance[int(other)])
+                     for other in found[:step(state, parameters, found)]]
+            reachable = [value for value in after if value != never]
+            expected = 0 if state in sources else (min(reachable) + 1 if reachable else never)
+            if int(distance[state]) != expected:
+                return (f"{name}: state {state} holds {int(distance[state])}, the recurrence "
+                        f"gives {expected}")
+    return None
+
+
+def _identity_keys(attributes: dict) -> list[str]:
+    return attributes.get("identity_keys") or []
+
+
 def verify_table(table: Path, samples: int, rng) -> Verdict:
     """One table's verdict: complete, of this format, intact, and its sample re-derived."""
     attributes = store.read_attributes(table)
@@ -144,6 +177,9 @@ def verify_table(table: Path, samples: int, rng) -> Verdict:
         elif attributes["width"] * attributes["height"] <= 8:
             problem = sample_tricolore_all_pairs(table, attributes, samples, rng)
             checked += f"; {samples} sampled rows equal a plain BFS"
+    elif attributes.get("spec_built"):
+        problem = sample_spec_table(table, attributes, samples * 100, rng)
+        checked += f"; recurrence holds on {samples * 100} sampled states per array"
     elif attributes.get("puzzle") == "balls":
         problem = sample_balls(table, attributes, samples * 100, rng)
         checked += f"; recurrence holds on {samples * 100} sampled states"
@@ -192,18 +228,19 @@ def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
         except Exception as error:  # noqa: BLE001 (a damaged table is a FAIL line, not a crash)
             verdicts.append(Verdict(table, False, f"unreadable ({type(error).__name__}: "
                                                   f"{str(error)[:150]}): rebuild it"))
-    present = {(table.parent.name, table.name) for table in tables}
-    for parent, name in catalogued_tables(data_dir):
-        if (parent, name) not in present:
-            verdicts.append(Verdict(Path(data_dir) / "..." / parent / name, False,
+    present = {table.relative_to(data_dir).as_posix() for table in tables}
+    for source in catalogued_tables(data_dir):
+        if source not in present:
+            verdicts.append(Verdict(Path(data_dir) / source, False,
                                     "missing: the catalog was made from it; rebuild it "
                                     "(`make tables`)"))
     verdicts.append(verify_catalog(data_dir))
     return verdicts
 
 
-def catalogued_tables(data_dir: Path) -> list[tuple[str, str]]:
-    """(folder, name) of every table the catalog was made from (``catalog_sources``)."""
+def catalogued_tables(data_dir: Path) -> list[str]:
+    """The path under the data directory of every table the catalog was made from
+    (``catalog_sources``)."""
     import duckdb
 
     from builder.catalog import catalog_path
@@ -214,4 +251,4 @@ def catalogued_tables(data_dir: Path) -> list[tuple[str, str]]:
             sources = con.execute("SELECT source FROM catalog_sources").fetchall()
     except duckdb.Error:
         return []  # verify_catalog reports the catalog itself
-    return [tuple(source.split("/", 1)) for (source,) in sources]
+    return [source for (source,) in sources]

@@ -55,6 +55,9 @@ MethodOption = Annotated[
         show_default=False,
     ),
 ]
+VariantOption = Annotated[str | None, typer.Option(
+    "--variant", help="A rule variant the puzzle's plug-in names (e.g. lucas: forward, "
+    "pieces only move forward).", show_default=False)]
 PuzzleOption = Annotated[str | None, typer.Option(
     "--puzzle", help="Which puzzle the notation is (default: the one that recognises it; "
     "needed only when two do).", show_default=False)]
@@ -131,6 +134,7 @@ def path(
     target: Annotated[str, typer.Argument(help="Target board, arrangement, or 'cleared'.")],
     method: MethodOption = None,
     puzzle: PuzzleOption = None,
+    rule_variant: VariantOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
 ) -> None:
@@ -152,18 +156,18 @@ def path(
     from builder.puzzles import registry
 
     chosen = registry.choose(start, puzzle)
-    registry.check_options(chosen, {"method": method})
+    options = registry.check_options(chosen, {"method": method, "variant": rule_variant})
     if method == "decomposition":
         _decomposition_path(start, target, data, as_json)
         return
     # The document's own path layouts (Lucas' agent / move type table, the ball tubes'
     # moves from tube to tube) are kept; every other puzzle prints the generic walk.
     printer = {"lucas": _lucas_path, "balls": _balls_path}.get(chosen.name)
-    if printer is not None:
+    if printer is not None and rule_variant is None:
         printer(start, target, data, as_json)
         return
     if chosen.name != "tricolore":
-        _generic_path(chosen, start, target, data, as_json)
+        _generic_path(chosen, start, target, data, as_json, options)
         return
 
     method = method or "unrestricted"
@@ -241,12 +245,13 @@ def _balls_path(start: str, target: str, data: Path, as_json: bool) -> None:
         typer.echo(f"{'init' if step == 0 else step:<5} {state:<{width}}  {move}")
 
 
-def _generic_path(puzzle, start: str, target: str, data: Path, as_json: bool) -> None:
+def _generic_path(puzzle, start: str, target: str, data: Path, as_json: bool,
+                  options: dict | None = None) -> None:
     """A shortest path by the engine's generic walk, printed the same way for any puzzle."""
     from builder.reader import Tables
     from builder.walk import walk
 
-    variant = puzzle.variant(start, target, {})
+    variant = puzzle.variant(start, target, options or {})
     start_state = puzzle.parse(variant, start)
     goal = puzzle.parse_target(variant, target)
     found = walk(puzzle, Tables(data), variant, start_state, goal)
@@ -273,6 +278,7 @@ def moves(
     = None,
     method: MethodOption = None,
     puzzle: PuzzleOption = None,
+    rule_variant: VariantOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
 ) -> None:
@@ -286,7 +292,7 @@ def moves(
     from builder.walk import move_values
 
     chosen = registry.choose(state, puzzle)
-    options = registry.check_options(chosen, {"method": method})
+    options = registry.check_options(chosen, {"method": method, "variant": rule_variant})
     if not chosen.walkable:
         raise QueryError(f"{chosen.name} has no positions to walk")
     variant = chosen.variant(state, target or "", options)

@@ -42,8 +42,8 @@ Registering it is one line in ``registry.py``; `query path 1100 0000` and
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 
@@ -73,6 +73,63 @@ class DistanceArray:
     """An array of how many states each entry stands for (a symmetry class), if any."""
 
 
+@dataclass(frozen=True)
+class BreadthFirstSearch:
+    """An array the engine's generic kernel fills: the fewest moves from every state
+    (``0 .. states - 1``) to the nearest of ``sources``, 255 where none is reachable.
+
+    ``neighbours`` is a numba ``@njit`` function ``(state: int64, parameters:
+    int64[::1], out: int64[::1]) -> int64`` writing into ``out`` the states one move
+    *before* ``state`` (the states from which one move reaches it; for a puzzle whose
+    moves can be undone, simply its moves) and returning how many it wrote, at most
+    ``most_neighbours``.  ``parameters`` carries the variant (pegs, discs...), so one
+    function serves every size.  The engine calls it once per state, compiled and cached:
+    a plug-in writes no search loop of its own.  Distances are bytes (255: never) unless
+    ``wide`` (16 bits, 65535: never) for puzzles whose positions lie more than 254 moves
+    apart.
+    """
+
+    states: int
+    sources: tuple[int, ...]
+    neighbours: Any
+    most_neighbours: int
+    parameters: tuple[int, ...] = ()
+    wide: bool = False
+    moves: Any = None
+    """The states one move *after* a state, same signature, when they are not simply
+    ``neighbours`` (moves that cannot be undone); `builder verify` checks the recurrence
+    "distance = 1 + the least distance after a move" with it."""
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One stored table, as data: where it lives, what it is, and how its arrays are made.
+
+    The engine's one build routine runs it: is a current table with this ``identity``
+    stored? → fill ``searches`` by the generic kernel and call ``compute`` (a plug-in's own
+    kernel) → write every array in chunks of ``chunk`` entries → publish atomically → update
+    the catalog for this table only.  ``identity`` must hold ``"puzzle"``, and
+    ``Puzzle.table(identity)`` gives this spec back (verify and on-demand builds use that).
+    """
+
+    parts: tuple[str, ...]
+    """The table's path under the data directory, without ``.zarr``: ("hanoi", "4x12")."""
+    identity: dict[str, Any]
+    """What the table is; a stored table with the same identity and format is current."""
+    searches: dict[str, BreadthFirstSearch] = field(default_factory=dict)
+    """Arrays filled by the engine's generic breadth-first kernel."""
+    compute: Callable[[], dict[str, Any]] | None = None
+    """Arrays (numpy) made by the plug-in itself, if any."""
+    encoding: str = ""
+    """How to read the arrays (stored in the table's attributes)."""
+    chunk: int = 1 << 18
+    """Entries per chunk: a walk reads one chunk per position it looks up."""
+    summarise: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Extra attributes worked out from the finished arrays (small, JSON)."""
+    default: bool = True
+    """Built by `builder tables` (`make tables`)."""
+
+
 class TableLookup(Protocol):
     """What the engine lends a plug-in to read its stored tables.  ``table`` is the
     table's path parts under the data directory without ``.zarr`` (``("lucas",
@@ -92,6 +149,12 @@ class TableLookup(Protocol):
                 missing: str | None = None) -> dict:
         """The table's attributes, after checking it is complete, of the current format
         and has the ``expected`` attributes (else a one-line error)."""
+        ...
+
+    def computed(self, spec: TableSpec) -> dict[str, Any]:
+        """A table's arrays computed now, in memory, by the engine's kernels (kept for
+        the next call): for tables that take well under a second, such as one towards a
+        target nobody stored."""
         ...
 
 
@@ -154,6 +217,25 @@ class Puzzle(ABC):
         """The distance arrays of one of its stored tables (given the table's attributes),
         for the catalog's generic views; none by default."""
         return []
+
+    def default_tables(self) -> list[TableSpec]:
+        """The tables `builder tables` (and `make tables`) builds for it through the
+        engine's build routine; none by default."""
+        return []
+
+    def table(self, identity: dict[str, Any]) -> TableSpec:
+        """The spec of one of its tables, from the identity it was stored with (or a user
+        asked for); a PuzzleInputError when no such table can exist."""
+        from builder.puzzles import PuzzleInputError
+
+        raise PuzzleInputError(f"{self.name} builds no table through specs")
+
+    def table_for(self, text: str) -> TableSpec:
+        """The spec a user names on the command line (`builder build NAME TEXT`), e.g.
+        ``4x12`` for four pegs and twelve discs; a PuzzleInputError naming the choices."""
+        from builder.puzzles import PuzzleInputError
+
+        raise PuzzleInputError(f"{self.name} takes no table choice")
 
     @property
     def walkable(self) -> bool:

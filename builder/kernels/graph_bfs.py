@@ -1,0 +1,71 @@
+"""The generic breadth-first kernel: fewest moves to a set of sources over states
+``0 .. n - 1``, for any puzzle whose plug-in gives a numba ``neighbours`` function
+(``builder.puzzles.base.BreadthFirstSearch``).
+
+The kernel is compiled once, for the function *type* ``(int64, int64[::1], int64[::1])
+-> int64``, and cached on disk; each plug-in's function is passed by address.  So no
+puzzle costs a compilation of its own search loop, at the price of one indirect call per
+state (measured: four-peg Hanoi, 12 discs, 16.8 M states in about 1 s on 2 cores).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+NEVER_WIDE = 65535
+NEVER_NARROW = 255
+NEIGHBOURS = types.FunctionType(types.int64(types.int64, types.int64[::1], types.int64[::1]))
+
+
+@njit(types.uint16[::1](NEIGHBOURS, types.int64[::1], types.int64, types.int64[::1],
+                        types.int64), cache=True, nogil=True)
+def _search(neighbours, parameters, states, sources, most_neighbours):
+    distance = np.full(states, NEVER_WIDE, np.uint16)
+    # every state enters the queue at most once, so one array of all states suffices
+    queue = np.empty(states, np.int64)
+    found = np.empty(most_neighbours, np.int64)
+    head = 0
+    tail = 0
+    for source in sources:
+        if distance[source] == NEVER_WIDE:
+            distance[source] = 0
+            queue[tail] = source
+            tail += 1
+    while head < tail:
+        state = queue[head]
+        head += 1
+        following = distance[state] + 1
+        if following >= NEVER_WIDE:
+            break  # 65534 is the deepest a table records; the caller checks
+        for i in range(neighbours(state, parameters, found)):
+            other = found[i]
+            if distance[other] == NEVER_WIDE:
+                distance[other] = following
+                queue[tail] = other
+                tail += 1
+    return distance
+
+
+def breadth_first(states: int, sources, neighbours, most_neighbours: int,
+                  parameters=(), wide: bool = False) -> np.ndarray:
+    """Fewest moves from every state to the nearest source by the plug-in's
+    ``neighbours``: uint8 with 255 for "never" (``wide``: uint16 with 65535); a ValueError
+    if a distance would not fit."""
+    sources = np.asarray(sources, dtype=np.int64).reshape(-1)
+    if sources.size and (sources.min() < 0 or sources.max() >= states):
+        raise ValueError(f"a source is outside the {states:,} states")
+    distance = _search(neighbours, np.ascontiguousarray(parameters, dtype=np.int64),
+                       np.int64(states), np.ascontiguousarray(sources),
+                       np.int64(most_neighbours))
+    deepest = NEVER_WIDE - 1 if wide else NEVER_NARROW - 1
+    reached = distance[distance != NEVER_WIDE]
+    if reached.size and reached.max() >= deepest:
+        raise ValueError(f"a distance reaches {deepest} moves: too deep for a "
+                         f"{'16-bit' if wide else 'byte'} table"
+                         + ("" if wide else " (declare the search wide)"))
+    if wide:
+        return distance
+    narrow = distance.astype(np.uint8)
+    narrow[distance == NEVER_WIDE] = NEVER_NARROW
+    return narrow

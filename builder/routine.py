@@ -1,0 +1,67 @@
+"""The one build routine: a plug-in's ``TableSpec`` (``builder/puzzles/base.py``) in,
+a published table out.  Is a current table with the spec's identity stored? → fill its
+arrays (the generic breadth-first kernel for ``searches``, the plug-in's own ``compute``
+for the rest) → write them in chunks into a staging directory → publish atomically.
+The catalog is then updated for that table alone (``builder.catalog``).  Names no puzzle.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from builder import store
+from builder.build import BuildResult
+from builder.puzzles.base import Puzzle, TableSpec
+
+
+def table_path(data_dir: Path, spec: TableSpec) -> Path:
+    return store.table_path(data_dir, *spec.parts)
+
+
+def compute_arrays(spec: TableSpec, progress: bool = False) -> dict[str, np.ndarray]:
+    """Every array of a spec, in memory."""
+    from builder.kernels.graph_bfs import breadth_first
+
+    arrays: dict[str, np.ndarray] = {}
+    label = "/".join(spec.parts)
+    for name, search in tqdm(spec.searches.items(), desc=label, unit="array",
+                             disable=not progress or not spec.searches):
+        arrays[name] = breadth_first(search.states, search.sources, search.neighbours,
+                                     search.most_neighbours, search.parameters, search.wide)
+    if spec.compute is not None:
+        arrays.update({name: np.asarray(values) for name, values in spec.compute().items()})
+    return arrays
+
+
+def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
+                progress: bool = True) -> BuildResult:
+    """Build (or reuse, if current) one table from its spec."""
+    if "puzzle" not in spec.identity:
+        raise ValueError(f"table spec {spec.parts} has no 'puzzle' in its identity")
+    path = table_path(data_dir, spec)
+    if not force and store.is_current(path, spec.identity):
+        return BuildResult(path, built=False, seconds=0.0)
+    started = time.perf_counter()
+    arrays = compute_arrays(spec, progress)
+    seconds = time.perf_counter() - started
+    extra = spec.summarise(arrays) if spec.summarise else {}
+    with store.publishing(path) as staging:
+        store.write_table(
+            staging, arrays,
+            {name: (min(spec.chunk, max(1, values.size)),) if values.ndim == 1 else
+             values.shape for name, values in arrays.items()},
+            {**spec.identity, **extra, "encoding": spec.encoding, "spec_built": True,
+             "identity_keys": sorted(spec.identity),
+             "search_seconds": round(seconds, 3)})
+    return BuildResult(path, built=True, seconds=time.perf_counter() - started)
+
+
+def build_defaults(data_dir: Path, puzzles: tuple[Puzzle, ...], force: bool = False,
+                   progress: bool = True) -> list[BuildResult]:
+    """Every default table of every given plug-in."""
+    return [build_table(data_dir, spec, force, progress)
+            for puzzle in puzzles for spec in puzzle.default_tables() if spec.default]

@@ -1,0 +1,196 @@
+"""The engine's one build routine, generic kernel, generic verify and catalog, run on a
+puzzle the product does not know: a plug-in defined here (a ring of positions where a
+move goes one or three steps either way), registered for the test only."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import duckdb
+import numpy as np
+import pytest
+from numba import njit
+
+from builder import catalog, routine, verify
+from builder.kernels.graph_bfs import breadth_first
+from builder.puzzles import PuzzleInputError, registry
+from builder.puzzles.base import (
+    BreadthFirstSearch,
+    DistanceArray,
+    Move,
+    TableSpec,
+    WalkablePuzzle,
+)
+from builder.reader import Tables
+from builder.store import SEALED_CATALOG
+from builder.walk import walk
+
+RING = 300
+STEPS = (1, -1, 3, -3)
+
+
+@njit(cache=True)
+def ring_neighbours(state, parameters, out):
+    for i, step in enumerate((1, -1, 3, -3)):
+        out[i] = (state + step) % 300
+    return 4
+
+
+@njit(cache=True)
+def one_way_neighbours(state, parameters, out):
+    """The states one move before ``state`` on a one-way ring (moves go +1 or +3)."""
+    out[0] = (state - 1) % 300
+    out[1] = (state - 3) % 300
+    return 2
+
+
+@njit(cache=True)
+def one_way_moves(state, parameters, out):
+    out[0] = (state + 1) % 300
+    out[1] = (state + 3) % 300
+    return 2
+
+
+class Ring(WalkablePuzzle):
+    name, unit, summary = "ring", "steps", "a ring of 300 positions"
+    example = ("r17", "r0")
+
+    def recognises(self, text):
+        return text.startswith("r") and text[1:].isdigit()
+
+    def variant(self, start, target, options):
+        return RING
+
+    def parse(self, variant, text):
+        return int(text[1:]) % RING
+
+    def format(self, variant, state):
+        return f"r{state}"
+
+    def moves(self, variant, node):
+        return [Move(f"{step:+d}", (node + step) % RING) for step in STEPS]
+
+    def distance(self, tables, variant, node, target):
+        if target == 0:
+            found = tables.value(("ring", "to_zero"), "steps", node)
+        else:
+            found = int(tables.computed(self.table({"puzzle": "ring", "to": target}))
+                        ["steps"][node])
+        return None if found == 255 else found
+
+    def table(self, identity):
+        to = identity.get("to", 0)
+        if not 0 <= to < RING:
+            raise PuzzleInputError(f"no position r{to}")
+        parts = ("ring", "to_zero") if to == 0 else ("ring", f"to_{to}")
+        searches = {"steps": BreadthFirstSearch(RING, (to,), ring_neighbours, 4),
+                    "one_way": BreadthFirstSearch(RING, (to,), one_way_neighbours, 2,
+                                                  moves=one_way_moves)}
+        return TableSpec(parts, {"puzzle": "ring", "to": to}, searches,
+                         compute=lambda: {"positions": np.arange(RING)},
+                         encoding="steps[position]: fewest steps to the target", chunk=64)
+
+    def default_tables(self):
+        return [self.table({"puzzle": "ring", "to": 0})]
+
+    def catalog_distances(self, attributes):
+        return [DistanceArray("300", f"to r{attributes['to']}", "steps", 255)]
+
+
+def plain_distances(to: int, steps) -> list[int]:
+    """Fewest steps from every position to ``to`` by a plain queue search backwards."""
+    distance = [255] * RING
+    distance[to] = 0
+    queue = deque([to])
+    while queue:
+        here = queue.popleft()
+        for step in steps:
+            before = (here - step) % RING
+            if distance[before] == 255:
+                distance[before] = distance[here] + 1
+                queue.append(before)
+    return distance
+
+
+@pytest.fixture
+def ring(monkeypatch):
+    puzzle = Ring()
+    monkeypatch.setattr(registry, "PUZZLES", (*registry.PUZZLES, puzzle))
+    return puzzle
+
+
+def test_generic_kernel_equals_a_plain_search():
+    found = breadth_first(RING, [7], ring_neighbours, 4)
+    assert found.tolist() == plain_distances(7, STEPS)
+    assert breadth_first(RING, [7], one_way_neighbours, 2).tolist() == plain_distances(7, (1, 3))
+
+
+def test_generic_kernel_refuses_a_source_outside_the_states():
+    with pytest.raises(ValueError, match="outside"):
+        breadth_first(RING, [RING], ring_neighbours, 4)
+
+
+def test_a_spec_builds_once_publishes_and_is_catalogued_and_verified(ring, tmp_path):
+    built = routine.build_defaults(tmp_path, registry.PUZZLES, progress=False)
+    assert [result.built for result in built] == [True]
+    assert not routine.build_table(tmp_path, ring.default_tables()[0], progress=False).built
+    assert not list(tmp_path.rglob(".*building*"))
+    assert catalog.refresh_catalog(tmp_path)
+    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as con:
+        summary = con.execute("SELECT states, reachable, max_distance FROM table_summary "
+                              "WHERE puzzle = 'ring'").fetchall()
+    expected = plain_distances(0, STEPS)
+    assert summary == [(RING, RING, max(expected))]
+    verdicts = {v.table.name: v for v in verify.verify(tmp_path, samples=2)}
+    assert verdicts["to_zero.zarr"].ok, verdicts["to_zero.zarr"].detail
+
+
+def test_verify_finds_a_wrong_entry_in_a_spec_table(ring, tmp_path):
+    spec = ring.default_tables()[0]
+    wrong = plain_distances(0, STEPS)
+    wrong[0] = 1  # the source itself
+    tampered = TableSpec(spec.parts, spec.identity, {"one_way": spec.searches["one_way"]},
+                         compute=lambda: {"steps": np.array(wrong, np.uint8)}, chunk=64)
+    routine.build_table(tmp_path, tampered, progress=False)
+    verdict = verify.verify_table(tmp_path / "ring" / "to_zero.zarr", 10,
+                                  np.random.default_rng(0))
+    # the stored "steps" was not made by the kernel: the spec's own search re-derives it
+    assert not verdict.ok and "steps" in verdict.detail
+
+
+def test_a_new_spec_table_updates_the_catalog_without_a_rebuild(ring, tmp_path, monkeypatch):
+    routine.build_defaults(tmp_path, registry.PUZZLES, progress=False)
+    catalog.refresh_catalog(tmp_path)
+    outcomes = []
+    incremental = catalog._refresh_incrementally
+    monkeypatch.setattr(catalog, "_refresh_incrementally",
+                        lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
+    routine.build_table(tmp_path, ring.table({"puzzle": "ring", "to": 5}), progress=False)
+    assert catalog.refresh_catalog(tmp_path) and outcomes == [True]
+
+
+def test_walk_reads_a_stored_table_or_computes_one_on_demand(ring, tmp_path):
+    routine.build_defaults(tmp_path, registry.PUZZLES, progress=False)
+    tables = Tables(tmp_path)
+    for start, target in ((17, 0), (17, 150), (299, 3)):
+        found = walk(ring, tables, RING, start, target)
+        assert found.length == plain_distances(target, STEPS)[start]
+        position = start
+        for label, following in zip(found.labels, found.nodes[1:]):
+            assert following == (position + int(label)) % RING
+            position = following
+        assert position == target
+
+
+@njit(cache=True)
+def single_step_back(state, parameters, out):
+    out[0] = (state - 1) % 300
+    return 1
+
+
+def test_generic_kernel_refuses_distances_too_deep_for_a_byte_unless_wide():
+    with pytest.raises(ValueError, match="254 moves"):
+        breadth_first(RING, [0], single_step_back, 1)
+    wide = breadth_first(RING, [0], single_step_back, 1, wide=True)
+    assert wide.dtype == np.uint16 and wide.tolist() == plain_distances(0, (1,))
