@@ -33,6 +33,13 @@ def test_each_example_is_recognised_by_its_puzzle_alone(puzzle):
     assert registry.choose(puzzle.example[0]) is puzzle
 
 
+def test_tricolore_claims_rows_joined_by_dots_and_single_rows_of_its_colours_only():
+    tricolore = registry.by_name("tricolore")
+    assert tricolore.recognises("WBWX.WBRB")  # a wrong letter is its parse error to name
+    assert tricolore.recognises("RWB") and tricolore.recognises("rwbb")
+    assert not tricolore.recognises("AAAAAA") and not tricolore.recognises("ABCD")
+
+
 def test_two_puzzles_recognising_one_text_is_an_error_naming_both(monkeypatch):
     twin = type("Twin", (type(registry.PUZZLES[0]),), {"name": "twin"})()
     monkeypatch.setattr(registry, "PUZZLES", (*registry.PUZZLES, twin))
