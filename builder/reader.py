@@ -63,8 +63,8 @@ def _read_json(path: Path) -> dict:
     return found
 
 
-READABLE_TYPES = {"uint8": np.dtype("<u1"), "int32": np.dtype("<i4"),
-                  "int64": np.dtype("<i8")}
+READABLE_TYPES = {"uint8": np.dtype("<u1"), "uint16": np.dtype("<u2"),
+                  "int32": np.dtype("<i4"), "int64": np.dtype("<i8")}
 
 
 def _table_checksums(path: Path) -> dict[str, int]:
