@@ -7,6 +7,7 @@ from __future__ import annotations
 from builder.puzzles import PuzzleInputError, shown
 from builder.puzzles.balls import BallsPuzzle
 from builder.puzzles.base import Puzzle
+from builder.puzzles.hanoi import HanoiPuzzle
 from builder.puzzles.lightsout import LightsOutPuzzle
 from builder.puzzles.lucas import LucasPuzzle
 from builder.puzzles.spots import SpotsPuzzle
@@ -18,6 +19,7 @@ PUZZLES: tuple[Puzzle, ...] = (
     LucasPuzzle(),
     LightsOutPuzzle(),
     SpotsPuzzle(),
+    HanoiPuzzle(),
 )
 
 

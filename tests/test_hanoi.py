@@ -1,0 +1,152 @@
+"""The Tower of Hanoi plug-in: its tables against the published move counts and an
+independent plain search, paths that replay legally, and its errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import deque
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+from builder.puzzles import PuzzleInputError, registry
+from builder.puzzles.hanoi import HanoiPuzzle, rank
+from builder.reader import Tables
+from builder.walk import walk
+
+BIN = Path(sys.executable).parent
+HANOI = registry.by_name("hanoi")
+
+# OEIS A007664 (Frame-Stewart numbers, proved optimal for four pegs): fewest moves of
+# n discs from one peg to another on four pegs, n = 1 .. 12.
+FOUR_PEGS = (1, 3, 5, 9, 13, 17, 25, 33, 41, 49, 65, 81)
+
+
+def plain_distances(pegs: int, discs: int, goal: str) -> dict[str, int]:
+    """Fewest moves from every position to ``goal`` by a plain queue search over strings."""
+    letters = "ABCD"[:pegs]
+    distance = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        here = queue.popleft()
+        for source, destination in product(letters, repeat=2):
+            disc = here.find(source)
+            if source == destination or disc < 0:
+                continue
+            blocking = here.find(destination)
+            if 0 <= blocking < disc:
+                continue
+            there = here[:disc] + destination + here[disc + 1:]
+            if there not in distance:
+                distance[there] = distance[here] + 1
+                queue.append(there)
+    return distance
+
+
+def test_it_is_registered():
+    assert isinstance(HANOI, HanoiPuzzle)
+    assert registry.choose("AAAAAA") is HANOI
+
+
+@pytest.mark.parametrize("discs", range(1, 13))
+def test_four_pegs_need_the_frame_stewart_numbers(data_dir, discs):
+    tables = Tables(data_dir)
+    variant = (4, discs)
+    start = rank(4, "A" * discs)
+    for peg in "BCD":
+        assert HANOI.distance(tables, variant, start, rank(4, peg * discs)) == FOUR_PEGS[discs - 1]
+
+
+@pytest.mark.parametrize("discs", range(1, 13))
+def test_three_pegs_need_two_to_the_n_minus_one(data_dir, discs):
+    tables = Tables(data_dir)
+    variant = (3, discs)
+    assert HANOI.distance(tables, variant, rank(3, "A" * discs),
+                          rank(3, "C" * discs)) == 2**discs - 1
+    assert HANOI.distance(tables, variant, rank(3, "C" * discs),
+                          rank(3, "B" * discs)) == 2**discs - 1
+
+
+@pytest.mark.parametrize(("pegs", "discs"), [(3, 6), (4, 5)])
+def test_every_stored_distance_equals_a_plain_search(data_dir, pegs, discs):
+    tables = Tables(data_dir)
+    for goal in ("ABCD"[pegs - 1] * discs, "A" * discs):
+        expected = plain_distances(pegs, discs, goal)
+        assert len(expected) == pegs**discs
+        for position, moves in expected.items():
+            assert HANOI.distance(tables, (pegs, discs), rank(pegs, position),
+                                  rank(pegs, goal)) == moves
+
+
+def test_a_target_not_on_one_peg_is_searched_on_demand_and_exact(data_dir):
+    tables = Tables(data_dir)
+    expected = plain_distances(4, 6, "ABCDDA")
+    for position in ("AAAAAA", "DCBAAB", "ABCDDA", "CCCCCC"):
+        assert HANOI.distance(tables, (4, 6), rank(4, position),
+                              rank(4, "ABCDDA")) == expected[position]
+
+
+@pytest.mark.parametrize(("start", "target", "pegs"), [
+    ("AAAAAAAAAAAA", "DDDDDDDDDDDD", 4), ("ABCABCABCA", "CCCCCCCCCC", 3),
+    ("ABCDABCD", "DCBAABCD", 4)])
+def test_paths_replay_legally_and_have_the_tabled_length(data_dir, start, target, pegs):
+    tables = Tables(data_dir)
+    variant = HANOI.variant(start, target, {})
+    assert variant[0] == pegs
+    first, goal = HANOI.parse(variant, start), HANOI.parse(variant, target)
+    found = walk(HANOI, tables, variant, first, goal)
+    assert found.length == HANOI.distance(tables, variant, first, goal)
+    here = HANOI.format(variant, first)
+    for label, node in zip(found.labels, found.nodes[1:]):
+        disc, move = int(label.split()[1]) - 1, label.split()[2]
+        source, destination = move.split("->")
+        assert here[disc] == source and here.find(source) == disc  # the top disc moves
+        assert here.find(destination) in (-1,) or here.find(destination) > disc
+        here = here[:disc] + destination + here[disc + 1:]
+        assert HANOI.format(variant, node) == here
+    assert here == target
+
+
+def test_query_path_prints_the_walk_as_json():
+    run = subprocess.run([BIN / "query", "path", "AAAAAA", "DDDDDD", "--json"],
+                         capture_output=True, text=True, check=True)
+    assert json.loads(run.stdout)["length"] == FOUR_PEGS[5]
+    three = subprocess.run([BIN / "query", "path", "AAAAAA", "CCCCCC", "--json"],
+                           capture_output=True, text=True, check=True)
+    assert json.loads(three.stdout)["length"] == 63
+    four = subprocess.run([BIN / "query", "path", "AAAAAA", "CCCCCC", "--variant", "4",
+                           "--json"], capture_output=True, text=True, check=True)
+    assert json.loads(four.stdout)["length"] == FOUR_PEGS[5]
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (("AAAAAAAAAAAAA", "DDDDDDDDDDDDD"), "from 1 to 12 discs"),
+    (("AAAA", "DDD"), "has 4 discs but"),
+    (("AAAA", "DDDD", "--variant", "5"), "3 or 4 (pegs)"),
+    (("AAAD", "CCCC", "--variant", "3"), "from A, B, C"),
+])
+def test_bad_input_is_one_line_and_exit_2(arguments, message):
+    run = subprocess.run([BIN / "query", "path", *arguments], capture_output=True, text=True)
+    assert run.returncode == 2, run.stderr
+    assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+def test_a_table_choice_is_checked(tmp_path):
+    with pytest.raises(PuzzleInputError, match="3 or 4"):
+        HANOI.table_for("5")
+    assert HANOI.table_for("4:abcd").identity == {"puzzle": "hanoi", "pegs": 4, "discs": 4,
+                                                  "target": "ABCD"}
+
+
+def test_its_statistics_are_in_the_generic_views(catalog):
+    rows = catalog.execute("SELECT variant, max_distance, states FROM table_summary "
+                           "WHERE puzzle = 'hanoi' AND \"table\" LIKE 'to %' "
+                           "AND variant LIKE '4 pegs%'").fetchall()
+    found = {variant: (longest, states) for variant, longest, states in rows}
+    for discs in range(1, 13):
+        name = f"4 pegs, {discs} disc{'s' if discs > 1 else ''}"
+        # from all on one peg the most needed is not the largest: A007664 is a lower bound
+        assert found[name][1] == 4**discs and found[name][0] >= FOUR_PEGS[discs - 1]
