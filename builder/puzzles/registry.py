@@ -10,6 +10,7 @@ from builder.puzzles.base import Puzzle
 from builder.puzzles.hanoi import HanoiPuzzle
 from builder.puzzles.lightsout import LightsOutPuzzle
 from builder.puzzles.lucas import LucasPuzzle
+from builder.puzzles.sliding import SlidingPuzzle
 from builder.puzzles.spots import SpotsPuzzle
 from builder.puzzles.tricolore import TricolorePuzzle
 
@@ -20,6 +21,7 @@ PUZZLES: tuple[Puzzle, ...] = (
     LightsOutPuzzle(),
     SpotsPuzzle(),
     HanoiPuzzle(),
+    SlidingPuzzle(),
 )
 
 

@@ -1,0 +1,119 @@
+"""The sliding-tile plug-in (the 8-puzzle and smaller boards): its tables against the
+published 8-puzzle figures and an independent plain search, relabelled targets, legal
+paths, and its errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import deque
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+import pytest
+import zarr
+
+from builder.puzzles import registry
+from builder.puzzles.sliding import SlidingPuzzle, lehmer_rank
+from builder.reader import Tables
+from builder.walk import walk
+
+BIN = Path(sys.executable).parent
+SLIDING = registry.by_name("sliding")
+GOAL = "123.456.780"
+
+
+def plain_distances(rows: int, columns: int, goal: tuple[int, ...]) -> dict[tuple, int]:
+    """Fewest moves from every position to ``goal``: a plain queue search over tuples,
+    swapping the blank with each cell beside it."""
+    distance = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        here = queue.popleft()
+        blank = here.index(0)
+        row, column = divmod(blank, columns)
+        for other_row, other_column in ((row - 1, column), (row + 1, column),
+                                        (row, column - 1), (row, column + 1)):
+            if 0 <= other_row < rows and 0 <= other_column < columns:
+                other = other_row * columns + other_column
+                tiles = list(here)
+                tiles[blank], tiles[other] = tiles[other], tiles[blank]
+                there = tuple(tiles)
+                if there not in distance:
+                    distance[there] = distance[here] + 1
+                    queue.append(there)
+    return distance
+
+
+def test_it_is_registered_and_its_notation_is_its_own():
+    assert isinstance(SLIDING, SlidingPuzzle)
+    assert registry.recognising(GOAL) == [SLIDING]
+    assert registry.recognising("120.345") == [SLIDING]
+
+
+def test_the_eight_puzzle_figures(catalog):
+    """181,440 positions can reach the goal; the most needed is 31 moves, by exactly 2."""
+    rows = dict(catalog.execute(
+        "SELECT distance, states FROM distance_distribution WHERE puzzle = 'sliding' "
+        "AND variant = '3x3' AND \"table\" = ?", [f"to {GOAL}"]).fetchall())
+    assert sum(states for distance, states in rows.items() if distance is not None) == 181_440
+    assert max(d for d in rows if d is not None) == 31 and rows[31] == 2
+
+
+def test_the_whole_eight_puzzle_table_equals_a_plain_search(data_dir):
+    stored = zarr.open_group(data_dir / "sliding" / "3x3.zarr", mode="r")["blank8"][...]
+    expected = plain_distances(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0))
+    ranks = np.array([lehmer_rank(tiles) for tiles in expected])
+    assert np.array_equal(stored[ranks], np.array(list(expected.values())))
+    assert (stored != 255).sum() == len(expected) == 181_440
+
+
+def test_relabelled_targets_give_a_plain_search_distance_for_every_pair(data_dir):
+    tables = Tables(data_dir)
+    for target in ((1, 0, 2, 3, 4, 5), (5, 4, 3, 2, 1, 0), (0, 5, 1, 4, 2, 3)):
+        expected = plain_distances(2, 3, target)
+        for start in permutations(range(6)):
+            assert SLIDING.distance(tables, (2, 3), start, target) == expected.get(start)
+
+
+@pytest.mark.parametrize(("start", "target"), [("867.254.301", GOAL), ("1234.5670", "0765.4321"),
+                                               ("123.456.780", "876.543.210")])
+def test_paths_replay_legally_and_have_the_tabled_length(data_dir, start, target):
+    tables = Tables(data_dir)
+    board = SLIDING.variant(start, target, {})
+    here, goal = SLIDING.parse(board, start), SLIDING.parse(board, target)
+    found = walk(SLIDING, tables, board, here, goal)
+    assert found.length == SLIDING.distance(tables, board, here, goal)
+    for label, node in zip(found.labels, found.nodes[1:]):
+        tile = int(label.split()[0])
+        moved_from, moved_to = here.index(tile), here.index(0)
+        same_row = moved_from // board[1] == moved_to // board[1]
+        assert (same_row and abs(moved_from - moved_to) == 1
+                or abs(moved_from - moved_to) == board[1])  # beside the blank
+        tiles = list(here)
+        tiles[moved_to], tiles[moved_from] = tile, 0
+        here = tuple(tiles)
+        assert here == node
+    assert here == goal
+
+
+def test_query_path_json():
+    run = subprocess.run([BIN / "query", "path", "867.254.301", GOAL, "--json"],
+                         capture_output=True, text=True, check=True)
+    answer = json.loads(run.stdout)
+    assert answer["puzzle"] == "sliding" and answer["length"] == 31
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (("123.456.780", "213.456.780"), "opposite parity"),
+    (("1234.5678.9abc.def0", "1234.5678.9abc.def0"), "10,461,394,944,000"),
+    (("1234.5678.9012.3450", "1234.5678.9012.3450"), "10,461,394,944,000"),
+    (("123.456.788", GOAL), "once each"),
+])
+def test_bad_input_is_one_line_and_exit_2(arguments, message):
+    run = subprocess.run([BIN / "query", "path", *arguments, "--puzzle", "sliding"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 2, run.stderr
+    assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
