@@ -129,7 +129,7 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng) -> str |
         {key: attributes[key] for key in attributes if key in _identity_keys(attributes)})
     group = zarr.open_group(table, mode="r")
     for name, search in spec.searches.items():
-        distance = group[name]
+        distance = group[name][...]  # whole: a zarr read per entry would take minutes
         sources = {int(source) for source in search.sources}
         step = search.moves or search.neighbours
         parameters = np.asarray(search.parameters, dtype=np.int64)
