@@ -6,6 +6,12 @@ Encoding: a state is ``gap * 2**cells + a_mask`` (bit i of a_mask: cell i holds 
 the other non-gap cells hold B).  The sorted array of every state's code is the perfect
 ranking (rank = position in it, found by binary search), so tables are flat arrays.
 Notation: ``AAA_BBB`` (``_`` is the gap).  Pure numpy.
+
+The classic rule (``--variant forward``): pieces only move forward, A right and B left
+(the document's solution only ever moves them so).  Its table ``lucas/forward`` holds,
+for n = 1 .. 10, the fewest classic moves from every arrangement to the goal (255: the
+goal can no longer be reached), filled by the engine's generic kernel from
+``search.lucas_steps`` over a dense ranking (``dense_rank``).
 """
 
 from __future__ import annotations
@@ -13,11 +19,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
+from math import comb
 
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, shown
-from builder.puzzles.base import DistanceArray, Move, WalkablePuzzle
+from builder.puzzles.base import (
+    BreadthFirstSearch,
+    DistanceArray,
+    Move,
+    TableSpec,
+    WalkablePuzzle,
+)
 
 SHIFT, JUMP = "shift", "jump"
 
@@ -127,6 +140,38 @@ class Lucas:
         return seen
 
 
+FORWARD_MAX_N = 10
+"""`make tables` stores the classic rule's distances for n = 1 .. 10 (3.9 M arrangements)."""
+FORWARD = "forward"
+EITHER_WAY = "either way"
+
+
+@dataclass(frozen=True)
+class ForwardOnly:
+    """The classic rule's variant: the same arrangements, moves only forward."""
+
+    rules: Lucas
+
+
+def dense_rank(rules: Lucas, code: int) -> int:
+    """An arrangement's rank in the tables the generic kernel fills: gap * C(2n, n) + the
+    colex rank of the A's among the cells that are not the gap (``search._rank``)."""
+    gap, mask = code >> rules.cells, code & ((1 << rules.cells) - 1)
+    slots = [cell for cell in range(rules.cells) if cell != gap]
+    chosen = [slot for slot, cell in enumerate(slots) if mask >> cell & 1]
+    return gap * comb(2 * rules.n, rules.n) + sum(comb(slot, i + 1)
+                                                  for i, slot in enumerate(chosen))
+
+
+def forward_search(rules: Lucas, target: int) -> BreadthFirstSearch:
+    from builder.puzzles.lucas.search import classic_moves, lucas_steps
+
+    # neighbours: the arrangements one classic move before (moves undone); moves: after
+    return BreadthFirstSearch((2 * rules.n + 1) * comb(2 * rules.n, rules.n),
+                              (dense_rank(rules, target),), lucas_steps, 4,
+                              parameters=(rules.n, -1), moves=classic_moves)
+
+
 class LucasPuzzle(WalkablePuzzle):
     """Lucas' pieces as a plug-in: the tables hold, per n, every arrangement's moves to
     the goal and from the standard start (moves are reversible, so also to the start)."""
@@ -134,34 +179,48 @@ class LucasPuzzle(WalkablePuzzle):
     name = "lucas"
     summary = "Lucas' inverted pieces: swap n A's and n B's across one gap"
     example = ("AAA_BBB", "BBB_AAA")
+    options = ("variant",)
 
     def recognises(self, text: str) -> bool:
         text = text.strip()
         return "_" in text and "|" not in text and all(ch.isalpha() or ch == "_" for ch in text)
 
-    def variant(self, start: str, target: str, options: dict) -> Lucas:
+    def variant(self, start: str, target: str, options: dict) -> Lucas | ForwardOnly:
         text = start.strip().upper()
         if len(text) % 2 == 0 or text.count("_") != 1:
             raise LucasError(f"arrangement {shown(start)}: n A's, one '_' and n B's")
-        return Lucas(len(text) // 2)
+        rule = str(options.get("variant") or EITHER_WAY).strip().lower()
+        if rule not in (FORWARD, EITHER_WAY):
+            raise LucasError(f"--variant {shown(rule)}: '{FORWARD}' (A only moves right, B "
+                             f"only left) or '{EITHER_WAY}' (the default)")
+        rules = Lucas(len(text) // 2)
+        return ForwardOnly(rules) if rule == FORWARD else rules
 
-    def parse(self, rules: Lucas, text: str) -> int:
-        return rules.parse(text)
+    def parse(self, variant: Lucas | ForwardOnly, text: str) -> int:
+        return _rules(variant).parse(text)
 
-    def format(self, rules: Lucas, state: int) -> str:
-        return rules.format(state)
+    def format(self, variant: Lucas | ForwardOnly, state: int) -> str:
+        return _rules(variant).format(state)
 
-    def default_target(self, rules: Lucas) -> str:
-        return rules.goal
+    def default_target(self, variant: Lucas | ForwardOnly) -> str:
+        return _rules(variant).goal
 
-    def moves(self, rules: Lucas, node: int) -> list[Move]:
+    def moves(self, variant: Lucas | ForwardOnly, node: int) -> list[Move]:
+        rules = _rules(variant)
+        gap = node >> rules.cells
         found = []
         for following, legal, kind, is_a in rules.moves(np.array([node])):
-            if legal[0]:
+            # an A moving right leaves the gap to its left; a B moving left, to its right
+            forward = (int(following[0]) >> rules.cells < gap) == bool(is_a[0])
+            if legal[0] and (forward or not isinstance(variant, ForwardOnly)):
                 found.append(Move(f"{'A' if is_a[0] else 'B'} {kind}", int(following[0])))
         return found
 
-    def distance(self, tables, rules: Lucas, node: int, target: int) -> int | None:
+    def distance(self, tables, variant: Lucas | ForwardOnly, node: int,
+                 target: int) -> int | None:
+        if isinstance(variant, ForwardOnly):
+            return self._forward_distance(tables, variant.rules, node, target)
+        rules = variant
         table = ("lucas", "tables")
         missing = f"no Lucas table: run `make tables` or `builder lucas --max-n {rules.n}`"
         attributes = tables.require(table, {"puzzle": "lucas"}, missing)
@@ -178,6 +237,65 @@ class LucasPuzzle(WalkablePuzzle):
         found = tables.value(table, array, int(rules.rank(np.array([node]))[0]), missing)
         return None if found < 0 else found
 
+    def _forward_distance(self, tables, rules: Lucas, node: int, target: int) -> int | None:
+        if target == rules.parse(rules.goal) and rules.n <= FORWARD_MAX_N:
+            spec = self.table({"puzzle": "lucas", "rule": FORWARD, "max_n": FORWARD_MAX_N})
+            found = tables.value(spec.parts, f"n{rules.n}", dense_rank(rules, node),
+                                 missing="no table of Lucas' classic rule: run `make tables` "
+                                         "or `builder build lucas forward`")
+        elif rules.n <= FORWARD_MAX_N:  # another target: searched now (well under a second)
+            spec = self.table({"puzzle": "lucas", "rule": FORWARD, "n": rules.n,
+                               "target": rules.format(target)})
+            found = int(tables.computed(spec)["moves"][dense_rank(rules, node)])
+        else:
+            raise LucasError(f"n = {rules.n}: the classic rule's tables stop at n = "
+                             f"{FORWARD_MAX_N}")
+        return None if found == 255 else found
+
+    def table(self, identity: dict) -> TableSpec:
+        if identity.get("rule") != FORWARD:
+            raise LucasError("the document's table (either way) is built by `builder lucas`")
+        if "target" in identity:
+            rules = Lucas(identity["n"])
+            target = rules.parse(identity["target"])
+            return TableSpec(("lucas", "forward", identity["target"]),
+                             {"puzzle": "lucas", "rule": FORWARD, "n": rules.n,
+                              "target": rules.format(target)},
+                             {"moves": forward_search(rules, target)},
+                             encoding=f"moves[rank]: fewest classic moves to "
+                                      f"{rules.format(target)}; {DENSE_RANK}", default=False)
+        top = identity.get("max_n", FORWARD_MAX_N)
+        if not 1 <= top <= FORWARD_MAX_N:
+            raise LucasError(f"max n {top}: from 1 to {FORWARD_MAX_N}")
+        return TableSpec(("lucas", "forward"), {"puzzle": "lucas", "rule": FORWARD, "max_n": top},
+                         {f"n{n}": forward_search(Lucas(n), Lucas(n).parse(Lucas(n).goal))
+                          for n in range(1, top + 1)},
+                         encoding=f"n{{n}}[rank]: fewest classic moves (A right, B left) to "
+                                  f"the goal B.._A..; {DENSE_RANK}")
+
+    def default_tables(self) -> list[TableSpec]:
+        return [self.table({"puzzle": "lucas", "rule": FORWARD, "max_n": FORWARD_MAX_N})]
+
+    def table_for(self, text: str) -> TableSpec:
+        if text.strip().lower() != FORWARD:
+            raise LucasError(f"{shown(text)}: 'forward' (the classic rule's tables; the "
+                             "document's are `builder lucas`)")
+        return self.default_tables()[0]
+
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        if attributes.get("rule") == FORWARD:
+            if "target" in attributes:
+                return [DistanceArray(f"n={attributes['n']} forward",
+                                      f"to {attributes['target']}", "moves", 255)]
+            return [DistanceArray(f"n={n} forward", "to goal", f"n{n}", 255)
+                    for n in range(1, attributes["max_n"] + 1)]
         return [DistanceArray(f"n={n}", "to goal", f"n{n}_to_goal", -1)
                 for n in range(1, attributes.get("max_n", 0) + 1)]
+
+
+DENSE_RANK = ("rank = gap * C(2n, n) + colex rank of the A cells among the non-gap cells; "
+              "255 = the target can no longer be reached")
+
+
+def _rules(variant: Lucas | ForwardOnly) -> Lucas:
+    return variant.rules if isinstance(variant, ForwardOnly) else variant

@@ -1,0 +1,137 @@
+"""Lucas' classic rule (pieces only move forward: A right, B left) as a variant of the
+Lucas plug-in: its table against an independent plain search, the shortest solution
+under both rules, and legal forward-only paths."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import deque
+from itertools import combinations, pairwise
+from pathlib import Path
+
+import pytest
+
+from builder.puzzles import registry
+from builder.puzzles.lucas import ForwardOnly, Lucas, dense_rank
+from builder.reader import Tables
+from builder.walk import walk
+
+BIN = Path(sys.executable).parent
+LUCAS = registry.by_name("lucas")
+
+
+def classic_moves(text: str) -> list[str]:
+    """Every arrangement one classic move after ``text``: an A slides or jumps (over one B)
+    right into the gap, a B slides or jumps (over one A) left into it."""
+    gap = text.index("_")
+    found = []
+    for source, piece, over in ((gap - 1, "A", None), (gap - 2, "A", "B"),
+                                (gap + 1, "B", None), (gap + 2, "B", "A")):
+        if 0 <= source < len(text) and text[source] == piece and (
+                over is None or text[(source + gap) // 2] == over):
+            cells = list(text)
+            cells[gap], cells[source] = piece, "_"
+            found.append("".join(cells))
+    return found
+
+
+def plain_distances_to_goal(n: int) -> dict[str, int]:
+    """Fewest classic moves to the goal from every arrangement that can still reach it:
+    a plain search from every arrangement's moves, read backwards from the goal."""
+    everything = []
+    for gap in range(2 * n + 1):
+        others = [cell for cell in range(2 * n + 1) if cell != gap]
+        for a_cells in combinations(others, n):
+            everything.append("".join("_" if cell == gap else "A" if cell in a_cells else "B"
+                                      for cell in range(2 * n + 1)))
+    before: dict[str, list[str]] = {text: [] for text in everything}
+    for text in everything:
+        for after in classic_moves(text):
+            before[after].append(text)
+    goal = "B" * n + "_" + "A" * n
+    distance = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        here = queue.popleft()
+        for earlier in before[here]:
+            if earlier not in distance:
+                distance[earlier] = distance[here] + 1
+                queue.append(earlier)
+    return distance
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_the_classic_table_equals_a_plain_search(data_dir, n):
+    tables = Tables(data_dir)
+    rules = Lucas(n)
+    variant = ForwardOnly(rules)
+    expected = plain_distances_to_goal(n)
+    goal = rules.parse(rules.goal)
+    reached = 0
+    for code in rules.codes:
+        found = LUCAS.distance(tables, variant, int(code), goal)
+        assert found == expected.get(rules.format(int(code)))
+        reached += found is not None
+    assert reached == len(expected)
+
+
+def test_positions_that_can_still_reach_the_goal_are_counted_in_the_views(catalog):
+    rows = dict(catalog.execute(
+        "SELECT variant, reachable FROM table_summary WHERE puzzle = 'lucas' "
+        "AND variant LIKE '% forward'").fetchall())
+    for n in range(1, 11):
+        assert rows[f"n={n} forward"] == len(plain_distances_to_goal(n))
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_the_shortest_solution_is_n_plus_one_squared_minus_one_under_both_rules(data_dir, n):
+    tables = Tables(data_dir)
+    rules = Lucas(n)
+    start, goal = rules.parse(rules.start), rules.parse(rules.goal)
+    assert LUCAS.distance(tables, ForwardOnly(rules), start, goal) == (n + 1) ** 2 - 1
+    assert LUCAS.distance(tables, rules, start, goal) == (n + 1) ** 2 - 1
+
+
+def test_dense_rank_is_a_bijection_onto_the_table():
+    rules = Lucas(4)
+    ranks = sorted(dense_rank(rules, int(code)) for code in rules.codes)
+    assert ranks == list(range(len(rules.codes)))
+
+
+def test_forward_paths_only_move_pieces_forward(data_dir):
+    tables = Tables(data_dir)
+    variant = ForwardOnly(Lucas(5))
+    start, goal = "AAAAA_BBBBB", "BBBBB_AAAAA"
+    found = walk(LUCAS, tables, variant, variant.rules.parse(start),
+                 variant.rules.parse(goal))
+    texts = [variant.rules.format(node) for node in found.nodes]
+    assert texts[0] == start and texts[-1] == goal and found.length == 35
+    for here, there in pairwise(texts):
+        assert there in classic_moves(here)
+
+
+def test_a_target_other_than_the_goal_is_searched_on_demand():
+    distance = {"AAA_BBB": 0}  # a plain search forward from the start
+    queue = deque(["AAA_BBB"])
+    while queue:
+        here = queue.popleft()
+        for there in classic_moves(here):
+            if there not in distance:
+                distance[there] = distance[here] + 1
+                queue.append(there)
+    target = min(text for text in distance if distance[text] == 9)
+    run = subprocess.run([BIN / "query", "path", "AAA_BBB", target, "--variant", "forward",
+                          "--json"], capture_output=True, text=True, check=True)
+    assert json.loads(run.stdout)["length"] == 9
+    unreachable = subprocess.run([BIN / "query", "path", "AAA_BBB", "BAB_ABA", "--variant",
+                                  "forward"], capture_output=True, text=True, check=False)
+    assert "BAB_ABA" not in distance and "cannot be reached" in unreachable.stderr
+
+
+def test_an_unknown_rule_is_one_line():
+    run = subprocess.run([BIN / "query", "path", "AAA_BBB", "BBB_AAA", "--variant", "back"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 2 and "'forward'" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
