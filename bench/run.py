@@ -246,6 +246,9 @@ def main() -> None:
     from bench.balls import bench_balls  # imports this module: not at the top
 
     bench_balls(rows, data)
+    from bench.plugins import bench_plugins
+
+    bench_plugins(rows)
     from bench.load import bench_load
 
     bench_load(rows, data)

@@ -131,7 +131,7 @@ def test_generic_kernel_refuses_a_source_outside_the_states():
 
 
 def test_a_spec_builds_once_publishes_and_is_catalogued_and_verified(ring, tmp_path):
-    built = routine.build_defaults(tmp_path, registry.PUZZLES, progress=False)
+    built = routine.build_defaults(tmp_path, (ring,), progress=False)
     assert [result.built for result in built] == [True]
     assert not routine.build_table(tmp_path, ring.default_tables()[0], progress=False).built
     assert not list(tmp_path.rglob(".*building*"))
@@ -160,7 +160,7 @@ def test_verify_finds_a_wrong_entry_in_a_spec_table(ring, tmp_path):
 
 
 def test_a_new_spec_table_updates_the_catalog_without_a_rebuild(ring, tmp_path, monkeypatch):
-    routine.build_defaults(tmp_path, registry.PUZZLES, progress=False)
+    routine.build_defaults(tmp_path, (ring,), progress=False)
     catalog.refresh_catalog(tmp_path)
     outcomes = []
     incremental = catalog._refresh_incrementally
@@ -171,7 +171,7 @@ def test_a_new_spec_table_updates_the_catalog_without_a_rebuild(ring, tmp_path, 
 
 
 def test_walk_reads_a_stored_table_or_computes_one_on_demand(ring, tmp_path):
-    routine.build_defaults(tmp_path, registry.PUZZLES, progress=False)
+    routine.build_defaults(tmp_path, (ring,), progress=False)
     tables = Tables(tmp_path)
     for start, target in ((17, 0), (17, 150), (299, 3)):
         found = walk(ring, tables, RING, start, target)
