@@ -20,14 +20,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import environment, merge_rows, row  # noqa: E402
-from builder.kernels.graph_bfs import breadth_first  # noqa: E402
-from builder.puzzles.hanoi import rank as hanoi_rank  # noqa: E402
-from builder.puzzles.hanoi.search import hanoi_moves  # noqa: E402
-from builder.puzzles.lucas import Lucas, dense_rank  # noqa: E402
-from builder.puzzles.lucas.search import lucas_steps  # noqa: E402
-from builder.puzzles.sliding import goal_with_blank_at, lehmer_rank  # noqa: E402
-from builder.puzzles.sliding.search import sliding_moves  # noqa: E402
+from bench.run import environment, merge_rows, row
+from builder.kernels.graph_bfs import breadth_first
+from builder.puzzles.hanoi import rank as hanoi_rank
+from builder.puzzles.hanoi.search import hanoi_moves
+from builder.puzzles.lucas import Lucas, dense_rank
+from builder.puzzles.lucas.search import lucas_steps
+from builder.puzzles.sliding import goal_with_blank_at, lehmer_rank
+from builder.puzzles.sliding.search import sliding_moves
 
 
 def plain_bfs(goal, moves) -> dict:

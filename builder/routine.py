@@ -15,7 +15,7 @@ from tqdm import tqdm
 
 from builder import store
 from builder.build import BuildResult
-from builder.puzzles.base import Puzzle, TableSpec
+from builder.puzzles.base import Puzzle, TableSpec, resolved
 
 
 def table_path(data_dir: Path, spec: TableSpec) -> Path:
@@ -30,7 +30,7 @@ def compute_arrays(spec: TableSpec, progress: bool = False) -> dict[str, np.ndar
     label = "/".join(spec.parts)
     for name, search in tqdm(spec.searches.items(), desc=label, unit="array",
                              disable=not progress or not spec.searches):
-        arrays[name] = breadth_first(search.states, search.sources, search.neighbours,
+        arrays[name] = breadth_first(search.states, search.sources, resolved(search.neighbours),
                                      search.most_neighbours, search.parameters, search.wide)
     if spec.compute is not None:
         arrays.update({name: np.asarray(values) for name, values in spec.compute().items()})

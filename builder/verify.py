@@ -124,6 +124,7 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng) -> str |
     import zarr
 
     from builder.puzzles import registry
+    from builder.puzzles.base import resolved
 
     spec = registry.by_name(attributes["puzzle"]).table(
         {key: attributes[key] for key in attributes if key in _identity_keys(attributes)})
@@ -131,7 +132,7 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng) -> str |
     for name, search in spec.searches.items():
         distance = group[name][...]  # whole: a zarr read per entry would take minutes
         sources = {int(source) for source in search.sources}
-        step = search.moves or search.neighbours
+        step = resolved(search.moves or search.neighbours)
         parameters = np.asarray(search.parameters, dtype=np.int64)
         never = 65535 if search.wide else 255
         found = np.empty(search.most_neighbours, np.int64)

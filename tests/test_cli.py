@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from builder.puzzles import registry
 from tests import reference
 
 BIN = Path(sys.executable).parent
@@ -123,10 +124,16 @@ def test_every_command_has_help_with_an_example():
         assert "Example" in result.stdout, command
 
 
-def test_query_path_does_not_import_heavy_modules(data_dir):
+HEAVY_FREE_PATHS = [("WBWW.WBRB", "RRRR.RRRR"),
+                    *[puzzle.example for puzzle in registry.PUZZLES if puzzle.walkable]]
+
+
+@pytest.mark.parametrize(("start", "target"), HEAVY_FREE_PATHS)
+def test_query_path_does_not_import_heavy_modules(data_dir, start, target):
+    """A walk over stored tables of any puzzle imports no zarr, duckdb, numba or dask."""
     code = (
-        "import sys; from query.cli import main; sys.argv = ['query', 'path', 'WBWW.WBRB', "
-        f"'RRRR.RRRR', '--data', {str(data_dir)!r}]\n"
+        "import sys; from query.cli import main; sys.argv = ['query', 'path', "
+        f"{start!r}, {target!r}, '--data', {str(data_dir)!r}]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in ('zarr', 'duckdb', 'numba', 'dask') if m in sys.modules))"
     )

@@ -92,6 +92,8 @@ class BreadthFirstSearch:
     states: int
     sources: tuple[int, ...]
     neighbours: Any
+    """The numba function, or its import path ``"package.module:name"``: a spec is then
+    plain data, and making one (to find a table's path) imports no numba."""
     most_neighbours: int
     parameters: tuple[int, ...] = ()
     wide: bool = False
@@ -99,6 +101,17 @@ class BreadthFirstSearch:
     """The states one move *after* a state, same signature, when they are not simply
     ``neighbours`` (moves that cannot be undone); `builder verify` checks the recurrence
     "distance = 1 + the least distance after a move" with it."""
+
+
+def resolved(function: Any) -> Any:
+    """A ``BreadthFirstSearch`` function given as ``"package.module:name"``, imported; any
+    other value as it is."""
+    if isinstance(function, str):
+        from importlib import import_module
+
+        module, _, name = function.partition(":")
+        return getattr(import_module(module), name)
+    return function
 
 
 @dataclass(frozen=True)

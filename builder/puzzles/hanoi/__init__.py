@@ -131,10 +131,9 @@ class HanoiPuzzle(WalkablePuzzle):
         return 65535 if pegs == 3 else 255
 
     def _search(self, pegs: int, discs: int, target: int) -> BreadthFirstSearch:
-        from builder.puzzles.hanoi.search import hanoi_moves
-
         # three pegs: 2**n - 1 moves between corners, past a byte from 8 discs on
-        return BreadthFirstSearch(pegs**discs, (target,), hanoi_moves, pegs * (pegs - 1),
+        return BreadthFirstSearch(pegs**discs, (target,), "builder.puzzles.hanoi.search:hanoi_moves",
+                                  pegs * (pegs - 1),
                                   parameters=(pegs, discs), wide=pegs == 3)
 
     def table(self, identity: dict) -> TableSpec:

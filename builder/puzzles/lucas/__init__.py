@@ -164,12 +164,12 @@ def dense_rank(rules: Lucas, code: int) -> int:
 
 
 def forward_search(rules: Lucas, target: int) -> BreadthFirstSearch:
-    from builder.puzzles.lucas.search import classic_moves, lucas_steps
-
     # neighbours: the arrangements one classic move before (moves undone); moves: after
     return BreadthFirstSearch((2 * rules.n + 1) * comb(2 * rules.n, rules.n),
-                              (dense_rank(rules, target),), lucas_steps, 4,
-                              parameters=(rules.n, -1), moves=classic_moves)
+                              (dense_rank(rules, target),),
+                              "builder.puzzles.lucas.search:lucas_steps", 4,
+                              parameters=(rules.n, -1),
+                              moves="builder.puzzles.lucas.search:classic_moves")
 
 
 class LucasPuzzle(WalkablePuzzle):

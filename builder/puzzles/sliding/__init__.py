@@ -145,8 +145,6 @@ class SlidingPuzzle(WalkablePuzzle):
         return None if found == 255 else found
 
     def table(self, identity: dict) -> TableSpec:
-        from builder.puzzles.sliding.search import sliding_moves
-
         rows, columns = identity.get("rows"), identity.get("columns")
         if not (isinstance(rows, int) and isinstance(columns, int) and rows >= 2
                 and columns >= 2 and rows * columns <= MAX_CELLS):
@@ -158,7 +156,7 @@ class SlidingPuzzle(WalkablePuzzle):
             {"puzzle": "sliding", "rows": rows, "columns": columns},
             {f"blank{blank}": BreadthFirstSearch(
                 factorial(cells), (lehmer_rank(goal_with_blank_at(cells, blank)),),
-                sliding_moves, 4, parameters=(rows, columns))
+                "builder.puzzles.sliding.search:sliding_moves", 4, parameters=(rows, columns))
              for blank in range(cells)},
             encoding="blank{j}[rank]: fewest moves to the board with the blank at cell j and "
                      "tiles 1, 2, ... in reading order around it; rank = Lehmer code of the "
