@@ -12,8 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import deque
-from itertools import product
 from math import comb
 from pathlib import Path
 
@@ -28,57 +26,7 @@ from builder.puzzles.lucas import Lucas, dense_rank
 from builder.puzzles.lucas.search import lucas_steps
 from builder.puzzles.sliding import goal_with_blank_at, lehmer_rank
 from builder.puzzles.sliding.search import sliding_moves
-
-
-def plain_bfs(goal, moves) -> dict:
-    """The plain search a framework of one dict entry per position does."""
-    distance = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        here = queue.popleft()
-        for there in moves(here):
-            if there not in distance:
-                distance[there] = distance[here] + 1
-                queue.append(there)
-    return distance
-
-
-def hanoi_plain_moves(pegs: int):
-    letters = "ABCD"[:pegs]
-
-    def moves(here: str):
-        for source, destination in product(letters, repeat=2):
-            disc = here.find(source)
-            if source != destination and disc >= 0:
-                blocking = here.find(destination)
-                if blocking < 0 or blocking > disc:
-                    yield here[:disc] + destination + here[disc + 1:]
-    return moves
-
-
-def sliding_plain_moves(rows: int, columns: int):
-    def moves(here: tuple):
-        blank = here.index(0)
-        row_, column = divmod(blank, columns)
-        for r, c in ((row_ - 1, column), (row_ + 1, column), (row_, column - 1),
-                     (row_, column + 1)):
-            if 0 <= r < rows and 0 <= c < columns:
-                tiles = list(here)
-                other = r * columns + c
-                tiles[blank], tiles[other] = tiles[other], 0
-                yield tuple(tiles)
-    return moves
-
-
-def lucas_plain_moves(here: str):
-    """Either way: any piece shifts into the gap or jumps one piece of the other colour."""
-    gap = here.index("_")
-    for source in (gap - 2, gap - 1, gap + 1, gap + 2):
-        if 0 <= source < len(here) and (abs(source - gap) == 1
-                                        or here[(source + gap) // 2] != here[source]):
-            cells = list(here)
-            cells[gap], cells[source] = cells[source], "_"
-            yield "".join(cells)
+from tests import reference  # the tests' plain search and rules, the baseline
 
 
 def timed(work, repeats: int = 3) -> float:
@@ -102,7 +50,7 @@ def bench_plugins(rows: list[dict]) -> None:
 
     discs = 9
     ours = timed(lambda: hanoi(discs))
-    plain = timed(lambda: plain_bfs("D" * discs, hanoi_plain_moves(4)), 1)
+    plain = timed(lambda: reference.plain_distances("D" * discs, reference.hanoi_moves(4)), 1)
     rows.append(row(f"hanoi_4pegs_{discs}discs_table", ours, plain,
                     f"Hanoi, 4 pegs, {discs} discs ({4**discs:,} positions) to all on one peg: "
                     "the generic kernel vs a plain Python BFS (dict per position)"))
@@ -111,7 +59,7 @@ def bench_plugins(rows: list[dict]) -> None:
 
     goal = goal_with_blank_at(9, 8)
     ours = timed(lambda: breadth_first(362_880, [lehmer_rank(goal)], sliding_moves, 4, (3, 3)))
-    plain = timed(lambda: plain_bfs(goal, sliding_plain_moves(3, 3)), 1)
+    plain = timed(lambda: reference.plain_distances(goal, reference.sliding_moves(3, 3)), 1)
     rows.append(row("eight_puzzle_table", ours, plain,
                     "the 8-puzzle to 123.456.780 (181,440 positions reach it): the generic "
                     "kernel vs a plain Python BFS"))
@@ -128,7 +76,9 @@ def bench_plugins(rows: list[dict]) -> None:
 
     n = 8
     ours = timed(lambda: lucas(n, 0))
-    plain = timed(lambda: plain_bfs("B" * n + "_" + "A" * n, lucas_plain_moves), 1)
+    plain = timed(lambda: reference.plain_distances(
+        "B" * n + "_" + "A" * n,
+        lambda here: [following for following, _, _ in reference.lucas_moves(here)]), 1)
     rows.append(row(f"lucas_n{n}_either_way", ours, plain,
                     f"Lucas n = {n} ({17 * comb(16, 8):,} arrangements), any piece either "
                     "way, to the goal: the generic kernel vs a plain Python BFS"))

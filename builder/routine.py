@@ -55,7 +55,6 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
             {name: (min(spec.chunk, max(1, values.size)),) if values.ndim == 1 else
              values.shape for name, values in arrays.items()},
             {**spec.identity, **extra, "encoding": spec.encoding, "spec_built": True,
-             "identity_keys": sorted(spec.identity),
              "search_seconds": round(seconds, 3)})
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
 
@@ -64,4 +63,4 @@ def build_defaults(data_dir: Path, puzzles: tuple[Puzzle, ...], force: bool = Fa
                    progress: bool = True) -> list[BuildResult]:
     """Every default table of every given plug-in."""
     return [build_table(data_dir, spec, force, progress)
-            for puzzle in puzzles for spec in puzzle.default_tables() if spec.default]
+            for puzzle in puzzles for spec in puzzle.default_tables()]

@@ -7,8 +7,24 @@ of letters, clicks are applied square by square, searches are plain queues.
 from __future__ import annotations
 
 from collections import deque
+from itertools import product
 
 ADVANCE = {"R": "W", "W": "B", "B": "R"}
+
+
+def plain_distances(source, moves) -> dict:
+    """Fewest moves from ``source`` to every position ``moves`` reaches, by a plain queue
+    over a dict: ``moves(position)`` lists the positions one move on.  Searching with the
+    moves undone gives the fewest moves *to* ``source``."""
+    distance = {source: 0}
+    queue = deque([source])
+    while queue:
+        here = queue.popleft()
+        for there in moves(here):
+            if there not in distance:
+                distance[there] = distance[here] + 1
+                queue.append(there)
+    return distance
 
 
 def parse(text: str) -> list[str]:
@@ -183,6 +199,14 @@ def lucas_moves(arrangement: str) -> list[tuple[str, str, str]]:
     return found
 
 
+def lucas_classic_moves(arrangement: str) -> list[str]:
+    """The arrangements one move of the classic rule on: of ``lucas_moves``, those where
+    an A moves right or a B left (the gap moves the other way)."""
+    gap = arrangement.index("_")
+    return [following for following, piece, _ in lucas_moves(arrangement)
+            if (following.index("_") < gap) == (piece == "A")]
+
+
 def lucas_shortest(start: str, goal: str) -> tuple[int, int]:
     """(fewest moves, number of shortest move sequences) by a plain BFS."""
     distance, ways = {start: 0}, {start: 1}
@@ -251,3 +275,39 @@ def ball_moves_to_clear(tubes: int, capacity: int, colours: int) -> dict[str, in
                 distance[before] = distance[state] + 1
                 queue.append(before)
     return distance
+
+
+def hanoi_moves(pegs: int):
+    """A position's moves, from the rules: the top (smallest) disc of a peg goes onto an
+    empty peg or a larger disc."""
+    letters = "ABCD"[:pegs]
+
+    def moves(here: str) -> list[str]:
+        found = []
+        for source, destination in product(letters, repeat=2):
+            disc = here.find(source)
+            if source == destination or disc < 0:
+                continue
+            blocking = here.find(destination)
+            if 0 <= blocking < disc:
+                continue
+            found.append(here[:disc] + destination + here[disc + 1:])
+        return found
+    return moves
+
+
+def sliding_moves(rows: int, columns: int):
+    """A position's moves: swap the blank with each cell beside it."""
+    def moves(here: tuple[int, ...]) -> list[tuple[int, ...]]:
+        blank = here.index(0)
+        row, column = divmod(blank, columns)
+        found = []
+        for other_row, other_column in ((row - 1, column), (row + 1, column),
+                                        (row, column - 1), (row, column + 1)):
+            if 0 <= other_row < rows and 0 <= other_column < columns:
+                other = other_row * columns + other_column
+                tiles = list(here)
+                tiles[blank], tiles[other] = tiles[other], tiles[blank]
+                found.append(tuple(tiles))
+        return found
+    return moves

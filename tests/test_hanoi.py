@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections import deque
-from itertools import product
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from builder.puzzles import PuzzleInputError, registry
 from builder.puzzles.hanoi import HanoiPuzzle, rank
 from builder.reader import Tables
 from builder.walk import walk
+from tests import reference
 
 BIN = Path(sys.executable).parent
 HANOI = registry.by_name("hanoi")
@@ -26,24 +25,8 @@ FOUR_PEGS = (1, 3, 5, 9, 13, 17, 25, 33, 41, 49, 65, 81)
 
 
 def plain_distances(pegs: int, discs: int, goal: str) -> dict[str, int]:
-    """Fewest moves from every position to ``goal`` by a plain queue search over strings."""
-    letters = "ABCD"[:pegs]
-    distance = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        here = queue.popleft()
-        for source, destination in product(letters, repeat=2):
-            disc = here.find(source)
-            if source == destination or disc < 0:
-                continue
-            blocking = here.find(destination)
-            if 0 <= blocking < disc:
-                continue
-            there = here[:disc] + destination + here[disc + 1:]
-            if there not in distance:
-                distance[there] = distance[here] + 1
-                queue.append(there)
-    return distance
+    """Fewest moves from every position to ``goal`` (moves can be undone)."""
+    return reference.plain_distances(goal, reference.hanoi_moves(pegs))
 
 
 def test_it_is_registered():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections import deque
 from itertools import combinations, pairwise
 from pathlib import Path
 
@@ -17,29 +16,18 @@ from builder.puzzles import registry
 from builder.puzzles.lucas import ForwardOnly, Lucas, dense_rank
 from builder.reader import Tables
 from builder.walk import walk
+from tests import reference
 
 BIN = Path(sys.executable).parent
 LUCAS = registry.by_name("lucas")
 
 
-def classic_moves(text: str) -> list[str]:
-    """Every arrangement one classic move after ``text``: an A slides or jumps (over one B)
-    right into the gap, a B slides or jumps (over one A) left into it."""
-    gap = text.index("_")
-    found = []
-    for source, piece, over in ((gap - 1, "A", None), (gap - 2, "A", "B"),
-                                (gap + 1, "B", None), (gap + 2, "B", "A")):
-        if 0 <= source < len(text) and text[source] == piece and (
-                over is None or text[(source + gap) // 2] == over):
-            cells = list(text)
-            cells[gap], cells[source] = piece, "_"
-            found.append("".join(cells))
-    return found
+classic_moves = reference.lucas_classic_moves
 
 
 def plain_distances_to_goal(n: int) -> dict[str, int]:
     """Fewest classic moves to the goal from every arrangement that can still reach it:
-    a plain search from every arrangement's moves, read backwards from the goal."""
+    a plain search from the goal over every arrangement's moves, read backwards."""
     everything = []
     for gap in range(2 * n + 1):
         others = [cell for cell in range(2 * n + 1) if cell != gap]
@@ -50,16 +38,7 @@ def plain_distances_to_goal(n: int) -> dict[str, int]:
     for text in everything:
         for after in classic_moves(text):
             before[after].append(text)
-    goal = "B" * n + "_" + "A" * n
-    distance = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        here = queue.popleft()
-        for earlier in before[here]:
-            if earlier not in distance:
-                distance[earlier] = distance[here] + 1
-                queue.append(earlier)
-    return distance
+    return reference.plain_distances("B" * n + "_" + "A" * n, before.__getitem__)
 
 
 @pytest.mark.parametrize("n", range(1, 8))
@@ -113,14 +92,7 @@ def test_forward_paths_only_move_pieces_forward(data_dir):
 
 
 def test_a_target_other_than_the_goal_is_searched_on_demand():
-    distance = {"AAA_BBB": 0}  # a plain search forward from the start
-    queue = deque(["AAA_BBB"])
-    while queue:
-        here = queue.popleft()
-        for there in classic_moves(here):
-            if there not in distance:
-                distance[there] = distance[here] + 1
-                queue.append(there)
+    distance = reference.plain_distances("AAA_BBB", classic_moves)  # forward from the start
     target = min(text for text in distance if distance[text] == 9)
     run = subprocess.run([BIN / "query", "path", "AAA_BBB", target, "--variant", "forward",
                           "--json"], capture_output=True, text=True, check=True)

@@ -4,8 +4,6 @@ move goes one or three steps either way), registered for the test only."""
 
 from __future__ import annotations
 
-from collections import deque
-
 import duckdb
 import numpy as np
 import pytest
@@ -24,6 +22,7 @@ from builder.puzzles.base import (
 from builder.reader import Tables
 from builder.store import SEALED_CATALOG
 from builder.walk import walk
+from tests import reference
 
 RING = 300
 STEPS = (1, -1, 3, -3)
@@ -98,18 +97,11 @@ class Ring(WalkablePuzzle):
 
 
 def plain_distances(to: int, steps) -> list[int]:
-    """Fewest steps from every position to ``to`` by a plain queue search backwards."""
-    distance = [255] * RING
-    distance[to] = 0
-    queue = deque([to])
-    while queue:
-        here = queue.popleft()
-        for step in steps:
-            before = (here - step) % RING
-            if distance[before] == 255:
-                distance[before] = distance[here] + 1
-                queue.append(before)
-    return distance
+    """Fewest steps from every position to ``to`` (255: never), by a plain search from
+    ``to`` over the steps undone."""
+    found = reference.plain_distances(to, lambda here: [(here - step) % RING
+                                                        for step in steps])
+    return [found.get(position, 255) for position in range(RING)]
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections import deque
 from itertools import permutations
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from builder.puzzles import registry
 from builder.puzzles.sliding import SlidingPuzzle, lehmer_rank
 from builder.reader import Tables
 from builder.walk import walk
+from tests import reference
 
 BIN = Path(sys.executable).parent
 SLIDING = registry.by_name("sliding")
@@ -26,25 +26,8 @@ GOAL = "123.456.780"
 
 
 def plain_distances(rows: int, columns: int, goal: tuple[int, ...]) -> dict[tuple, int]:
-    """Fewest moves from every position to ``goal``: a plain queue search over tuples,
-    swapping the blank with each cell beside it."""
-    distance = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        here = queue.popleft()
-        blank = here.index(0)
-        row, column = divmod(blank, columns)
-        for other_row, other_column in ((row - 1, column), (row + 1, column),
-                                        (row, column - 1), (row, column + 1)):
-            if 0 <= other_row < rows and 0 <= other_column < columns:
-                other = other_row * columns + other_column
-                tiles = list(here)
-                tiles[blank], tiles[other] = tiles[other], tiles[blank]
-                there = tuple(tiles)
-                if there not in distance:
-                    distance[there] = distance[here] + 1
-                    queue.append(there)
-    return distance
+    """Fewest moves from every position to ``goal`` (moves can be undone)."""
+    return reference.plain_distances(goal, reference.sliding_moves(rows, columns))
 
 
 def test_it_is_registered_and_its_notation_is_its_own():

@@ -122,7 +122,8 @@ class TableSpec:
     stored? → fill ``searches`` by the generic kernel and call ``compute`` (a plug-in's own
     kernel) → write every array in chunks of ``chunk`` entries → publish atomically → update
     the catalog for this table only.  ``identity`` must hold ``"puzzle"``, and
-    ``Puzzle.table(identity)`` gives this spec back (verify and on-demand builds use that).
+    ``Puzzle.table(attributes)`` gives this spec back from a stored table's attributes
+    (which hold the identity; verify uses that).
     """
 
     parts: tuple[str, ...]
@@ -139,8 +140,6 @@ class TableSpec:
     """Entries per chunk: a walk reads one chunk per position it looks up."""
     summarise: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """Extra attributes worked out from the finished arrays (small, JSON)."""
-    default: bool = True
-    """Built by `builder tables` (`make tables`)."""
 
 
 class TableLookup(Protocol):
@@ -237,8 +236,9 @@ class Puzzle(ABC):
         return []
 
     def table(self, identity: dict[str, Any]) -> TableSpec:
-        """The spec of one of its tables, from the identity it was stored with (or a user
-        asked for); a PuzzleInputError when no such table can exist."""
+        """The spec of one of its tables, from its identity or a stored table's attributes
+        (which hold it, among other keys to ignore); a PuzzleInputError when no such table
+        can exist."""
         from builder.puzzles import PuzzleInputError
 
         raise PuzzleInputError(f"{self.name} builds no table through specs")

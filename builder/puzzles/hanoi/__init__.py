@@ -149,7 +149,7 @@ class HanoiPuzzle(WalkablePuzzle):
                 {"moves": self._search(pegs, discs, rank(pegs, goal))},
                 encoding=f"moves[position]: fewest moves to {goal}; position = sum(peg of "
                          f"disc d * {pegs}**d), disc 0 the smallest; {self._never(pegs)} = "
-                         "never", default=False)
+                         "never")
         top = identity.get("max_discs", MAX_DISCS)
         if not 1 <= top <= MAX_DISCS:
             raise HanoiError(f"{top} discs: from 1 to {MAX_DISCS}")

@@ -263,7 +263,7 @@ class LucasPuzzle(WalkablePuzzle):
                               "target": rules.format(target)},
                              {"moves": forward_search(rules, target)},
                              encoding=f"moves[rank]: fewest classic moves to "
-                                      f"{rules.format(target)}; {DENSE_RANK}", default=False)
+                                      f"{rules.format(target)}; {DENSE_RANK}")
         top = identity.get("max_n", FORWARD_MAX_N)
         if not 1 <= top <= FORWARD_MAX_N:
             raise LucasError(f"max n {top}: from 1 to {FORWARD_MAX_N}")
