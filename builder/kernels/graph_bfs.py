@@ -22,28 +22,40 @@ NEIGHBOURS = types.FunctionType(types.int64(types.int64, types.int64[::1], types
                         types.int64), cache=True, nogil=True)
 def _search(neighbours, parameters, states, sources, most_neighbours):
     distance = np.full(states, NEVER_WIDE, np.uint16)
+    # "Seen" is asked of every neighbour, so it is a bitset (1/16 of the distances: it
+    # stays in cache where the distances would not); the distances are only written,
+    # once per state, a level at a time.
+    seen = np.zeros((states + 63) // 64, np.uint64)
     # every state enters the queue at most once, so one array of all states suffices
     queue = np.empty(states, np.int64)
     found = np.empty(most_neighbours, np.int64)
+    one = np.uint64(1)
     head = 0
     tail = 0
     for source in sources:
-        if distance[source] == NEVER_WIDE:
+        bit = one << np.uint64(source & 63)
+        if not seen[source >> 6] & bit:
+            seen[source >> 6] |= bit
             distance[source] = 0
             queue[tail] = source
             tail += 1
+    depth = 0
     while head < tail:
-        state = queue[head]
-        head += 1
-        following = distance[state] + 1
-        if following >= NEVER_WIDE:
+        depth += 1
+        if depth >= NEVER_WIDE:
             break  # 65534 is the deepest a table records; the caller checks
-        for i in range(neighbours(state, parameters, found)):
-            other = found[i]
-            if distance[other] == NEVER_WIDE:
-                distance[other] = following
-                queue[tail] = other
-                tail += 1
+        level_end = tail
+        while head < level_end:
+            state = queue[head]
+            head += 1
+            for i in range(neighbours(state, parameters, found)):
+                other = found[i]
+                bit = one << np.uint64(other & 63)
+                if not seen[other >> 6] & bit:
+                    seen[other >> 6] |= bit
+                    distance[other] = depth
+                    queue[tail] = other
+                    tail += 1
     return distance
 
 
