@@ -155,7 +155,7 @@ class ForwardOnly:
 
 def dense_rank(rules: Lucas, code: int) -> int:
     """An arrangement's rank in the tables the generic kernel fills: gap * C(2n, n) + the
-    colex rank of the A's among the cells that are not the gap (``search._rank``)."""
+    colex rank of the A's among the cells that are not the gap (``search._unrank`` inverts it)."""
     gap, mask = code >> rules.cells, code & ((1 << rules.cells) - 1)
     slots = [cell for cell in range(rules.cells) if cell != gap]
     chosen = [slot for slot, cell in enumerate(slots) if mask >> cell & 1]

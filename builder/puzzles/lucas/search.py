@@ -20,58 +20,63 @@ for _top in range(2 * MAX_N + 2):
 
 @njit(cache=True, inline="always")
 def _unrank(rank, n):
-    """(gap, mask of A cells) of a dense rank."""
+    """(gap, mask of the A's among the 2n cells that are not the gap, colex rank) of a
+    dense rank: the mask is over *compressed* cells (the gap's cell removed)."""
     per_gap = BINOMIAL[2 * n, n]
     gap = rank // per_gap
     rest = rank - gap * per_gap
+    colex = rest
     mask = 0
     slot = 2 * n - 1
     for chosen in range(n, 0, -1):
         while BINOMIAL[slot, chosen] > rest:
             slot -= 1
         rest -= BINOMIAL[slot, chosen]
-        cell = slot if slot < gap else slot + 1
-        mask |= 1 << cell
+        mask |= 1 << slot
         slot -= 1
-    return gap, mask
+    return gap, mask, colex
 
 
 @njit(cache=True, inline="always")
-def _rank(gap, mask, n):
-    rank = 0
-    chosen = 0
-    for cell in range(2 * n + 1):
-        if cell == gap:
-            continue
-        if (mask >> cell) & 1:
-            chosen += 1
-            rank += BINOMIAL[cell if cell < gap else cell - 1, chosen]
-    return gap * BINOMIAL[2 * n, n] + rank
+def _ones(bits):
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
 
 
 @njit(cache=True)
 def lucas_steps(position, parameters, out):
+    # Over compressed cells a slide changes nothing but the gap, and a jump swaps the two
+    # compressed cells before (or after) the gap: one binomial moves the colex rank, so
+    # no neighbour is ranked from scratch.
     n = parameters[0]
     direction = parameters[1]
     cells = 2 * n + 1
-    gap, mask = _unrank(position, n)
+    per_gap = BINOMIAL[2 * n, n]
+    gap, mask, colex = _unrank(position, n)
     count = 0
     for offset in (-2, -1, 1, 2):
         source = gap + offset
         if source < 0 or source >= cells:
             continue
-        is_a = (mask >> source) & 1
-        if offset == 2 or offset == -2:
-            over = gap + offset // 2
-            if ((mask >> over) & 1) == is_a:
-                continue  # a jump goes over exactly one piece of the other colour
-        # an A moving right comes from the gap's left (offset < 0); a B moving left from
-        # its right
+        slot = source if source < gap else source - 1  # the moving piece's compressed cell
+        is_a = (mask >> slot) & 1
         forward = (offset < 0) if is_a else (offset > 0)
         if direction == 1 and not forward or direction == -1 and forward:
             continue
-        moved = (mask & ~(1 << source)) | (is_a << gap)
-        out[count] = _rank(source, moved, n)
+        if offset == 1 or offset == -1:
+            out[count] = source * per_gap + colex
+            count += 1
+            continue
+        low = gap if offset == 2 else gap - 2  # the swapped pair: compressed low, low + 1
+        if ((mask >> low) & 1) == ((mask >> (low + 1)) & 1):
+            continue  # a jump goes over exactly one piece of the other colour
+        chosen = _ones(mask & ((1 << (low + 2)) - 1))  # the pair's A is the chosen-th
+        step = BINOMIAL[low, chosen - 1]
+        moved = colex + step if (mask >> low) & 1 else colex - step
+        out[count] = source * per_gap + moved
         count += 1
     return count
 
