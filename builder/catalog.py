@@ -20,7 +20,7 @@ from builder import store
 from builder.puzzles.tricolore import Tricolore
 
 CATALOG_NAME = "catalog.duckdb"
-CATALOG_FORMAT = 4
+CATALOG_FORMAT = 5
 MAX_PAIRS_IN_CATALOG = 50_000_000
 """All-pairs tables larger than this (5×2 and up) stay in zarr only."""
 
@@ -396,6 +396,10 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         con.execute(TRICOLORE_VIEWS)
         _load_tricolore_4x4(con, sources_4x4)
         con.execute(TRICOLORE_4X4_VIEWS)
+        _create_plugin_tables(con)
+        for path, attributes in sources_4x4:
+            _load_plugin_rows(con, _source_key(data_dir, path), path, attributes)
+        _create_plugin_views(con)
         con.execute(LIGHTSOUT_VIEWS)
         con.execute(SPOTS_VIEWS)
         con.execute(BALLS_VIEWS)
@@ -417,12 +421,15 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     return True
 
 
-def _load_balls(con, group, attributes: dict) -> None:
+def _load_balls(con, key: str, path: Path, attributes: dict) -> None:
     """Labelled-state counts by fewest moves, from a table over symmetry classes: each
     class counts its labelled states (``class_states``), of which the starting states
     (first k tubes full) are the share the rules module works out."""
+    import zarr
+
     from builder.puzzles.balls import Balls
 
+    group = zarr.open_group(path, mode="r")
     rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
     keys = group["class_key"][...]
     states = group["class_states"][...]
@@ -466,7 +473,7 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     for path, attributes in sources:
         group = zarr.open_group(path, mode="r")
         if attributes.get("puzzle") == "balls":
-            _load_balls(con, group, attributes)
+            _load_balls(con, "", path, attributes)
             continue
         if attributes.get("puzzle") == "lucas":
             continue  # loaded by _load_lucas
@@ -500,12 +507,15 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
             con.unregister("sample_frame")
             continue
         if _is_target_table(attributes):
-            _load_target_table(con, group, attributes)
+            _load_target_table(con, "", path, attributes)
         # any other table is a plug-in's spec-built one: the generic views cover it
 
 
-def _load_target_table(con, group, attributes: dict) -> None:
+def _load_target_table(con, key: str, path: Path, attributes: dict) -> None:
     """One exact single-target table's click histogram."""
+    import zarr
+
+    group = zarr.open_group(path, mode="r")
     rules = Tricolore(attributes["width"], attributes["height"])
     counts = np.bincount(group["clicks"][...], minlength=256)
     rows = [(attributes["target"], None if clicks == 255 else clicks, int(count))
@@ -515,13 +525,13 @@ def _load_target_table(con, group, attributes: dict) -> None:
                 [rules.parse(attributes["target"]), attributes["target"]])
 
 
-def _unload_target_table(con, attributes: dict) -> None:
+def _unload_target_table(con, key: str, attributes: dict) -> None:
     con.execute("DELETE FROM tricolore_4x4_target_clicks WHERE target = ?",
                 [attributes["target"]])
     con.execute("DELETE FROM tricolore_4x4_targets WHERE notation = ?", [attributes["target"]])
 
 
-def _unload_balls(con, attributes: dict) -> None:
+def _unload_balls(con, key: str, attributes: dict) -> None:
     shape = [attributes["tubes"], attributes["capacity"], attributes["colours"]]
     for table in ("balls_move_counts", "balls_tables"):
         con.execute(f"DELETE FROM {table} WHERE tubes = ? AND capacity = ? AND colours = ?",
@@ -533,14 +543,68 @@ def _is_target_table(attributes: dict) -> bool:
             and "kind" not in attributes)
 
 
-def _is_spec_built(attributes: dict) -> bool:
-    """A table made by the engine's build routine from a plug-in's spec: the catalog holds
-    nothing of it but its rows of ``table_distances``."""
-    return bool(attributes.get("spec_built"))
+def _plugin_of(attributes: dict):
+    from builder.puzzles import registry
+
+    try:
+        return registry.by_name(attributes.get("puzzle", ""))
+    except ValueError:
+        return None
 
 
-def _nothing(*_) -> None:
-    pass
+def _is_plugin_loaded(attributes: dict) -> bool:
+    """A table made by the engine's build routine from a plug-in's spec, or one whose
+    plug-in declares catalog tables: the catalog holds its rows of ``table_distances``
+    and of the plug-in's own tables, each tagged with its source."""
+    puzzle = _plugin_of(attributes)
+    return bool(attributes.get("spec_built")) or bool(puzzle and puzzle.catalog_tables)
+
+
+def _create_plugin_tables(con) -> None:
+    from builder.puzzles import registry
+
+    for puzzle in registry.PUZZLES:
+        for table in puzzle.catalog_tables:
+            con.execute(f"CREATE TABLE {table.name} ({table.columns}, source VARCHAR)")
+
+
+def _create_plugin_views(con) -> None:
+    from builder.puzzles import registry
+
+    for puzzle in registry.PUZZLES:
+        if puzzle.catalog_views:
+            con.execute(puzzle.catalog_views)
+
+
+def _load_plugin_rows(con, key: str, path: Path, attributes: dict) -> None:
+    """The plug-in's catalog rows of one stored table, tagged with its source."""
+    import zarr
+
+    puzzle = _plugin_of(attributes)
+    if puzzle is None or not puzzle.catalog_tables:
+        return
+    group = zarr.open_group(path, mode="r")
+    declared = {table.name for table in puzzle.catalog_tables}
+    for name, rows in puzzle.catalog_rows(attributes, lambda array: group[array][...]).items():
+        if name not in declared:
+            raise ValueError(f"{puzzle.name} gave rows for {name}, which is not one of its "
+                             f"catalog tables ({', '.join(sorted(declared))})")
+        if isinstance(rows, dict):
+            frame = {**rows, "source": np.full(len(next(iter(rows.values()), [])), key,
+                                               dtype=object)}
+            con.register("plugin_frame", frame)
+            con.execute(f"INSERT INTO {name} SELECT * FROM plugin_frame")
+            con.unregister("plugin_frame")
+        elif rows:
+            marks = ", ".join("?" * (len(rows[0]) + 1))
+            con.executemany(f"INSERT INTO {name} VALUES ({marks})",
+                            [(*row, key) for row in rows])
+
+
+def _unload_plugin_rows(con, key: str, attributes: dict) -> None:
+    puzzle = _plugin_of(attributes)
+    for table in puzzle.catalog_tables if puzzle else ():
+        con.execute(f"DELETE FROM {table.name} WHERE source = ?", [key])
 
 
 PER_TABLE_LOADS = (
@@ -548,7 +612,7 @@ PER_TABLE_LOADS = (
     # catalog in place of rebuilding it (a new 4x4 target: seconds, not a minute)
     (_is_target_table, _load_target_table, _unload_target_table),
     (lambda attributes: attributes.get("puzzle") == "balls", _load_balls, _unload_balls),
-    (_is_spec_built, _nothing, _nothing),
+    (_is_plugin_loaded, _load_plugin_rows, _unload_plugin_rows),
 )
 
 
@@ -662,7 +726,6 @@ def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
     import shutil
 
     import duckdb
-    import zarr
 
     final = catalog_path(data_dir)
     try:
@@ -692,12 +755,12 @@ def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
         con = duckdb.connect(str(staging))
         for key in changed:
             if key in recorded:
-                loads_of(recorded[key][1])[2](con, recorded[key][1])
+                loads_of(recorded[key][1])[2](con, key, recorded[key][1])
                 con.execute("DELETE FROM table_distances WHERE source = ?", [key])
                 con.execute("DELETE FROM catalog_sources WHERE source = ?", [key])
             if key in current:
                 path, attributes = current[key]
-                loads_of(attributes)[1](con, zarr.open_group(path, mode="r"), attributes)
+                loads_of(attributes)[1](con, key, path, attributes)
                 _load_distances_of(con, data_dir, path, attributes)
                 con.execute("INSERT INTO catalog_sources VALUES (?, ?, ?)",
                             [key, attributes["build_id"], json.dumps(attributes)])

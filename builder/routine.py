@@ -15,7 +15,7 @@ from tqdm import tqdm
 
 from builder import store
 from builder.build import BuildResult
-from builder.puzzles.base import Puzzle, TableSpec, resolved
+from builder.puzzles.base import Computed, Puzzle, TableSpec, resolved
 
 
 def table_path(data_dir: Path, spec: TableSpec) -> Path:
@@ -24,6 +24,12 @@ def table_path(data_dir: Path, spec: TableSpec) -> Path:
 
 def compute_arrays(spec: TableSpec, progress: bool = False) -> dict[str, np.ndarray]:
     """Every array of a spec, in memory."""
+    return compute_table(spec, progress)[0]
+
+
+def compute_table(spec: TableSpec, progress: bool = False
+                  ) -> tuple[dict[str, np.ndarray], dict]:
+    """Every array of a spec, in memory, and the attributes its ``compute`` yielded."""
     from builder.kernels.graph_bfs import breadth_first
 
     arrays: dict[str, np.ndarray] = {}
@@ -32,9 +38,13 @@ def compute_arrays(spec: TableSpec, progress: bool = False) -> dict[str, np.ndar
                              disable=not progress or not spec.searches):
         arrays[name] = breadth_first(search.states, search.sources, resolved(search.neighbours),
                                      search.most_neighbours, search.parameters, search.wide)
+    attributes: dict = {}
     if spec.compute is not None:
-        arrays.update({name: np.asarray(values) for name, values in spec.compute().items()})
-    return arrays
+        made = spec.compute(progress)
+        if isinstance(made, Computed):
+            made, attributes = made.arrays, dict(made.attributes)
+        arrays.update({name: np.asarray(values) for name, values in made.items()})
+    return arrays, attributes
 
 
 def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
@@ -46,9 +56,9 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
     if not force and store.is_current(path, spec.identity):
         return BuildResult(path, built=False, seconds=0.0)
     started = time.perf_counter()
-    arrays = compute_arrays(spec, progress)
+    arrays, extra = compute_table(spec, progress)
     seconds = time.perf_counter() - started
-    extra = spec.summarise(arrays) if spec.summarise else {}
+    extra.update(spec.summarise(arrays) if spec.summarise else {})
     with store.publishing(path) as staging:
         store.write_table(
             staging, arrays,

@@ -14,6 +14,8 @@ from builder.kernels.graph_bfs import breadth_first
 from builder.puzzles import PuzzleInputError, registry
 from builder.puzzles.base import (
     BreadthFirstSearch,
+    CatalogTable,
+    Computed,
     DistanceArray,
     Move,
     TableSpec,
@@ -86,7 +88,8 @@ class Ring(WalkablePuzzle):
                     "one_way": BreadthFirstSearch(RING, (to,), one_way_neighbours, 2,
                                                   moves=one_way_moves)}
         return TableSpec(parts, {"puzzle": "ring", "to": to}, searches,
-                         compute=lambda: {"positions": np.arange(RING)},
+                         compute=lambda progress: Computed({"positions": np.arange(RING)},
+                                                           {"positions_stored": RING}),
                          encoding="steps[position]: fewest steps to the target", chunk=64)
 
     def default_tables(self):
@@ -94,6 +97,28 @@ class Ring(WalkablePuzzle):
 
     def catalog_distances(self, attributes):
         return [DistanceArray("300", f"to r{attributes['to']}", "steps", 255)]
+
+    catalog_tables = (CatalogTable("ring_farthest",
+                                   "target INTEGER, position INTEGER, steps INTEGER"),)
+    catalog_views = ("CREATE VIEW ring_farthest_count AS SELECT target, count(*) AS positions "
+                     "FROM ring_farthest GROUP BY target ORDER BY target")
+
+    def catalog_rows(self, attributes, read):
+        steps = read("steps")
+        return {"ring_farthest": [(attributes["to"], int(position), int(steps[position]))
+                                  for position in np.flatnonzero(steps == steps.max())]}
+
+
+def farthest_rows(to: int) -> list[tuple[int, int, int]]:
+    expected = plain_distances(to, STEPS)
+    return [(to, position, steps) for position, steps in enumerate(expected)
+            if steps == max(expected)]
+
+
+def catalog_rows(data, sql: str) -> list[tuple]:
+    with duckdb.connect(str(data / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as con:
+        return con.execute(sql).fetchall()
 
 
 def plain_distances(to: int, steps) -> list[int]:
@@ -143,7 +168,7 @@ def test_verify_finds_a_wrong_entry_in_a_spec_table(ring, tmp_path):
     wrong = plain_distances(0, STEPS)
     wrong[0] = 1  # the source itself
     tampered = TableSpec(spec.parts, spec.identity, {"one_way": spec.searches["one_way"]},
-                         compute=lambda: {"steps": np.array(wrong, np.uint8)}, chunk=64)
+                         compute=lambda progress: {"steps": np.array(wrong, np.uint8)}, chunk=64)
     routine.build_table(tmp_path, tampered, progress=False)
     verdict = verify.verify_table(tmp_path / "ring" / "to_zero.zarr", 10,
                                   np.random.default_rng(0))
@@ -160,6 +185,36 @@ def test_a_new_spec_table_updates_the_catalog_without_a_rebuild(ring, tmp_path, 
                         lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
     routine.build_table(tmp_path, ring.table({"puzzle": "ring", "to": 5}), progress=False)
     assert catalog.refresh_catalog(tmp_path) and outcomes == [True]
+
+
+def test_a_plugins_catalog_tables_follow_its_stored_tables_one_by_one(ring, tmp_path):
+    routine.build_defaults(tmp_path, (ring,), progress=False)
+    catalog.refresh_catalog(tmp_path)
+    query = "SELECT target, position, steps FROM ring_farthest ORDER BY ALL"
+    assert catalog_rows(tmp_path, query) == farthest_rows(0)
+    assert catalog_rows(tmp_path, "SELECT * FROM ring_farthest_count") == [
+        (0, len(farthest_rows(0)))]
+    routine.build_table(tmp_path, ring.table({"puzzle": "ring", "to": 5}), progress=False)
+    catalog.refresh_catalog(tmp_path)  # in place (the test above)
+    assert catalog_rows(tmp_path, query) == sorted(farthest_rows(0) + farthest_rows(5))
+    routine.build_table(tmp_path, ring.table({"puzzle": "ring", "to": 5}), force=True,
+                        progress=False)
+    catalog.refresh_catalog(tmp_path)  # rebuilt table: its rows replaced, not doubled
+    assert catalog_rows(tmp_path, query) == sorted(farthest_rows(0) + farthest_rows(5))
+    import shutil
+
+    shutil.rmtree(tmp_path / "ring" / "to_5.zarr")
+    catalog.refresh_catalog(tmp_path)
+    assert catalog_rows(tmp_path, query) == farthest_rows(0)
+    assert catalog.refresh_catalog(tmp_path, force=True)  # a full rebuild agrees
+    assert catalog_rows(tmp_path, query) == farthest_rows(0)
+
+
+def test_attributes_a_computation_yields_are_stored_with_its_arrays(ring, tmp_path):
+    from builder.store import read_attributes
+
+    built = routine.build_defaults(tmp_path, (ring,), progress=False)
+    assert read_attributes(built[0].path)["positions_stored"] == RING
 
 
 def test_walk_reads_a_stored_table_or_computes_one_on_demand(ring, tmp_path):

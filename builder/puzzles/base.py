@@ -115,6 +115,27 @@ def resolved(function: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class Computed:
+    """What a spec's ``compute`` made: arrays, and small JSON attributes stored beside
+    them (figures the computation yields that no array holds)."""
+
+    arrays: dict[str, Any]
+    attributes: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CatalogTable:
+    """A table of rows in the DuckDB catalog that a plug-in derives from each of its
+    stored tables (``Puzzle.catalog_rows``), for its own views (``catalog_views``).  The
+    engine adds a last column, ``source`` (the stored table's path under the data
+    directory), so the rows of one stored table are replaced alone when it changes."""
+
+    name: str
+    columns: str
+    """The SQL column definitions: ``"rows INTEGER, cols INTEGER, nullity INTEGER"``."""
+
+
+@dataclass(frozen=True)
 class TableSpec:
     """One stored table, as data: where it lives, what it is, and how its arrays are made.
 
@@ -132,8 +153,10 @@ class TableSpec:
     """What the table is; a stored table with the same identity and format is current."""
     searches: dict[str, BreadthFirstSearch] = field(default_factory=dict)
     """Arrays filled by the engine's generic breadth-first kernel."""
-    compute: Callable[[], dict[str, Any]] | None = None
-    """Arrays (numpy) made by the plug-in itself, if any."""
+    compute: Callable[[bool], dict[str, Any] | Computed] | None = None
+    """Arrays (numpy) made by the plug-in itself, if any: called with ``progress`` (True:
+    it may show progress bars), it returns the arrays, or a ``Computed`` when the work
+    also yields attributes (a per-size summary...)."""
     encoding: str = ""
     """How to read the arrays (stored in the table's attributes)."""
     chunk: int = 1 << 18
@@ -229,6 +252,19 @@ class Puzzle(ABC):
         """The distance arrays of one of its stored tables (given the table's attributes),
         for the catalog's generic views; none by default."""
         return []
+
+    catalog_tables: ClassVar[tuple[CatalogTable, ...]] = ()
+    """Its own tables in the catalog, filled by ``catalog_rows`` (none by default)."""
+    catalog_views: ClassVar[str] = ""
+    """SQL creating its views over its ``catalog_tables`` (run after every table is
+    filled); the generic views need none."""
+
+    def catalog_rows(self, attributes: dict, read: Callable[[str], Any]
+                     ) -> dict[str, list[tuple] | dict[str, Any]]:
+        """Rows of its ``catalog_tables`` from one of its stored tables: per catalog table
+        name, a list of tuples or a dict of numpy columns (without ``source``).
+        ``read(array)`` gives a stored array whole; ``attributes`` are the table's."""
+        return {}
 
     def default_tables(self) -> list[TableSpec]:
         """The tables `builder tables` (and `make tables`) builds for it through the
