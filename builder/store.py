@@ -74,6 +74,10 @@ def publishing(path: Path) -> Iterator[Path]:
         workspace.staging_finished(staging)
 
 
+SLAB_CHUNKS = 64
+"""Chunks written per step of a whole-array write (each step one hold of the write lock)."""
+
+
 class TableWriter:
     """A zarr v3 group being written: arrays created up front, filled region by region
     (zstd-compressed), and marked ``complete`` by ``finish`` once everything is in."""
@@ -84,6 +88,12 @@ class TableWriter:
         arrays: dict[str, tuple[tuple[int, ...], Any, tuple[int, ...]]],
         attributes: dict[str, Any],
     ):
+        from builder.workspace import writing
+
+        with writing():
+            self._create(staging, arrays, attributes)
+
+    def _create(self, staging: Path, arrays: dict, attributes: dict[str, Any]) -> None:
         import zarr
         from zarr.codecs import ZstdCodec
 
@@ -110,10 +120,24 @@ class TableWriter:
         }
 
     def write(self, name: str, region: tuple, values: np.ndarray) -> None:
-        self.arrays[name][region] = values
+        from builder.workspace import writing
+
+        array = self.arrays[name]
+        if region != (...,) or array.ndim == 0 or array.shape[0] == 0:
+            with writing():
+                array[region] = values
+            return
+        # a whole array goes in slabs of chunks, so that Ctrl-C never waits long for one
+        step = array.chunks[0] * SLAB_CHUNKS
+        for first in range(0, array.shape[0], step):
+            with writing():
+                array[first:first + step] = values[first:first + step]
 
     def finish(self, **attributes: Any) -> None:
-        self.group.attrs.update({**attributes, "complete": True})
+        from builder.workspace import writing
+
+        with writing():
+            self.group.attrs.update({**attributes, "complete": True})
 
 
 SEALED_CATALOG = {"enable_external_access": False, "lock_configuration": True}
@@ -167,7 +191,11 @@ def check_intact(table: Path) -> None:
 
 
 def record_checksums(table: Path) -> None:
-    (Path(table) / CHECKSUMS).write_text(json.dumps({"crc32": chunk_checksums(table)}))
+    from builder.workspace import writing
+
+    checksums = json.dumps({"crc32": chunk_checksums(table)})
+    with writing():
+        (Path(table) / CHECKSUMS).write_text(checksums)
 
 
 def file_crc32(path: Path) -> int | None:
@@ -198,10 +226,13 @@ def resumable_staging(path: Path) -> Path:
 
 def publish(staging: Path, path: Path) -> None:
     """Rename a finished build into place (the previous table is retired, then removed)."""
+    from builder.workspace import writing
+
     retired = path.parent / f".{path.name}.retired-{uuid.uuid4().hex[:8]}"
-    if path.exists():
-        os.rename(path, retired)
-    os.rename(staging, path)
+    with writing():
+        if path.exists():
+            os.rename(path, retired)
+        os.rename(staging, path)
     shutil.rmtree(retired, ignore_errors=True)
 
 

@@ -17,6 +17,7 @@ GIL): the process exits at once, published tables untouched, chunk tasks kept fo
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import shutil
@@ -101,6 +102,25 @@ def sweep_orphans(data: Path) -> list[Path]:
 
 _staging: set[Path] = set()
 _staging_lock = threading.Lock()
+_writing = threading.Lock()
+_stopping = threading.Event()
+WRITE_WAIT_SECONDS = 1.0
+"""How long Ctrl-C waits for a write in progress to end before removing the staging."""
+
+
+class Stopping(BaseException):
+    """Raised in the build thread by a write begun after Ctrl-C (the process is ending)."""
+
+
+@contextlib.contextmanager
+def writing():
+    """Hold around every write into staging: Ctrl-C waits for the write in progress, then
+    removes the staging while no write can begin (else a write racing the removal would
+    leave a half-written folder behind)."""
+    with _writing:
+        if _stopping.is_set():
+            raise Stopping
+        yield
 
 
 def staging_started(path: Path) -> None:
@@ -144,6 +164,8 @@ def run_interruptibly(body: Callable[[], None], on_interrupt: str) -> None:
         while thread.is_alive():
             thread.join(0.1)
     except KeyboardInterrupt:
+        _stopping.set()
+        _writing.acquire(timeout=WRITE_WAIT_SECONDS)  # held until the process ends
         _remove_staging()
         print(on_interrupt, file=sys.stderr, flush=True)
         os._exit(130)
