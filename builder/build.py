@@ -416,49 +416,6 @@ def build_target_stats(
     return computed, len(targets) - len(todo)
 
 
-LIGHTSOUT_SUMMARY_SIZE = 10
-"""`lightsout_summary` covers every board up to 10 × 10."""
-LIGHTSOUT_TABLE_BUTTONS = 25
-"""Boards of up to 25 buttons get a full search (their max_min_clicks is exact)."""
-
-
-def build_lightsout(data_dir: Path, force: bool = False, progress: bool = True) -> BuildResult:
-    """The full 5×5 table (fewest clicks from all off to each of the 2^25 states, by
-    search) and the summary of every board up to 10×10 (nullity by elimination; the
-    largest fewest-clicks by search where the board has at most 25 buttons)."""
-    from builder.kernels.xor_bfs import xor_bfs
-    from builder.puzzles.lightsout import LightsOut
-
-    path = store.table_path(data_dir, "lightsout", "tables")
-    identity = {"puzzle": "lightsout", "summary_size": LIGHTSOUT_SUMMARY_SIZE,
-                "table_buttons": LIGHTSOUT_TABLE_BUTTONS}
-    if not force and store.is_current(path, identity):
-        return BuildResult(path, built=False, seconds=0.0)
-    started = time.perf_counter()
-    summary = []
-    table_5x5 = None
-    shapes = [(r, c) for r in range(1, LIGHTSOUT_SUMMARY_SIZE + 1)
-              for c in range(1, LIGHTSOUT_SUMMARY_SIZE + 1)]
-    for rows, cols in tqdm(shapes, desc="lights out boards", unit="board", disable=not progress):
-        board = LightsOut(rows, cols)
-        max_min_clicks = None
-        if board.n_buttons <= LIGHTSOUT_TABLE_BUTTONS:
-            distances = xor_bfs(board.click_masks, board.n_buttons)
-            max_min_clicks = int(distances[distances != 255].max())
-            if (rows, cols) == (5, 5):
-                table_5x5 = distances
-        summary.append({"rows": rows, "cols": cols, "nullity": board.nullity,
-                        "max_min_clicks": max_min_clicks})
-    with store.publishing(path) as staging:
-        store.write_table(
-            staging, {"clicks_5x5": table_5x5}, {"clicks_5x5": (1 << 20,)},
-            {**identity, "summary": summary,
-             "encoding": "clicks_5x5[state]: fewest clicks between all off and the state "
-                         "(bit i = button i, row-major), 255 = unreachable"},
-        )
-    return BuildResult(path, built=True, seconds=time.perf_counter() - started)
-
-
 SPOTS_RANDOM_SETS = 1_000_000
 
 

@@ -184,18 +184,6 @@ ORDER BY max_clicks DESC, mean_clicks DESC;
 """
 
 
-LIGHTSOUT_VIEWS = """
-CREATE VIEW lightsout_summary AS
-SELECT rows, cols, nullity,
-       (1::HUGEINT << (rows * cols - nullity)::INTEGER) AS solvable_states,
-       max_min_clicks
-FROM lightsout_boards ORDER BY rows, cols;
-
-CREATE VIEW lightsout_5x5_distribution AS
-SELECT clicks, states FROM lightsout_5x5_clicks WHERE clicks IS NOT NULL ORDER BY clicks;
-"""
-
-
 BALLS_VIEWS = """
 CREATE VIEW balls_summary AS
 SELECT tubes, capacity, colours,
@@ -400,7 +388,6 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         for path, attributes in sources_4x4:
             _load_plugin_rows(con, _source_key(data_dir, path), path, attributes)
         _create_plugin_views(con)
-        con.execute(LIGHTSOUT_VIEWS)
         con.execute(SPOTS_VIEWS)
         con.execute(BALLS_VIEWS)
         _load_lucas(con, data_dir)
@@ -462,9 +449,6 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     )
     con.execute("CREATE TABLE tricolore_4x4_forward_search (start VARCHAR, boards BIGINT, "
                 "unreached_boards BIGINT, unreached VARCHAR[])")
-    con.execute("CREATE TABLE lightsout_boards (rows INTEGER, cols INTEGER, nullity INTEGER, "
-                "max_min_clicks INTEGER)")
-    con.execute("CREATE TABLE lightsout_5x5_clicks (clicks UTINYINT, states BIGINT)")
     con.execute("CREATE TABLE spots_solution_counts (solutions INTEGER, sets BIGINT)")
     con.execute("CREATE TABLE balls_move_counts (tubes INTEGER, capacity INTEGER, "
                 "colours INTEGER, initial BOOLEAN, moves UTINYINT, states BIGINT)")
@@ -481,15 +465,6 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
             counts = np.bincount(group["solutions"][...])
             con.executemany("INSERT INTO spots_solution_counts VALUES (?, ?)",
                             [(s, int(n)) for s, n in enumerate(counts) if n])
-            continue
-        if attributes.get("puzzle") == "lightsout":
-            con.executemany("INSERT INTO lightsout_boards VALUES (?, ?, ?, ?)",
-                            [(r["rows"], r["cols"], r["nullity"], r["max_min_clicks"])
-                             for r in attributes["summary"]])
-            counts = np.bincount(group["clicks_5x5"][...], minlength=256)
-            con.executemany("INSERT INTO lightsout_5x5_clicks VALUES (?, ?)",
-                            [(None if c == 255 else c, int(n)) for c, n in enumerate(counts)
-                             if n])
             continue
         if attributes.get("kind") == "reachability":
             con.execute("INSERT INTO tricolore_4x4_forward_search VALUES (?, ?, ?, ?)",

@@ -239,25 +239,6 @@ def tricolore4x4_stats(
 
 
 @app.command()
-def lightsout(data: DataOption = Path("data"), force: ForceOption = False,
-              quiet: QuietOption = False) -> None:
-    """Quinto / Lights Out: the full 5×5 table (2^25 states, by search) and the summary of
-    every board up to 10×10 (nullity, solvable states, most clicks ever needed).
-
-    Example: builder lightsout
-    """
-    from builder.build import build_lightsout
-    from builder.catalog import refresh_catalog
-
-    _hold(data)
-    started = time.perf_counter()
-    result = build_lightsout(data, force=force, progress=not quiet)
-    if refresh_catalog(data):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-    _report([result], time.perf_counter() - started)
-
-
-@app.command()
 def spots(
     sets: Annotated[int, typer.Option(help="How many random disc sets.", min=1,
                                       max=100_000_000)] = 1_000_000,
@@ -347,7 +328,6 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
         DECOMPOSITION_PAIRS,
         build_balls,
         build_decomposition_sample,
-        build_lightsout,
         build_lucas,
         build_reachability,
         build_spots,
@@ -368,7 +348,6 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     results.append(build_decomposition_sample(data, DECOMPOSITION_PAIRS, force=force,
                                               progress=not quiet))
     results.append(build_reachability(data, force=force, progress=not quiet))
-    results.append(build_lightsout(data, force=force, progress=not quiet))
     results.append(build_spots(data, force=force, progress=not quiet))
     results.append(build_lucas(data, force=force, progress=not quiet))
     for tubes, capacity, colours in BALL_GAMES:
@@ -398,9 +377,7 @@ def build(
 
     Examples: builder build hanoi; builder build hanoi 4x12; builder build --list
     """
-    from builder.catalog import refresh_catalog
     from builder.puzzles import registry
-    from builder.routine import build_table
 
     if listing or puzzle is None:
         for known in registry.PUZZLES:
@@ -413,12 +390,60 @@ def build(
     if not specs:
         raise PuzzleInputError(f"{chosen.name} has no default tables built through specs: "
                                "see `builder --help` for its own command")
+    _build_specs(specs, data, force, quiet)
+
+
+def _build_specs(specs, data: Path, force: bool, quiet: bool) -> None:
+    """The engine's build routine over specs, then the catalog, then the report."""
+    from builder.catalog import refresh_catalog
+    from builder.routine import build_table
+
     _hold(data)
     started = time.perf_counter()
     results = [build_table(data, spec, force=force, progress=not quiet) for spec in specs]
     if refresh_catalog(data):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)
+
+
+def _mount_build_commands() -> None:
+    """`builder NAME` for every registered puzzle without a command of its own here: its
+    plug-in's ``build_command`` options (or none) plus --data, --force and --quiet."""
+    import inspect
+    import typing
+
+    from builder.puzzles import registry
+
+    taken = {command.name or command.callback.__name__.replace("_", "-")
+             for command in app.registered_commands}
+    for puzzle in registry.PUZZLES:
+        if puzzle.name in taken or not puzzle.default_tables():
+            continue
+        own = puzzle.build_command()
+        hints = typing.get_type_hints(own, include_extras=True) if own else {}
+        choices = [parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY,
+                                     annotation=hints[parameter.name])
+                   for parameter in inspect.signature(own).parameters.values()] if own else []
+
+        def command(*, data: Path, force: bool, quiet: bool, _puzzle=puzzle, _own=own,
+                    **options) -> None:
+            _build_specs(_own(**options) if _own else _puzzle.default_tables(), data, force,
+                         quiet)
+
+        common = [inspect.Parameter("data", inspect.Parameter.KEYWORD_ONLY,
+                                    default=Path("data"), annotation=DataOption),
+                  inspect.Parameter("force", inspect.Parameter.KEYWORD_ONLY, default=False,
+                                    annotation=ForceOption),
+                  inspect.Parameter("quiet", inspect.Parameter.KEYWORD_ONLY, default=False,
+                                    annotation=QuietOption)]
+        command.__signature__ = inspect.Signature(choices + common)
+        command.__annotations__ = {parameter.name: parameter.annotation
+                                   for parameter in choices + common}
+        command.__doc__ = (inspect.getdoc(own) if own and own.__doc__ else
+                           f"{puzzle.summary}: build its tables "
+                           f"({', '.join('/'.join(spec.parts) for spec in puzzle.default_tables())})."
+                           f"\n\nExample: builder {puzzle.name}")
+        app.command(puzzle.name)(command)
 
 
 @app.command()
@@ -457,6 +482,9 @@ def catalog(data: DataOption = Path("data"), force: ForceOption = False) -> None
     _hold(data, create=False)
     rebuilt = refresh_catalog(data, force=force)
     typer.echo(f"{catalog_path(data)} {'rebuilt' if rebuilt else 'current'}")
+
+
+_mount_build_commands()
 
 
 def main() -> None:

@@ -118,17 +118,34 @@ def sample_balls(table: Path, attributes: dict, samples: int, rng) -> str | None
     return None
 
 
-def sample_spec_table(table: Path, attributes: dict, samples: int, rng) -> str | None:
+def sample_spec_table(table: Path, attributes: dict, samples: int, rng
+                      ) -> tuple[str | None, str]:
     """A table built from a plug-in's spec: each of its breadth-first arrays obeys, at
-    sampled states, "0 exactly at a source; otherwise 1 + the least value one move on"."""
+    sampled states, "0 exactly at a source; otherwise 1 + the least value one move on";
+    then the plug-in's own sample check.  (What is wrong or None, what was checked.)"""
     import zarr
 
     from builder.puzzles import registry
+
+    puzzle = registry.by_name(attributes["puzzle"])
+    # the stored attributes hold the identity the table was built from
+    spec = puzzle.table(attributes)
+    group = zarr.open_group(table, mode="r")
+    checked = ""
+    if spec.searches:
+        checked += f"; recurrence holds on {samples} sampled states per array"
+        problem = _sample_searches(spec, group, samples, rng)
+        if problem:
+            return problem, checked
+    if puzzle.verify_checks:
+        checked += f"; {puzzle.verify_checks}: holds on {samples} sampled states"
+    return puzzle.verify_sample(attributes, lambda array: group[array][...], samples,
+                                rng), checked
+
+
+def _sample_searches(spec, group, samples: int, rng) -> str | None:
     from builder.puzzles.base import resolved
 
-    # the stored attributes hold the identity the table was built from
-    spec = registry.by_name(attributes["puzzle"]).table(attributes)
-    group = zarr.open_group(table, mode="r")
     for name, search in spec.searches.items():
         distance = group[name][...]  # whole: a zarr read per entry would take minutes
         sources = {int(source) for source in search.sources}
@@ -146,6 +163,16 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng) -> str |
                 return (f"{name}: state {state} holds {int(distance[state])}, the recurrence "
                         f"gives {expected}")
     return None
+
+
+def _checks_its_own(attributes: dict) -> bool:
+    """A table whose plug-in has a sample check of its own (``Puzzle.verify_sample``)."""
+    from builder.puzzles import registry
+
+    try:
+        return bool(registry.by_name(attributes.get("puzzle", "")).verify_checks)
+    except ValueError:
+        return False
 
 
 def verify_table(table: Path, samples: int, rng) -> Verdict:
@@ -174,9 +201,9 @@ def verify_table(table: Path, samples: int, rng) -> Verdict:
         elif attributes["width"] * attributes["height"] <= 8:
             problem = sample_tricolore_all_pairs(table, attributes, samples, rng)
             checked += f"; {samples} sampled rows equal a plain BFS"
-    elif attributes.get("spec_built"):
-        problem = sample_spec_table(table, attributes, samples * 100, rng)
-        checked += f"; recurrence holds on {samples * 100} sampled states per array"
+    elif attributes.get("spec_built") or _checks_its_own(attributes):
+        problem, what = sample_spec_table(table, attributes, samples * 100, rng)
+        checked += what
     elif attributes.get("puzzle") == "balls":
         problem = sample_balls(table, attributes, samples * 100, rng)
         checked += f"; recurrence holds on {samples * 100} sampled states"

@@ -266,6 +266,23 @@ class Puzzle(ABC):
         ``read(array)`` gives a stored array whole; ``attributes`` are the table's."""
         return {}
 
+    verify_checks: ClassVar[str] = ""
+    """What ``verify_sample`` checks, for `builder verify`'s report line."""
+
+    def verify_sample(self, attributes: dict, read: Callable[[str], Any], samples: int,
+                      rng: Any) -> str | None:
+        """`builder verify`'s own check of one of its stored tables at ``samples`` states
+        drawn from ``rng`` (numpy Generator), beyond the recurrence the engine checks on
+        every breadth-first array: None when it holds, else what is wrong (one line)."""
+        return None
+
+    def build_command(self) -> Callable[..., list[TableSpec]] | None:
+        """The choices of `builder NAME`: a function whose keyword parameters are typer
+        options (``Annotated[int, typer.Option(help=...)] = 4``), returning the specs to
+        build; its docstring is the command's help.  None (the default): `builder NAME`
+        builds ``default_tables()``."""
+        return None
+
     def default_tables(self) -> list[TableSpec]:
         """The tables `builder tables` (and `make tables`) builds for it through the
         engine's build routine; none by default."""
