@@ -416,34 +416,6 @@ def build_target_stats(
     return computed, len(targets) - len(todo)
 
 
-SPOTS_RANDOM_SETS = 1_000_000
-
-
-def build_spots(data_dir: Path, sets: int = SPOTS_RANDOM_SETS, seed: int = 2026,
-                force: bool = False, progress: bool = True) -> BuildResult:
-    """Solution counts of ``sets`` uniformly random Spot Colour disc sets."""
-    from builder.kernels.spots_search import count_solutions
-    from builder.puzzles.spots import random_sets
-
-    path = store.table_path(data_dir, "spots", "random_sets")
-    identity = {"puzzle": "spots", "sets": sets, "seed": seed}
-    if not force and store.is_current(path, identity):
-        return BuildResult(path, built=False, seconds=0.0)
-    started = time.perf_counter()
-    counts = []
-    block = 100_000
-    for first in tqdm(range(0, sets, block), desc="spot colour sets", unit="block",
-                      disable=not progress):
-        counts.append(count_solutions(random_sets(min(block, sets - first), seed + first)))
-    solutions = np.concatenate(counts).astype(np.int32)
-    with store.publishing(path) as staging:
-        store.write_table(staging, {"solutions": solutions}, {"solutions": (1 << 20,)},
-                          {**identity, "encoding": "solutions[i]: number of solutions of random "
-                           "set i (each disc a uniformly random cyclic order of the six "
-                           "colours; blocks of 100,000 sets seeded seed + first index)"})
-    return BuildResult(path, built=True, seconds=time.perf_counter() - started)
-
-
 LUCAS_MAX_N = 10
 """`make tables` searches n = 1 .. 10 (3.9 million arrangements at n = 10)."""
 

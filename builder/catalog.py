@@ -20,7 +20,7 @@ from builder import store
 from builder.puzzles.tricolore import Tricolore
 
 CATALOG_NAME = "catalog.duckdb"
-CATALOG_FORMAT = 5
+CATALOG_FORMAT = 6
 MAX_PAIRS_IN_CATALOG = 50_000_000
 """All-pairs tables larger than this (5×2 and up) stay in zarr only."""
 
@@ -214,25 +214,6 @@ ORDER BY tubes, capacity, colours, kind, moves NULLS LAST;
 """
 
 
-SPOTS_VIEWS = """
--- share of random disc sets with at least one solution, with a 95 % Wilson interval
-CREATE VIEW spots_random_summary AS
-WITH counts AS (
-    SELECT sum(sets)::DOUBLE AS n, sum(sets) FILTER (WHERE solutions > 0)::DOUBLE AS k
-    FROM spots_solution_counts
-), p AS (SELECT n, k, k / n AS share, 1.959963984540054 AS z FROM counts)
-SELECT n::BIGINT AS sets, k::BIGINT AS solvable_sets, share,
-       (share + z * z / (2 * n) - z * sqrt(share * (1 - share) / n + z * z / (4 * n * n)))
-           / (1 + z * z / n) AS ci_low,
-       (share + z * z / (2 * n) + z * sqrt(share * (1 - share) / n + z * z / (4 * n * n)))
-           / (1 + z * z / n) AS ci_high
-FROM p;
-
-CREATE VIEW spots_solution_count_distribution AS
-SELECT solutions, sets FROM spots_solution_counts ORDER BY solutions;
-"""
-
-
 def catalog_path(data_dir: Path) -> Path:
     return Path(data_dir) / CATALOG_NAME
 
@@ -388,7 +369,6 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         for path, attributes in sources_4x4:
             _load_plugin_rows(con, _source_key(data_dir, path), path, attributes)
         _create_plugin_views(con)
-        con.execute(SPOTS_VIEWS)
         con.execute(BALLS_VIEWS)
         _load_lucas(con, data_dir)
         _load_distances(con, data_dir, sources + sources_4x4)
@@ -449,7 +429,6 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     )
     con.execute("CREATE TABLE tricolore_4x4_forward_search (start VARCHAR, boards BIGINT, "
                 "unreached_boards BIGINT, unreached VARCHAR[])")
-    con.execute("CREATE TABLE spots_solution_counts (solutions INTEGER, sets BIGINT)")
     con.execute("CREATE TABLE balls_move_counts (tubes INTEGER, capacity INTEGER, "
                 "colours INTEGER, initial BOOLEAN, moves UTINYINT, states BIGINT)")
     con.execute("CREATE TABLE balls_tables (tubes INTEGER, capacity INTEGER, colours INTEGER, "
@@ -461,11 +440,6 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
             continue
         if attributes.get("puzzle") == "lucas":
             continue  # loaded by _load_lucas
-        if attributes.get("puzzle") == "spots":
-            counts = np.bincount(group["solutions"][...])
-            con.executemany("INSERT INTO spots_solution_counts VALUES (?, ?)",
-                            [(s, int(n)) for s, n in enumerate(counts) if n])
-            continue
         if attributes.get("kind") == "reachability":
             con.execute("INSERT INTO tricolore_4x4_forward_search VALUES (?, ?, ?, ?)",
                         [attributes["start"], attributes["boards"],

@@ -239,29 +239,6 @@ def tricolore4x4_stats(
 
 
 @app.command()
-def spots(
-    sets: Annotated[int, typer.Option(help="How many random disc sets.", min=1,
-                                      max=100_000_000)] = 1_000_000,
-    seed: Annotated[int, typer.Option(help="Random seed.")] = 2026,
-    data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
-) -> None:
-    """Spot Colour discs: solve many uniformly random disc sets exhaustively and keep each
-    set's number of solutions (views spots_random_summary, spots_solution_count_distribution).
-
-    Example: builder spots --sets 1000000
-    """
-    from builder.build import build_spots
-    from builder.catalog import refresh_catalog
-
-    _hold(data)
-    started = time.perf_counter()
-    result = build_spots(data, sets, seed, force=force, progress=not quiet)
-    if refresh_catalog(data):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-    _report([result], time.perf_counter() - started)
-
-
-@app.command()
 def lucas(
     max_n: Annotated[int, typer.Option("--max-n", help="Search n = 1 .. this (at most 11: "
                                        "n = 12 has 67.6 million arrangements).", min=1,
@@ -330,7 +307,6 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
         build_decomposition_sample,
         build_lucas,
         build_reachability,
-        build_spots,
         build_tricolore_methods,
         build_tricolore_target,
     )
@@ -348,7 +324,6 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     results.append(build_decomposition_sample(data, DECOMPOSITION_PAIRS, force=force,
                                               progress=not quiet))
     results.append(build_reachability(data, force=force, progress=not quiet))
-    results.append(build_spots(data, force=force, progress=not quiet))
     results.append(build_lucas(data, force=force, progress=not quiet))
     for tubes, capacity, colours in BALL_GAMES:
         results.append(build_balls(data, tubes, capacity, colours, force=force,

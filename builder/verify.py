@@ -138,7 +138,7 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
         if problem:
             return problem, checked
     if puzzle.verify_checks:
-        checked += f"; {puzzle.verify_checks}: holds on {samples} sampled states"
+        checked += f"; {puzzle.verify_checks}: holds on {samples} sampled entries"
     return puzzle.verify_sample(attributes, lambda array: group[array][...], samples,
                                 rng), checked
 

@@ -613,8 +613,8 @@ def lightsout_solve(
 
 
 def _spots_solutions(disc_set) -> list[dict]:
-    from builder.kernels.spots_search import solve
     from builder.puzzles.spots import describe
+    from builder.puzzles.spots.search import solve
 
     return [describe(disc_set.names, int(row[0]), row[1:], disc_set.colours[int(row[0])])
             for row in solve(disc_set.colours)]

@@ -104,3 +104,19 @@ def test_lightsout_bad_or_unsolvable_input_exits_nonzero(args, words):
     result = run("query", "lightsout", "solve", *args)
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert words in result.stdout + result.stderr
+
+
+def test_verify_checks_the_click_recurrence_and_finds_a_doubled_table(data_dir, tmp_path):
+    from builder import routine, verify
+    from builder.puzzles import registry
+    from builder.puzzles.base import TableSpec
+
+    spec = registry.by_name("lightsout").table({})
+    table = zarr.open_group(data_dir / "lightsout" / "tables.zarr", mode="r")["clicks_5x5"][...]
+    for values, holds in ((table, True), (np.where(table == 255, table, table * 2), False)):
+        routine.build_table(tmp_path, TableSpec(spec.parts, spec.identity,
+                                                compute=lambda progress, v=values: {"clicks_5x5": v}),
+                            force=True, progress=False)
+        verdict = verify.verify_table(tmp_path / "lightsout" / "tables.zarr", 3,
+                                      np.random.default_rng(0))
+        assert verdict.ok == holds, verdict.detail

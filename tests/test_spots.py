@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import zarr
 
-from builder.kernels.spots_search import count_solutions, solve
 from builder.puzzles.spots import COLOURS, DOCUMENT_SETS, DiscSet, describe, random_sets
+from builder.puzzles.spots.search import count_solutions, solve
 from tests import reference
 from tests.test_cli import run
 
@@ -86,3 +86,22 @@ def test_bad_disc_sets_get_one_line(tmp_path, discs, words):
     result = run("query", "spots", "solve", str(path))
     assert result.returncode == 2 and words in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_verify_solves_sampled_sets_again_and_finds_a_wrong_count(tmp_path):
+    from builder import routine, verify
+    from builder.puzzles import registry
+    from builder.puzzles.base import TableSpec
+
+    spec = registry.by_name("spots").table({"sets": 1500, "seed": 7})
+    built = routine.build_table(tmp_path, spec, progress=False)
+    # the stored counts are the solver's on the same deal
+    expected = count_solutions(np.concatenate([random_sets(1500, 7)]))
+    stored = zarr.open_group(built.path, mode="r")["solutions"][...]
+    assert stored.tolist() == expected.tolist()
+    assert verify.verify_table(built.path, 5, np.random.default_rng(0)).ok
+    wrong = TableSpec(spec.parts, spec.identity,
+                      compute=lambda progress: {"solutions": (expected + 1).astype(np.int32)})
+    routine.build_table(tmp_path, wrong, force=True, progress=False)
+    verdict = verify.verify_table(built.path, 5, np.random.default_rng(0))
+    assert not verdict.ok and "solving it again" in verdict.detail

@@ -10,7 +10,7 @@ match.  A disc holds each colour once, so a satellite's orientation is forced an
 solution is the centre disc plus the assignment centre colour -> satellite disc; the
 assembly's rotations give the same assignment, so each is counted once.
 
-Pure numpy; the exhaustive solver is ``builder.kernels.spots_search``.
+Pure numpy; the exhaustive solver is ``search`` (numba, imported only to solve).
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import numpy as np
+import typer
 
 from builder.puzzles import PuzzleInputError
-from builder.puzzles.base import Puzzle
+from builder.puzzles.base import CatalogTable, Puzzle, TableSpec
 
 COLOURS = ("black", "blue", "green", "red", "white", "yellow")
 DISCS = 7
@@ -119,6 +121,51 @@ def describe(names, centre: int, satellites: np.ndarray, centre_colours) -> dict
                                  for k, c in enumerate(centre_colours)}}
 
 
+RANDOM_SETS = 1_000_000
+"""Random disc sets `make tables` solves (spots_random_summary's sample)."""
+SEED = 2026
+BLOCK = 100_000
+"""Sets dealt per seed: block b is ``random_sets(BLOCK, seed + b * BLOCK)``."""
+
+VIEWS = """
+-- share of random disc sets with at least one solution, with a 95 % Wilson interval
+CREATE VIEW spots_random_summary AS
+WITH counts AS (
+    SELECT sum(sets)::DOUBLE AS n, sum(sets) FILTER (WHERE solutions > 0)::DOUBLE AS k
+    FROM spots_solution_counts
+), p AS (SELECT n, k, k / n AS share, 1.959963984540054 AS z FROM counts)
+SELECT n::BIGINT AS sets, k::BIGINT AS solvable_sets, share,
+       (share + z * z / (2 * n) - z * sqrt(share * (1 - share) / n + z * z / (4 * n * n)))
+           / (1 + z * z / n) AS ci_low,
+       (share + z * z / (2 * n) + z * sqrt(share * (1 - share) / n + z * z / (4 * n * n)))
+           / (1 + z * z / n) AS ci_high
+FROM p;
+
+CREATE VIEW spots_solution_count_distribution AS
+SELECT solutions, sets FROM spots_solution_counts ORDER BY solutions;
+"""
+
+
+def dealt_sets(indices: np.ndarray, seed: int, sets: int) -> np.ndarray:
+    """Random sets ``indices`` (ascending) of a table of ``sets`` dealt from ``seed``."""
+    chosen = []
+    for first in np.unique(indices - indices % BLOCK):
+        block = random_sets(min(BLOCK, sets - int(first)), seed + int(first))
+        chosen.append(block[indices[(indices >= first) & (indices < first + BLOCK)] - first])
+    return np.concatenate(chosen)
+
+
+def solution_counts(sets: int, seed: int, progress: bool) -> dict[str, np.ndarray]:
+    from tqdm import tqdm
+
+    from builder.puzzles.spots.search import count_solutions
+
+    counts = [count_solutions(random_sets(min(BLOCK, sets - first), seed + first))
+              for first in tqdm(range(0, sets, BLOCK), desc="spot colour sets", unit="block",
+                                disable=not progress)]
+    return {"solutions": np.concatenate(counts).astype(np.int32)}
+
+
 class SpotsPuzzle(Puzzle):
     """Spot Colour discs as a plug-in: a disc set is solved whole (`query spots solve`);
     it has no positions to walk, so no notation is recognised for paths."""
@@ -138,3 +185,56 @@ class SpotsPuzzle(Puzzle):
 
     def format(self, variant, state) -> str:
         return str(state)
+
+    def table(self, identity: dict) -> TableSpec:
+        sets, seed = identity.get("sets", RANDOM_SETS), identity.get("seed", SEED)
+        if not 1 <= sets <= 100_000_000:
+            raise SpotsError(f"--sets {sets}: from 1 to 100,000,000 random sets")
+        return TableSpec(
+            ("spots", "random_sets"), {"puzzle": "spots", "sets": sets, "seed": seed},
+            compute=lambda progress: solution_counts(sets, seed, progress), chunk=1 << 20,
+            encoding="solutions[i]: number of solutions of random set i (each disc a "
+                     "uniformly random cyclic order of the six colours; blocks of 100,000 "
+                     "sets seeded seed + first index)")
+
+    def default_tables(self) -> list[TableSpec]:
+        return [self.table({})]
+
+    def build_command(self):
+        def spots(
+            sets: Annotated[int, typer.Option(help="How many random disc sets.", min=1,
+                                              max=100_000_000)] = RANDOM_SETS,
+            seed: Annotated[int, typer.Option(help="Random seed.")] = SEED,
+        ) -> list[TableSpec]:
+            """Spot Colour discs: solve many uniformly random disc sets exhaustively and keep
+            each set's number of solutions (views spots_random_summary,
+            spots_solution_count_distribution).
+
+            Example: builder spots --sets 1000000
+            """
+            return [self.table({"sets": sets, "seed": seed})]
+
+        return spots
+
+    catalog_tables = (CatalogTable("spots_solution_counts", "solutions INTEGER, sets BIGINT"),)
+    catalog_views = VIEWS
+
+    def catalog_rows(self, attributes: dict, read) -> dict[str, list[tuple]]:
+        counts = np.bincount(read("solutions"))
+        return {"spots_solution_counts": [(solutions, int(sets))
+                                          for solutions, sets in enumerate(counts) if sets]}
+
+    verify_checks = "a dealt set's solutions counted again"
+
+    def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
+        from builder.puzzles.spots.search import count_solutions
+
+        stored = read("solutions")
+        sets, seed = attributes["sets"], attributes["seed"]
+        drawn = np.sort(rng.integers(0, sets, samples))
+        found = count_solutions(dealt_sets(drawn, seed, sets))
+        for index, count in zip(drawn, found):
+            if int(stored[index]) != int(count):
+                return (f"solutions: random set {int(index)} holds {int(stored[index])}, "
+                        f"solving it again gives {int(count)}")
+        return None

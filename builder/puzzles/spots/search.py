@@ -1,5 +1,5 @@
-"""Exhaustive search of Spot Colour solutions (centre, then satellites spot by spot,
-each checked against its neighbour as it is placed).  Imported lazily."""
+"""Spot Colour's own kernel: the exhaustive search of a disc set's solutions (centre,
+then satellites spot by spot, each checked against its neighbour as it is placed)."""
 
 from __future__ import annotations
 
