@@ -20,7 +20,7 @@ from builder import store
 from builder.puzzles.tricolore import Tricolore
 
 CATALOG_NAME = "catalog.duckdb"
-CATALOG_FORMAT = 6
+CATALOG_FORMAT = 7
 MAX_PAIRS_IN_CATALOG = 50_000_000
 """All-pairs tables larger than this (5×2 and up) stay in zarr only."""
 
@@ -370,7 +370,6 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
             _load_plugin_rows(con, _source_key(data_dir, path), path, attributes)
         _create_plugin_views(con)
         con.execute(BALLS_VIEWS)
-        _load_lucas(con, data_dir)
         _load_distances(con, data_dir, sources + sources_4x4)
         stats_files = _target_stats_files(data_dir)
         _load_target_stats(con, stats_files)
@@ -438,8 +437,6 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
         if attributes.get("puzzle") == "balls":
             _load_balls(con, "", path, attributes)
             continue
-        if attributes.get("puzzle") == "lucas":
-            continue  # loaded by _load_lucas
         if attributes.get("kind") == "reachability":
             con.execute("INSERT INTO tricolore_4x4_forward_search VALUES (?, ?, ?, ?)",
                         [attributes["start"], attributes["boards"],
@@ -577,32 +574,6 @@ def _load_target_stats(con, files: list[Path]) -> None:
                  for c, n in record["histogram"].items()]
     if rows:
         con.executemany("INSERT INTO tricolore_4x4_target_stats VALUES (?, ?, ?, ?)", rows)
-
-
-LUCAS_VIEWS = """
-CREATE VIEW lucas_summary AS
-SELECT n, states, reachable_states, moves,
-       CASE WHEN fewest_jumps = most_jumps THEN fewest_jumps END AS jumps,
-       CASE WHEN fewest_jumps = most_jumps THEN moves - fewest_jumps END AS shifts,
-       optimal_solutions
-FROM lucas_runs ORDER BY n;
-"""
-
-
-def _load_lucas(con, data_dir: Path) -> str:
-    """The Lucas summary (from the search) as a table; returns the source stamp."""
-    path = Path(data_dir) / "lucas" / "tables.zarr"
-    attributes = store.read_attributes(path) or {}
-    con.execute("CREATE TABLE lucas_runs (n INTEGER, states BIGINT, reachable_states BIGINT, "
-                "moves INTEGER, fewest_jumps INTEGER, most_jumps INTEGER, "
-                "optimal_solutions BIGINT)")
-    if attributes.get("complete"):
-        con.executemany("INSERT INTO lucas_runs VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [(r["n"], r["states"], r["reachable_states"], r["moves"],
-                          r["fewest_jumps"], r["most_jumps"], r["optimal_solutions"])
-                         for r in attributes["summary"]])
-    con.execute(LUCAS_VIEWS)
-    return attributes.get("build_id", "none")
 
 
 GENERIC_VIEWS = """

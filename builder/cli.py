@@ -239,29 +239,6 @@ def tricolore4x4_stats(
 
 
 @app.command()
-def lucas(
-    max_n: Annotated[int, typer.Option("--max-n", help="Search n = 1 .. this (at most 11: "
-                                       "n = 12 has 67.6 million arrangements).", min=1,
-                                       max=1000)] = 10,
-    data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
-) -> None:
-    """Lucas' inverted pieces: every arrangement of n A's, n B's and a gap, searched from
-    the start and from the goal, for n = 1 .. max-n (n = 10: 3.9 million arrangements).
-
-    Example: builder lucas --max-n 8
-    """
-    from builder.build import build_lucas
-    from builder.catalog import refresh_catalog
-
-    _hold(data)
-    started = time.perf_counter()
-    result = build_lucas(data, max_n, force=force, progress=not quiet)
-    if refresh_catalog(data):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-    _report([result], time.perf_counter() - started)
-
-
-@app.command()
 def balls(
     tubes: Annotated[int, typer.Option("--tubes", help="Number of tubes T.")] = 4,
     capacity: Annotated[int, typer.Option("--capacity", help="Balls per tube c.")] = 4,
@@ -305,7 +282,6 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
         DECOMPOSITION_PAIRS,
         build_balls,
         build_decomposition_sample,
-        build_lucas,
         build_reachability,
         build_tricolore_methods,
         build_tricolore_target,
@@ -324,7 +300,6 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     results.append(build_decomposition_sample(data, DECOMPOSITION_PAIRS, force=force,
                                               progress=not quiet))
     results.append(build_reachability(data, force=force, progress=not quiet))
-    results.append(build_lucas(data, force=force, progress=not quiet))
     for tubes, capacity, colours in BALL_GAMES:
         results.append(build_balls(data, tubes, capacity, colours, force=force,
                                    progress=not quiet))

@@ -137,8 +137,9 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
         problem = _sample_searches(spec, group, samples, rng)
         if problem:
             return problem, checked
-    if puzzle.verify_checks:
-        checked += f"; {puzzle.verify_checks}: holds on {samples} sampled entries"
+    own = puzzle.verify_checks(attributes)
+    if own:
+        checked += f"; {own}: holds on {samples} sampled entries"
     return puzzle.verify_sample(attributes, lambda array: group[array][...], samples,
                                 rng), checked
 
@@ -170,7 +171,7 @@ def _checks_its_own(attributes: dict) -> bool:
     from builder.puzzles import registry
 
     try:
-        return bool(registry.by_name(attributes.get("puzzle", "")).verify_checks)
+        return bool(registry.by_name(attributes.get("puzzle", "")).verify_checks(attributes))
     except ValueError:
         return False
 

@@ -154,7 +154,7 @@ def lucas_path(data_dir, start: str, target: str) -> LucasPath:
             "(beyond the tables only the standard start to goal is answered)")
     how = "table walk"
     if target_code not in (rules.parse(rules.goal), rules.parse(rules.start)):
-        from builder.kernels.level_bfs import lucas_search
+        from builder.puzzles.lucas.levels import lucas_search
 
         searched = lucas_search(rules, target_code)[0]
 

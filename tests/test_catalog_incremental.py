@@ -50,15 +50,34 @@ def test_a_new_or_removed_ball_table_updates_the_catalog_like_a_rebuild(tmp_path
     assert snapshot(tmp_path) == removed
 
 
-def test_a_change_to_a_shared_table_rebuilds_the_catalog(tmp_path, monkeypatch):
+def test_a_change_to_a_table_without_a_load_of_its_own_rebuilds_the_catalog(tmp_path, monkeypatch):
     outcomes = []
     incremental = catalog._refresh_incrementally
     monkeypatch.setattr(catalog, "_refresh_incrementally",
                         lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
     build.build_balls(tmp_path, 3, 2, 2, progress=False)
     catalog.refresh_catalog(tmp_path)
-    build.build_lucas(tmp_path, 2, progress=False)
+    build.build_tricolore(tmp_path, 2, 2, "unrestricted", progress=False, log=lambda *_: None)
     assert catalog.refresh_catalog(tmp_path) and outcomes[-1] is False
+    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as con:
+        assert con.execute("SELECT count(*) FROM tricolore_boards").fetchone() == (81,)
+
+
+def test_a_plugins_table_with_catalog_rows_updates_the_catalog_in_place(tmp_path,
+                                                                         monkeypatch):
+    from builder import routine
+    from builder.puzzles import registry
+
+    outcomes = []
+    incremental = catalog._refresh_incrementally
+    monkeypatch.setattr(catalog, "_refresh_incrementally",
+                        lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
+    build.build_balls(tmp_path, 3, 2, 2, progress=False)
+    catalog.refresh_catalog(tmp_path)
+    routine.build_table(tmp_path, registry.by_name("lucas").table({"max_n": 2}),
+                        progress=False)
+    assert catalog.refresh_catalog(tmp_path) and outcomes[-1] is True
     with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
                         config=dict(SEALED_CATALOG)) as con:
         assert con.execute("SELECT count(*) FROM lucas_summary").fetchone() == (2,)

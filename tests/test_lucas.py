@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
+import zarr
 
 from builder.puzzles.lucas import Lucas
 from tests import reference
@@ -76,3 +78,21 @@ def test_bad_arrangements_get_one_line(data_dir, args):
     result = run("query", "path", *args, data_dir=data_dir)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_verify_checks_the_documents_table_and_finds_a_doubled_entry(tmp_path):
+    from builder import routine, verify
+    from builder.puzzles import registry
+    from builder.puzzles.base import TableSpec
+
+    spec = registry.by_name("lucas").table({"max_n": 3})
+    built = routine.build_table(tmp_path, spec, progress=False)
+    assert verify.verify_table(built.path, 3, np.random.default_rng(0)).ok
+    true_arrays = zarr.open_group(built.path, mode="r")
+    arrays = {name: true_arrays[name][...] for name in true_arrays.array_keys()}
+    arrays["n3_to_goal"] = np.where(arrays["n3_to_goal"] > 0, arrays["n3_to_goal"] * 2, 0)
+    routine.build_table(tmp_path, TableSpec(spec.parts, spec.identity,
+                                            compute=lambda progress: arrays),
+                        force=True, progress=False)
+    verdict = verify.verify_table(built.path, 10, np.random.default_rng(0))
+    assert not verdict.ok and "n3_to_goal" in verdict.detail

@@ -266,8 +266,10 @@ class Puzzle(ABC):
         ``read(array)`` gives a stored array whole; ``attributes`` are the table's."""
         return {}
 
-    verify_checks: ClassVar[str] = ""
-    """What ``verify_sample`` checks, for `builder verify`'s report line."""
+    def verify_checks(self, attributes: dict) -> str:
+        """What ``verify_sample`` checks of a stored table (given its attributes), for
+        `builder verify`'s report line; "" (the default) when it checks nothing."""
+        return ""
 
     def verify_sample(self, attributes: dict, read: Callable[[str], Any], samples: int,
                       rng: Any) -> str | None:

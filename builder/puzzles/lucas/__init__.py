@@ -12,6 +12,11 @@ The classic rule (``--variant forward``): pieces only move forward, A right and 
 for n = 1 .. 10, the fewest classic moves from every arrangement to the goal (255: the
 goal can no longer be reached), filled by the engine's generic kernel from
 ``search.lucas_steps`` over a dense ranking (``dense_rank``).
+
+The document's table (``lucas/tables``, `builder lucas --max-n N`): for n = 1 .. N every
+arrangement's moves from the standard start and to the goal, by the level search of
+``levels.py``, which also counts the shortest solutions and their jumps: the catalog's
+``lucas_summary``.
 """
 
 from __future__ import annotations
@@ -20,12 +25,16 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
 from math import comb
+from typing import Annotated
 
 import numpy as np
+import typer
 
 from builder.puzzles import PuzzleInputError, shown
 from builder.puzzles.base import (
     BreadthFirstSearch,
+    CatalogTable,
+    Computed,
     DistanceArray,
     Move,
     TableSpec,
@@ -172,6 +181,72 @@ def forward_search(rules: Lucas, target: int) -> BreadthFirstSearch:
                               moves="builder.puzzles.lucas.search:classic_moves")
 
 
+DOCUMENT_MAX_N = 10
+"""`make tables` searches n = 1 .. 10 (3.9 million arrangements at n = 10)."""
+BYTES_PER_STATE = 80
+"""The document search's arrays per arrangement: code, distance, path count, jump bounds,
+and the temporaries of one level's four moves."""
+MEMORY_BUDGET = 4 * 2**30
+DOCUMENT_PARTS = ("lucas", "tables")
+
+VIEWS = """
+CREATE VIEW lucas_summary AS
+SELECT n, states, reachable_states, moves,
+       CASE WHEN fewest_jumps = most_jumps THEN fewest_jumps END AS jumps,
+       CASE WHEN fewest_jumps = most_jumps THEN moves - fewest_jumps END AS shifts,
+       optimal_solutions
+FROM lucas_runs ORDER BY n;
+"""
+
+
+def check_size(max_n: int) -> None:
+    """Refuse, with the numbers, a document table that is empty or would not fit."""
+    if max_n < 1:
+        raise LucasError(f"--max-n {max_n}: at least 1 (n = 1 .. max-n are searched)")
+    largest = (2 * max_n + 1) * comb(2 * max_n, max_n)
+    needed = largest * BYTES_PER_STATE
+    if needed > MEMORY_BUDGET:
+        raise LucasError(f"--max-n {max_n}: n = {max_n} has {largest:,.4g} arrangements and "
+                         f"needs about {needed / 2**30:,.4g} GiB, over the "
+                         f"{MEMORY_BUDGET / 2**30:.0f} GiB budget (n <= 11 fits)")
+
+
+def document_arrays(max_n: int, progress: bool) -> Computed:
+    """Every arrangement of n = 1 .. max_n searched from the standard start and from the
+    goal; the summary (moves, jumps, shifts, optimal solutions) comes from the search."""
+    from tqdm import tqdm
+
+    from builder.puzzles.lucas.levels import lucas_search
+
+    arrays, summary = {}, []
+    for n in tqdm(range(1, max_n + 1), desc="lucas n", unit="n", disable=not progress):
+        rules = Lucas(n)
+        start, goal = rules.parse(rules.start), rules.parse(rules.goal)
+        from_start, paths, fewest, most = lucas_search(rules, start)
+        to_goal = lucas_search(rules, goal)[0]
+        goal_rank = int(rules.rank(np.array([goal]))[0])
+        moves = int(from_start[goal_rank])
+        summary.append({
+            "n": n, "states": len(rules.codes),
+            "reachable_states": int((from_start >= 0).sum()), "moves": moves,
+            "fewest_jumps": int(fewest[goal_rank]), "most_jumps": int(most[goal_rank]),
+            "optimal_solutions": int(paths[goal_rank]),
+            "shifts": moves - int(fewest[goal_rank]),
+        })
+        arrays.update({f"n{n}_codes": rules.codes, f"n{n}_from_start": from_start,
+                       f"n{n}_to_goal": to_goal})
+    return Computed(arrays, {"summary": summary})
+
+
+def document_table(max_n: int) -> TableSpec:
+    check_size(max_n)
+    return TableSpec(DOCUMENT_PARTS, {"puzzle": "lucas", "max_n": max_n},
+                     compute=lambda progress: document_arrays(max_n, progress),
+                     encoding="per n: codes (sorted state codes = ranking; code = gap * "
+                              "2**cells + mask of A cells), from_start / to_goal: moves from "
+                              "the standard start / to the inverted goal, -1 = unreachable")
+
+
 class LucasPuzzle(WalkablePuzzle):
     """Lucas' pieces as a plug-in: the tables hold, per n, every arrangement's moves to
     the goal and from the standard start (moves are reversible, so also to the start)."""
@@ -254,7 +329,7 @@ class LucasPuzzle(WalkablePuzzle):
 
     def table(self, identity: dict) -> TableSpec:
         if identity.get("rule") != FORWARD:
-            raise LucasError("the document's table (either way) is built by `builder lucas`")
+            return document_table(identity.get("max_n", DOCUMENT_MAX_N))
         if "target" in identity:
             rules = Lucas(identity["n"])
             target = rules.parse(identity["target"])
@@ -274,13 +349,75 @@ class LucasPuzzle(WalkablePuzzle):
                                   f"the goal B.._A..; {DENSE_RANK}")
 
     def default_tables(self) -> list[TableSpec]:
-        return [self.table({"puzzle": "lucas", "rule": FORWARD, "max_n": FORWARD_MAX_N})]
+        return [document_table(DOCUMENT_MAX_N),
+                self.table({"puzzle": "lucas", "rule": FORWARD, "max_n": FORWARD_MAX_N})]
 
     def table_for(self, text: str) -> TableSpec:
-        if text.strip().lower() != FORWARD:
-            raise LucasError(f"{shown(text)}: 'forward' (the classic rule's tables; the "
-                             "document's are `builder lucas`)")
-        return self.default_tables()[0]
+        choice = text.strip().lower()
+        if choice == FORWARD:
+            return self.default_tables()[1]
+        if choice.isdigit():
+            return document_table(int(choice))
+        raise LucasError(f"{shown(text)}: 'forward' (the classic rule's tables) or a largest "
+                         "n such as 8 (the document's table, n = 1 .. 8)")
+
+    def build_command(self):
+        def lucas(
+            max_n: Annotated[int, typer.Option(
+                "--max-n", help="Search n = 1 .. this (at most 11: n = 12 has 67.6 million "
+                "arrangements).", min=1, max=1000)] = DOCUMENT_MAX_N,
+        ) -> list[TableSpec]:
+            """Lucas' inverted pieces: every arrangement of n A's, n B's and a gap, searched
+            from the start and from the goal, for n = 1 .. max-n (n = 10: 3.9 million
+            arrangements); and the classic rule's table (lucas/forward, n = 1 .. 10).
+
+            Example: builder lucas --max-n 8
+            """
+            return [document_table(max_n), self.default_tables()[1]]
+
+        return lucas
+
+    catalog_tables = (CatalogTable(
+        "lucas_runs", "n INTEGER, states BIGINT, reachable_states BIGINT, moves INTEGER, "
+        "fewest_jumps INTEGER, most_jumps INTEGER, optimal_solutions BIGINT"),)
+    catalog_views = VIEWS
+
+    def catalog_rows(self, attributes: dict, read) -> dict[str, list[tuple]]:
+        if attributes.get("rule") == FORWARD:
+            return {}
+        return {"lucas_runs": [(r["n"], r["states"], r["reachable_states"], r["moves"],
+                                r["fewest_jumps"], r["most_jumps"], r["optimal_solutions"])
+                               for r in attributes["summary"]]}
+
+    def verify_checks(self, attributes: dict) -> str:
+        if attributes.get("rule") == FORWARD:
+            return ""  # its arrays are the generic kernel's, checked by the engine
+        return "moves from the start and to the goal = 1 + the least after a move"
+
+    def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
+        if attributes.get("rule") == FORWARD:
+            return None
+        drawn = rng.integers(1, attributes["max_n"] + 1, samples)
+        for n in np.unique(drawn):
+            rules = Lucas(int(n))
+            codes = read(f"n{n}_codes")
+            if not np.array_equal(codes, rules.codes):
+                return f"n{n}_codes: not every arrangement in ascending order"
+            arrays = {"from_start": (read(f"n{n}_from_start"), rules.parse(rules.start)),
+                      "to_goal": (read(f"n{n}_to_goal"), rules.parse(rules.goal))}
+            for index in rng.integers(0, len(codes), int((drawn == n).sum())):
+                name = "from_start" if rng.integers(2) else "to_goal"
+                moves, source = arrays[name]
+                after = [int(moves[rules.rank(following[legal])[0]])
+                         for following, legal, _, _ in rules.moves(codes[[index]])
+                         if legal[0]]
+                reachable = [value for value in after if value >= 0]
+                expected = (0 if codes[index] == source else
+                            min(reachable) + 1 if reachable else -1)
+                if int(moves[index]) != expected:
+                    return (f"n{n}_{name}: {rules.format(int(codes[index]))} holds "
+                            f"{int(moves[index])}, the recurrence gives {expected}")
+        return None
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         if attributes.get("rule") == FORWARD:

@@ -224,7 +224,8 @@ class SpotsPuzzle(Puzzle):
         return {"spots_solution_counts": [(solutions, int(sets))
                                           for solutions, sets in enumerate(counts) if sets]}
 
-    verify_checks = "a dealt set's solutions counted again"
+    def verify_checks(self, attributes: dict) -> str:
+        return "a dealt set's solutions counted again"
 
     def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
         from builder.puzzles.spots.search import count_solutions

@@ -1,6 +1,6 @@
-"""Level-synchronous breadth-first search in plain numpy, for puzzles whose rules module
-gives a perfect ranking and vectorised moves (Lucas' pieces): each level is expanded as
-whole arrays, with shortest-path counts and per-path move statistics carried along."""
+"""The document's Lucas search: level-synchronous breadth-first search in plain numpy over
+the rules' perfect ranking and vectorised moves, each level expanded as whole arrays,
+with shortest-path counts and per-path jump statistics carried along."""
 
 from __future__ import annotations
 
