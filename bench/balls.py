@@ -30,11 +30,13 @@ LARGE = (5, 4, 4)
 BUILD_IN_A_PROCESS = """
 import json, resource, sys, time
 from pathlib import Path
-from builder.build import build_balls
+from builder.puzzles import registry
+from builder.routine import build_table
 from builder.store import directory_size
 tubes, capacity, colours, data = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 started = time.perf_counter()
-result = build_balls(Path(data), tubes, capacity, colours, force=True, progress=False)
+spec = registry.by_name("balls").table({"tubes": tubes, "capacity": capacity, "colours": colours})
+result = build_table(Path(data), spec, force=True, progress=False)
 seconds = time.perf_counter() - started
 print(json.dumps({"seconds": seconds,
                   "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
@@ -44,8 +46,8 @@ print(json.dumps({"seconds": seconds,
 
 def class_build(size):
     """The whole computation of a table: rule tables, class enumeration, search."""
-    from builder.kernels.balls_bfs import UNREACHABLE, enumerate_classes, moves_to_clear
     from builder.puzzles.balls import Balls
+    from builder.puzzles.balls.search import UNREACHABLE, enumerate_classes, moves_to_clear
 
     rules = Balls(*size)  # fresh: its cached code tables are built inside the timing
     keys, states = enumerate_classes(rules)
@@ -77,7 +79,7 @@ def bench_document_game(rows):
 
 
 def build_in_a_process(size) -> dict:
-    """{seconds, peak_rss, disk} of `build_balls(*size)` run in a fresh process."""
+    """{seconds, peak_rss, disk} of `builder balls` (the build routine) run in a fresh process."""
     with tempfile.TemporaryDirectory() as scratch:
         ran = subprocess.run([sys.executable, "-c", BUILD_IN_A_PROCESS, *map(str, size),
                               scratch], check=True, capture_output=True, text=True, cwd=ROOT)
@@ -87,7 +89,7 @@ def build_in_a_process(size) -> dict:
 def bench_large_build(rows):
     measured = build_in_a_process(LARGE)
     rows.append(row("balls_5_4_4_build", measured["seconds"], None,
-                    f"`build_balls(5, 4, 4)` in a fresh process: 4,414,410,000 labelled states "
+                    f"`builder balls --tubes 5 --capacity 4 --colours 4` in a fresh process: 4,414,410,000 labelled states "
                     f"in 1,561,821 classes, zarr writes included; peak RSS "
                     f"{measured['peak_rss'] / 2**30:.2f} GiB, {measured['disk'] / 2**20:.1f} MiB "
                     "on disk"))

@@ -20,7 +20,7 @@ from builder import store
 from builder.puzzles.tricolore import Tricolore
 
 CATALOG_NAME = "catalog.duckdb"
-CATALOG_FORMAT = 7
+CATALOG_FORMAT = 8
 MAX_PAIRS_IN_CATALOG = 50_000_000
 """All-pairs tables larger than this (5×2 and up) stay in zarr only."""
 
@@ -184,36 +184,6 @@ ORDER BY max_clicks DESC, mean_clicks DESC;
 """
 
 
-BALLS_VIEWS = """
-CREATE VIEW balls_summary AS
-SELECT tubes, capacity, colours,
-       sum(states)::BIGINT AS all_states,
-       (sum(states) FILTER (WHERE moves IS NOT NULL))::BIGINT AS clearable_states,
-       (sum(states) FILTER (WHERE initial))::BIGINT AS initial_states,
-       coalesce(sum(states) FILTER (WHERE initial AND moves IS NOT NULL), 0)::BIGINT
-           AS clearable_initial_states,
-       max(moves) AS max_moves_all,
-       max(moves) FILTER (WHERE initial) AS max_moves_initial,
-       round(sum(moves * states) FILTER (WHERE initial)
-             / sum(states) FILTER (WHERE initial AND moves IS NOT NULL), 3)
-           AS mean_moves_initial
-FROM balls_move_counts GROUP BY ALL ORDER BY ALL;
-
-CREATE VIEW balls_symmetry_classes AS
-SELECT t.tubes, t.capacity, t.colours, s.all_states, t.symmetries, t.classes,
-       round(s.all_states / t.classes, 1) AS states_per_class, t.search_seconds
-FROM balls_tables t JOIN balls_summary s USING (tubes, capacity, colours) ORDER BY ALL;
-
-CREATE VIEW balls_move_distribution AS
-SELECT tubes, capacity, colours, 'initial' AS kind, moves, sum(states)::BIGINT AS states
-FROM balls_move_counts WHERE initial GROUP BY ALL
-UNION ALL
-SELECT tubes, capacity, colours, 'all', moves, sum(states)::BIGINT
-FROM balls_move_counts GROUP BY ALL
-ORDER BY tubes, capacity, colours, kind, moves NULLS LAST;
-"""
-
-
 def catalog_path(data_dir: Path) -> Path:
     return Path(data_dir) / CATALOG_NAME
 
@@ -369,7 +339,6 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         for path, attributes in sources_4x4:
             _load_plugin_rows(con, _source_key(data_dir, path), path, attributes)
         _create_plugin_views(con)
-        con.execute(BALLS_VIEWS)
         _load_distances(con, data_dir, sources + sources_4x4)
         stats_files = _target_stats_files(data_dir)
         _load_target_stats(con, stats_files)
@@ -387,33 +356,6 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     return True
 
 
-def _load_balls(con, key: str, path: Path, attributes: dict) -> None:
-    """Labelled-state counts by fewest moves, from a table over symmetry classes: each
-    class counts its labelled states (``class_states``), of which the starting states
-    (first k tubes full) are the share the rules module works out."""
-    import zarr
-
-    from builder.puzzles.balls import Balls
-
-    group = zarr.open_group(path, mode="r")
-    rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
-    keys = group["class_key"][...]
-    states = group["class_states"][...]
-    moves = group["moves_to_clear"][...]
-    initial = rules.initial_states_in_classes(keys, states)
-    rows = []
-    for value in np.unique(moves):
-        chosen = moves == value
-        for is_initial, counts in ((True, initial[chosen]), (False, (states - initial)[chosen])):
-            if counts.sum():
-                rows.append((rules.tubes, rules.capacity, rules.colours, is_initial,
-                             None if value == 255 else int(value), int(counts.sum())))
-    con.executemany("INSERT INTO balls_move_counts VALUES (?, ?, ?, ?, ?, ?)", rows)
-    con.execute("INSERT INTO balls_tables VALUES (?, ?, ?, ?, ?, ?)",
-                [rules.tubes, rules.capacity, rules.colours, rules.symmetries, len(keys),
-                 attributes.get("search_seconds")])
-
-
 def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     """Per-target click histograms of the exact 4×4 tables, and the decomposition sample."""
     import zarr
@@ -428,15 +370,8 @@ def _load_tricolore_4x4(con, sources: list[tuple[Path, dict]]) -> None:
     )
     con.execute("CREATE TABLE tricolore_4x4_forward_search (start VARCHAR, boards BIGINT, "
                 "unreached_boards BIGINT, unreached VARCHAR[])")
-    con.execute("CREATE TABLE balls_move_counts (tubes INTEGER, capacity INTEGER, "
-                "colours INTEGER, initial BOOLEAN, moves UTINYINT, states BIGINT)")
-    con.execute("CREATE TABLE balls_tables (tubes INTEGER, capacity INTEGER, colours INTEGER, "
-                "symmetries BIGINT, classes BIGINT, search_seconds DOUBLE)")
     for path, attributes in sources:
         group = zarr.open_group(path, mode="r")
-        if attributes.get("puzzle") == "balls":
-            _load_balls(con, "", path, attributes)
-            continue
         if attributes.get("kind") == "reachability":
             con.execute("INSERT INTO tricolore_4x4_forward_search VALUES (?, ?, ?, ?)",
                         [attributes["start"], attributes["boards"],
@@ -475,13 +410,6 @@ def _unload_target_table(con, key: str, attributes: dict) -> None:
     con.execute("DELETE FROM tricolore_4x4_target_clicks WHERE target = ?",
                 [attributes["target"]])
     con.execute("DELETE FROM tricolore_4x4_targets WHERE notation = ?", [attributes["target"]])
-
-
-def _unload_balls(con, key: str, attributes: dict) -> None:
-    shape = [attributes["tubes"], attributes["capacity"], attributes["colours"]]
-    for table in ("balls_move_counts", "balls_tables"):
-        con.execute(f"DELETE FROM {table} WHERE tubes = ? AND capacity = ? AND colours = ?",
-                    shape)
 
 
 def _is_target_table(attributes: dict) -> bool:
@@ -557,7 +485,6 @@ PER_TABLE_LOADS = (
     # (which tables, load one, unload one): a change to such tables alone updates the
     # catalog in place of rebuilding it (a new 4x4 target: seconds, not a minute)
     (_is_target_table, _load_target_table, _unload_target_table),
-    (lambda attributes: attributes.get("puzzle") == "balls", _load_balls, _unload_balls),
     (_is_plugin_loaded, _load_plugin_rows, _unload_plugin_rows),
 )
 

@@ -239,34 +239,6 @@ def tricolore4x4_stats(
 
 
 @app.command()
-def balls(
-    tubes: Annotated[int, typer.Option("--tubes", help="Number of tubes T.")] = 4,
-    capacity: Annotated[int, typer.Option("--capacity", help="Balls per tube c.")] = 4,
-    colours: Annotated[int, typer.Option("--colours", help="Colours k (c balls each).")] = 3,
-    max_minutes: Annotated[float, typer.Option(
-        "--max-minutes", help="Refuse sizes estimated to take longer than this.", min=0)] = 30.0,
-    data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
-) -> None:
-    """Ball tubes: every state of a (T, c, k) game and its fewest moves to be cleared, by a
-    search backwards from all cleared states. One entry per symmetry class (relabelling
-    colours and reordering tubes change no distance), each with its number of states.
-    Sizes over the memory budget are refused before anything starts.
-
-    Example: builder balls --tubes 4 --capacity 3 --colours 3
-    """
-    from builder.build import build_balls
-    from builder.catalog import refresh_catalog
-
-    _hold(data)
-    started = time.perf_counter()
-    result = build_balls(data, tubes, capacity, colours, force=force, progress=not quiet,
-                         max_minutes=max_minutes)
-    if refresh_catalog(data):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-    _report([result], time.perf_counter() - started)
-
-
-@app.command()
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
     """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
     4×2 all-pairs tables, the exact 4×4 tables of the applet's three targets, the 4×4
@@ -278,9 +250,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     """
     from builder.build import (
         APPLET_TARGETS_4X4,
-        BALL_GAMES,
         DECOMPOSITION_PAIRS,
-        build_balls,
         build_decomposition_sample,
         build_reachability,
         build_tricolore_methods,
@@ -300,9 +270,6 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     results.append(build_decomposition_sample(data, DECOMPOSITION_PAIRS, force=force,
                                               progress=not quiet))
     results.append(build_reachability(data, force=force, progress=not quiet))
-    for tubes, capacity, colours in BALL_GAMES:
-        results.append(build_balls(data, tubes, capacity, colours, force=force,
-                                   progress=not quiet))
     results += build_defaults(data, registry.PUZZLES, force=force, progress=not quiet)
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")

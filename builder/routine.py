@@ -62,7 +62,8 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
     with store.publishing(path) as staging:
         store.write_table(
             staging, arrays,
-            {name: (min(spec.chunk, max(1, values.size)),) if values.ndim == 1 else
+            {name: (min(spec.chunks.get(name, spec.chunk), max(1, values.size)),)
+             if values.ndim == 1 else
              values.shape for name, values in arrays.items()},
             {**spec.identity, **extra, "encoding": spec.encoding, "spec_built": True,
              "search_seconds": round(seconds, 3)})

@@ -89,35 +89,6 @@ def sample_tricolore_target(table: Path, attributes: dict, samples: int, rng) ->
     return None
 
 
-def sample_balls(table: Path, attributes: dict, samples: int, rng) -> str | None:
-    """Whole-table facts (keys ascending and canonical, classes adding up to every
-    state), then the shortest-path recurrence at uniformly drawn labelled states."""
-    from builder.puzzles.balls import Balls
-    from builder.reader import BallsTable
-
-    rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
-    reader = BallsTable(table.parent.parent, rules)
-    keys = reader.class_key.whole()
-    if not np.all(np.diff(keys) > 0):
-        return "class keys are not strictly ascending"
-    if int(reader.class_states.whole().sum()) != rules.n_states:
-        return f"the classes do not add up to {rules.n_states:,} states"
-    drawn = keys[rng.integers(0, len(keys), samples)]
-    if not np.array_equal(rules.class_keys(rules.codes_of_keys(drawn)), drawn):
-        return "a stored key is not its class's smallest form"
-    for rank in rng.integers(0, rules.n_states, samples):
-        state = rules.state_of_rank(int(rank))
-        if rules.is_cleared(state):
-            expected = 0
-        else:
-            options = [following for *_, following in rules.legal_moves(state)]
-            best = int(reader.moves_of_states(np.array(options)).min()) if options else 255
-            expected = 255 if best == 255 else best + 1
-        if reader.moves_to_clear(state) != expected:
-            return f"state {rules.format(state)} breaks the shortest-path recurrence"
-    return None
-
-
 def sample_spec_table(table: Path, attributes: dict, samples: int, rng
                       ) -> tuple[str | None, str]:
     """A table built from a plug-in's spec: each of its breadth-first arrays obeys, at
@@ -205,9 +176,6 @@ def verify_table(table: Path, samples: int, rng) -> Verdict:
     elif attributes.get("spec_built") or _checks_its_own(attributes):
         problem, what = sample_spec_table(table, attributes, samples * 100, rng)
         checked += what
-    elif attributes.get("puzzle") == "balls":
-        problem = sample_balls(table, attributes, samples * 100, rng)
-        checked += f"; recurrence holds on {samples * 100} sampled states"
     return Verdict(table, problem is None, problem or checked)
 
 

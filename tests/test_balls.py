@@ -12,7 +12,8 @@ import zarr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builder import build
+from builder import routine
+from builder.puzzles import registry
 from builder.puzzles.balls import Balls, BallsError
 from builder.reader import BallsTable
 from builder.walk import NotClearableError, balls_path, deal_balls
@@ -40,6 +41,13 @@ def test_move_distribution_adds_up(catalog):
     assert rows == {"initial": 34_650, "all": 1_212_750}
 
 
+def build_balls(data, tubes: int, capacity: int, colours: int):
+    """A ball-tube table through the engine's build routine, as `builder balls` builds it
+    (its budget checked first)."""
+    return routine.build_table(data, registry.by_name("balls").table_for(
+        f"{tubes}_{capacity}_{colours}"), progress=False)
+
+
 SMALL_SIZES = [(3, 2, 2), (4, 3, 2), (3, 3, 2), (4, 2, 3), (5, 2, 3), (5, 2, 4)]
 
 
@@ -47,7 +55,7 @@ SMALL_SIZES = [(3, 2, 2), (4, 3, 2), (3, 3, 2), (4, 2, 3), (5, 2, 3), (5, 2, 4)]
 def small_games(tmp_path_factory):
     data = tmp_path_factory.mktemp("balls")
     for size in SMALL_SIZES:
-        build.build_balls(data, *size, progress=False)
+        build_balls(data, *size)
     return data
 
 
@@ -72,7 +80,7 @@ def test_classes_are_the_orbits_of_every_labelled_state(small_games, size):
     """The kernel's enumeration (keys ascending, states per class) equals grouping every
     labelled state by its class key computed in numpy."""
     rules = Balls(*size)
-    group = zarr.open_group(build.balls_table_path(small_games, rules))
+    group = zarr.open_group(small_games / "balls" / f"{rules.name}.zarr")
     keys, counts = np.unique(rules.class_keys(every_state(rules)), return_counts=True)
     assert np.array_equal(group["class_key"][...], keys)
     assert np.array_equal(group["class_states"][...], counts)
@@ -206,7 +214,11 @@ def test_bad_states_get_one_line(data_dir, state, words):
 
 def test_sizes_over_the_memory_budget_are_refused_before_building(tmp_path):
     with pytest.raises(BallsError, match="GiB"):
-        build.build_balls(tmp_path, 6, 5, 4, progress=False)
+        build_balls(tmp_path, 6, 5, 4)
+    assert not (tmp_path / "balls").exists()
+    result = run("builder", "balls", "--tubes", "6", "--capacity", "5", "--colours", "4",
+                 "--data", str(tmp_path))
+    assert result.returncode == 2 and "budget" in result.stderr
     assert not (tmp_path / "balls").exists()
 
 

@@ -9,6 +9,7 @@ import duckdb
 
 from builder import build, catalog
 from builder.store import SEALED_CATALOG
+from tests.test_balls import build_balls
 
 QUERIES = (
     "SELECT * FROM balls_move_counts ORDER BY ALL",
@@ -31,10 +32,10 @@ def test_a_new_or_removed_ball_table_updates_the_catalog_like_a_rebuild(tmp_path
     incremental = catalog._refresh_incrementally
     monkeypatch.setattr(catalog, "_refresh_incrementally",
                         lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
-    build.build_balls(tmp_path, 4, 3, 2, progress=False)
+    build_balls(tmp_path, 4, 3, 2)
     assert catalog.refresh_catalog(tmp_path) and outcomes == [False]  # the first: built
 
-    build.build_balls(tmp_path, 3, 2, 2, progress=False)
+    build_balls(tmp_path, 3, 2, 2)
     assert catalog.refresh_catalog(tmp_path) and outcomes[-1] is True
     updated = snapshot(tmp_path)
     assert catalog.catalog_is_current(tmp_path)
@@ -55,7 +56,7 @@ def test_a_change_to_a_table_without_a_load_of_its_own_rebuilds_the_catalog(tmp_
     incremental = catalog._refresh_incrementally
     monkeypatch.setattr(catalog, "_refresh_incrementally",
                         lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
-    build.build_balls(tmp_path, 3, 2, 2, progress=False)
+    build_balls(tmp_path, 3, 2, 2)
     catalog.refresh_catalog(tmp_path)
     build.build_tricolore(tmp_path, 2, 2, "unrestricted", progress=False, log=lambda *_: None)
     assert catalog.refresh_catalog(tmp_path) and outcomes[-1] is False
@@ -73,7 +74,7 @@ def test_a_plugins_table_with_catalog_rows_updates_the_catalog_in_place(tmp_path
     incremental = catalog._refresh_incrementally
     monkeypatch.setattr(catalog, "_refresh_incrementally",
                         lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
-    build.build_balls(tmp_path, 3, 2, 2, progress=False)
+    build_balls(tmp_path, 3, 2, 2)
     catalog.refresh_catalog(tmp_path)
     routine.build_table(tmp_path, registry.by_name("lucas").table({"max_n": 2}),
                         progress=False)

@@ -161,6 +161,8 @@ class TableSpec:
     """How to read the arrays (stored in the table's attributes)."""
     chunk: int = 1 << 18
     """Entries per chunk: a walk reads one chunk per position it looks up."""
+    chunks: dict[str, int] = field(default_factory=dict)
+    """Entries per chunk of particular arrays, where not ``chunk`` (an index read whole)."""
     summarise: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """Extra attributes worked out from the finished arrays (small, JSON)."""
 

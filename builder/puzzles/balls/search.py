@@ -1,7 +1,7 @@
 """Ball-tube tables over symmetry classes: enumerate every class, then a backward
 breadth-first search from the cleared class.
 
-Classes, keys and the tube-code tables are defined by ``builder/puzzles/balls.py``; this
+Classes, keys and the tube-code tables are defined by the rules (``__init__.py``); this
 module only applies them.  A class's representative has its tube codes ascending, so
 enumerating non-decreasing code sequences with the right colour counts, in lexicographic
 order, meets every class's key in ascending order: a sequence is kept when no colour

@@ -24,6 +24,10 @@ labelled states uniformly (tests, ``builder verify``).
 
 Notation: tubes separated by '|', each listed top to bottom, one letter per colour:
 ``rggb|brrg|gbbr|`` (the last tube empty).
+
+Tables (``balls/T_c_k``, `builder balls`): every class's key, labelled states and fewest
+moves to be cleared, by the package's own kernel (``search.py``); the catalog's
+``balls_summary``, ``balls_symmetry_classes`` and ``balls_move_distribution``.
 """
 
 from __future__ import annotations
@@ -33,11 +37,20 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import permutations, product
 from math import comb, factorial
+from typing import Annotated
 
 import numpy as np
+import typer
 
 from builder.puzzles import PuzzleInputError, check_length, shown
-from builder.puzzles.base import DistanceArray, Move, WalkablePuzzle
+from builder.puzzles.base import (
+    CatalogTable,
+    Computed,
+    DistanceArray,
+    Move,
+    TableSpec,
+    WalkablePuzzle,
+)
 
 TABLE_LAYOUT = "symmetry classes"
 """Ball tables hold one entry per class key (older tables, by labelled rank, are stale)."""
@@ -407,6 +420,105 @@ def _multinomial(counts: np.ndarray) -> int:
     return total
 
 
+TABLE_GAMES = ((4, 4, 3), (5, 4, 4))
+"""(tubes, capacity, colours) `make tables` builds: the document's game and the large one."""
+CHUNK = 1024
+"""Classes per chunk: a query reads one chunk of keys (64 KiB) and one of moves."""
+MEMORY_BUDGET = 16 * 2**30
+"""Refuse sizes whose build would need more than this (the machine has 24 GiB)."""
+SECONDS_PER_CLASS = 8e-6
+"""Measured: 5 tubes of 4 with 4 colours, 1.56 M classes in about 12 s on 2 cores."""
+MAX_MINUTES = 30.0
+
+VIEWS = """
+CREATE VIEW balls_summary AS
+SELECT tubes, capacity, colours,
+       sum(states)::BIGINT AS all_states,
+       (sum(states) FILTER (WHERE moves IS NOT NULL))::BIGINT AS clearable_states,
+       (sum(states) FILTER (WHERE initial))::BIGINT AS initial_states,
+       coalesce(sum(states) FILTER (WHERE initial AND moves IS NOT NULL), 0)::BIGINT
+           AS clearable_initial_states,
+       max(moves) AS max_moves_all,
+       max(moves) FILTER (WHERE initial) AS max_moves_initial,
+       round(sum(moves * states) FILTER (WHERE initial)
+             / sum(states) FILTER (WHERE initial AND moves IS NOT NULL), 3)
+           AS mean_moves_initial
+FROM balls_move_counts GROUP BY ALL ORDER BY ALL;
+
+CREATE VIEW balls_symmetry_classes AS
+SELECT t.tubes, t.capacity, t.colours, s.all_states, t.symmetries, t.classes,
+       round(s.all_states / t.classes, 1) AS states_per_class, t.search_seconds
+FROM balls_tables t JOIN balls_summary s USING (tubes, capacity, colours) ORDER BY ALL;
+
+CREATE VIEW balls_move_distribution AS
+SELECT tubes, capacity, colours, 'initial' AS kind, moves, sum(states)::BIGINT AS states
+FROM balls_move_counts WHERE initial GROUP BY ALL
+UNION ALL
+SELECT tubes, capacity, colours, 'all', moves, sum(states)::BIGINT
+FROM balls_move_counts GROUP BY ALL
+ORDER BY tubes, capacity, colours, kind, moves NULLS LAST;
+"""
+
+
+def check_budget(rules: Balls, max_minutes: float = MAX_MINUTES) -> None:
+    """Refuse, before anything starts, a size over the time or memory budget."""
+    rules.check_keys_fit()
+    needed = rules.memory_estimate()
+    minutes = rules.classes_lower_bound() * SECONDS_PER_CLASS / 60
+    shape = f"{rules.tubes} tubes x {rules.capacity} balls x {rules.colours} colours"
+    if minutes > max_minutes:
+        raise BallsError(
+            f"{shape} has at least {rules.classes_lower_bound():,} symmetry classes: about "
+            f"{minutes:,.0f} minutes and {needed / 2**30:.1f} GiB or more, over the "
+            f"{max_minutes:g}-minute budget: not built (--max-minutes raises the budget)")
+    if needed > MEMORY_BUDGET:
+        raise BallsError(
+            f"{shape} has {rules.n_states:,} states in at least "
+            f"{rules.classes_lower_bound():,} symmetry classes and needs at least "
+            f"{needed / 2**30:.1f} GiB, over the {MEMORY_BUDGET / 2**30:.0f} GiB budget: "
+            "not built")
+
+
+def classes_and_moves(rules: Balls, progress: bool) -> Computed:
+    """Every symmetry class (its key and labelled states) and its fewest moves to be
+    cleared, by the package's own kernel."""
+    from tqdm import tqdm
+
+    from builder.puzzles.balls.search import UNREACHABLE, enumerate_classes, moves_to_clear
+
+    label = f"balls {rules.name}"
+    if progress:
+        tqdm.write(f"{label}: {rules.n_states:,} states, {rules.symmetries:,} symmetries, "
+                   f"at least {rules.classes_lower_bound():,} classes "
+                   f"(~{rules.memory_estimate() / 2**20:,.0f} MiB)")
+    with tqdm(total=1, desc=f"{label} classes", unit="batch", disable=not progress) as bar:
+        def enumerated(done: int, batches: int) -> None:
+            bar.total = batches
+            bar.update(done - bar.n)
+
+        keys, states = enumerate_classes(rules, progress=enumerated)
+        bar.set_postfix_str(f"{len(keys):,} classes")
+    if int(states.sum()) != rules.n_states:
+        raise RuntimeError(f"{label}: the classes hold {int(states.sum()):,} states, "
+                           f"not {rules.n_states:,}")
+    with tqdm(total=len(keys), desc=f"{label} search", unit="class", unit_scale=True,
+              disable=not progress) as bar:
+        moves = moves_to_clear(rules, keys, progress=lambda level, found: bar.update(found))
+        never = int((moves == UNREACHABLE).sum())
+        bar.update(never)
+        bar.set_postfix_str(f"{never:,} classes cannot be cleared")
+    return Computed({"class_key": keys, "moves_to_clear": moves, "class_states": states,
+                     "key_index": keys[::CHUNK].copy()},
+                    {"n_states": rules.n_states, "n_classes": len(keys)})
+
+
+def moves_of_states(rules: Balls, keys: np.ndarray, moves: np.ndarray,
+                    states: np.ndarray) -> np.ndarray:
+    """Fewest moves to clear (255: never) of (N, T) tube codes, from whole arrays."""
+    found = rules.class_keys(np.asarray(states).reshape(-1, rules.tubes))
+    return moves[np.searchsorted(keys, found)]
+
+
 class BallsPuzzle(WalkablePuzzle):
     """Ball tubes as a plug-in: a state's distance is its symmetry class's, found by its
     class key in the table of its (tubes, capacity, colours)."""
@@ -459,3 +571,111 @@ class BallsPuzzle(WalkablePuzzle):
         variant = f"{attributes['tubes']}_{attributes['capacity']}_{attributes['colours']}"
         return [DistanceArray(variant, "to cleared", "moves_to_clear", 255,
                               weights="class_states")]
+
+    def table(self, identity: dict) -> TableSpec:
+        rules = Balls(identity.get("tubes", 4), identity.get("capacity", 4),
+                      identity.get("colours", 3))
+        rules.check_keys_fit()
+        return TableSpec(
+            ("balls", rules.name),
+            {"puzzle": "balls", "tubes": rules.tubes, "capacity": rules.capacity,
+             "colours": rules.colours, "layout": TABLE_LAYOUT},
+            compute=lambda progress: classes_and_moves(rules, progress), chunk=CHUNK,
+            chunks={"key_index": 1 << 30},
+            encoding="one entry per symmetry class (colour relabelling x tube order), "
+                     "ascending class_key as builder/puzzles/balls defines it; "
+                     "moves_to_clear: fewest moves to a cleared state, 255 = cannot be "
+                     "cleared; class_states: labelled states in the class; key_index: "
+                     "the first key of every chunk")
+
+    def default_tables(self) -> list[TableSpec]:
+        return [self.table({"tubes": tubes, "capacity": capacity, "colours": colours})
+                for tubes, capacity, colours in TABLE_GAMES]
+
+    def table_for(self, text: str) -> TableSpec:
+        try:
+            tubes, capacity, colours = (int(part) for part in text.strip().split("_"))
+        except ValueError:
+            raise BallsError(f"{shown(text)}: tubes_capacity_colours, such as 4_4_3") from None
+        rules = Balls(tubes, capacity, colours)
+        check_budget(rules)
+        return self.table({"tubes": tubes, "capacity": capacity, "colours": colours})
+
+    def build_command(self):
+        def balls(
+            tubes: Annotated[int, typer.Option("--tubes", help="Number of tubes T.")] = 4,
+            capacity: Annotated[int, typer.Option("--capacity", help="Balls per tube c.")] = 4,
+            colours: Annotated[int, typer.Option("--colours",
+                                                 help="Colours k (c balls each).")] = 3,
+            max_minutes: Annotated[float, typer.Option(
+                "--max-minutes", help="Refuse sizes estimated to take longer than this.",
+                min=0)] = MAX_MINUTES,
+        ) -> list[TableSpec]:
+            """Ball tubes: every state of a (T, c, k) game and its fewest moves to be
+            cleared, by a search backwards from all cleared states. One entry per symmetry
+            class (relabelling colours and reordering tubes change no distance), each with
+            its number of states. Sizes over the memory budget are refused before anything
+            starts.
+
+            Example: builder balls --tubes 4 --capacity 3 --colours 3
+            """
+            check_budget(Balls(tubes, capacity, colours), max_minutes)
+            return [self.table({"tubes": tubes, "capacity": capacity, "colours": colours})]
+
+        return balls
+
+    catalog_tables = (
+        CatalogTable("balls_move_counts", "tubes INTEGER, capacity INTEGER, colours INTEGER, "
+                                          "initial BOOLEAN, moves UTINYINT, states BIGINT"),
+        CatalogTable("balls_tables", "tubes INTEGER, capacity INTEGER, colours INTEGER, "
+                                     "symmetries BIGINT, classes BIGINT, "
+                                     "search_seconds DOUBLE"),
+    )
+    catalog_views = VIEWS
+
+    def catalog_rows(self, attributes: dict, read) -> dict[str, list[tuple]]:
+        """Labelled-state counts by fewest moves, from a table over symmetry classes: each
+        class counts its labelled states, of which the starting states (first k tubes
+        full) are the share the rules work out."""
+        rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
+        keys, states, moves = read("class_key"), read("class_states"), read("moves_to_clear")
+        initial = rules.initial_states_in_classes(keys, states)
+        shape = (rules.tubes, rules.capacity, rules.colours)
+        counts = []
+        for value in np.unique(moves):
+            chosen = moves == value
+            for is_initial, among in ((True, initial[chosen]),
+                                      (False, (states - initial)[chosen])):
+                if among.sum():
+                    counts.append((*shape, is_initial, None if value == 255 else int(value),
+                                   int(among.sum())))
+        return {"balls_move_counts": counts,
+                "balls_tables": [(*shape, rules.symmetries, len(keys),
+                                  attributes.get("search_seconds"))]}
+
+    def verify_checks(self, attributes: dict) -> str:
+        return ("classes ascending, adding up to every state, each key its class's "
+                "smallest form; fewest moves = 1 + the least after a move")
+
+    def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
+        rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
+        keys, moves = read("class_key"), read("moves_to_clear")
+        if not np.all(np.diff(keys) > 0):
+            return "class keys are not strictly ascending"
+        if int(read("class_states").sum()) != rules.n_states:
+            return f"the classes do not add up to {rules.n_states:,} states"
+        drawn = keys[rng.integers(0, len(keys), samples)]
+        if not np.array_equal(rules.class_keys(rules.codes_of_keys(drawn)), drawn):
+            return "a stored key is not its class's smallest form"
+        for rank in rng.integers(0, rules.n_states, samples):
+            state = rules.state_of_rank(int(rank))
+            if rules.is_cleared(state):
+                expected = 0
+            else:
+                options = [following for *_, following in rules.legal_moves(state)]
+                best = (int(moves_of_states(rules, keys, moves, np.array(options)).min())
+                        if options else 255)
+                expected = 255 if best == 255 else best + 1
+            if int(moves_of_states(rules, keys, moves, np.array([state]))[0]) != expected:
+                return f"state {rules.format(state)} breaks the shortest-path recurrence"
+        return None
