@@ -20,15 +20,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.run import row
-from builder.build import build_tricolore
 from builder.execute import Dask, InProcess
+from builder.puzzles.tricolore.tables import all_pairs_spec
+from builder.routine import build_table
 
 
 def timed_build(width, height, method, executor) -> float:
     folder = Path(tempfile.mkdtemp(prefix="dask-bench-"))
     try:
         started = time.perf_counter()
-        build_tricolore(folder, width, height, method, progress=False, executor=executor)
+        build_table(folder, all_pairs_spec(width, height, method), progress=False,
+                    executor=executor)
         return time.perf_counter() - started
     finally:
         shutil.rmtree(folder, ignore_errors=True)

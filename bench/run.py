@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.baselines import per_start_queue_bfs, pure_python_single_pair
-from builder.build import tricolore_all_pairs
 from builder.puzzles.tricolore import METHODS, Tricolore
+from builder.puzzles.tricolore.tables import all_pairs_spec
+from builder.routine import compute_arrays
 
 
 def row(name, product_s, baseline_s, notes, ratio=None):
@@ -62,6 +63,10 @@ def environment() -> str:
         f"python={platform.python_version()} numpy={np.__version__} numba={numba.__version__} "
         f"numba_threads={numba.get_num_threads()}"
     )
+
+
+def tricolore_all_pairs(rules, method: str, progress: bool = False) -> dict:
+    return compute_arrays(all_pairs_spec(rules.width, rules.height, method), progress)
 
 
 def bench_all_pairs(rows):
@@ -193,7 +198,7 @@ def bench_make_tables(rows, data: Path):
 def bench_tricolore_4x4(rows, data: Path):
     import resource
 
-    from builder.build import tricolore_single_target
+    from builder.puzzles.tricolore.tables import single_target as tricolore_single_target
     from builder.reader import TricoloreTargetTable
     from builder.walk import tricolore_path
     from query.search import bidirectional_path

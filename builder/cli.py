@@ -3,8 +3,9 @@
 Examples:
 
     builder tables                       # everything `make tables` builds
-    builder tricolore --method hybrid    # one 4x2 table
+    builder tricolore --method hybrid    # one 4x2 table (a plug-in's command)
     builder tricolore --force            # rebuild even if current
+    builder build --list                 # every puzzle's default tables
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from typing import Annotated
 import typer
 
 from builder.puzzles import PuzzleInputError
-from builder.puzzles.tricolore import METHODS, BoardError
 
 app = typer.Typer(
     help="Build puzzle tablebases into a data directory (zarr tables + DuckDB catalog).",
@@ -78,199 +78,25 @@ def _report(results, seconds: float) -> None:
 
 
 @app.command()
-def tricolore(
-    data: DataOption = Path("data"),
-    width: Annotated[int, typer.Option(help="Board width (squares per row).")] = 4,
-    height: Annotated[int, typer.Option(help="Board height (rows).")] = 2,
-    method: Annotated[
-        str, typer.Option(help=f"One of {', '.join(METHODS)}, or 'all'.")
-    ] = "all",
-    force: ForceOption = False,
-    quiet: QuietOption = False,
-    workers: WorkersOption = 0,
-    scheduler: SchedulerOption = None,
-) -> None:
-    """All-pairs Tricolore tables for a W×H board (default: the document's 4×2), split into
-    chunk tasks; an interrupted build resumes where it stopped.
-
-    Example: builder tricolore --width 5 --height 2 --method unrestricted --workers 2
-    """
-    from builder.build import build_tricolore
-    from builder.catalog import refresh_catalog
-
-    if width < 1 or height < 1:
-        raise BoardError(f"a board needs at least one square, not {width}x{height}")
-    if width * height > 10:
-        raise BoardError(
-            f"an all-pairs table for {width}x{height} ({3 ** (width * height):,} boards) does "
-            "not fit: at most 10 squares"
-        )
-    if method != "all":
-        from builder.puzzles.tricolore import check_method
-
-        check_method(method)
-    methods = METHODS if method == "all" else (method,)
-    _hold(data)
-    started = time.perf_counter()
-    executor = _executor(workers, scheduler)
-    try:
-        results = [build_tricolore(data, width, height, m, force=force, progress=not quiet,
-                                   executor=executor) for m in methods]
-    finally:
-        getattr(executor, "close", lambda: None)()
-    if refresh_catalog(data):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-    _report(results, time.perf_counter() - started)
-
-
-@app.command("tricolore4x4")
-def tricolore4x4(
-    target: Annotated[
-        list[str], typer.Option("--target", help="Target board; repeat for several.")
-    ],
-    data: DataOption = Path("data"),
-    force: ForceOption = False,
-    quiet: QuietOption = False,
-    width: Annotated[int, typer.Option(hidden=True)] = 4,
-    height: Annotated[int, typer.Option(hidden=True)] = 4,
-) -> None:
-    """Exact 4×4 table towards a target: one backward search over all 731 million
-    (board, last click) nodes gives every start its minimum number of clicks.
-
-    Example: builder tricolore4x4 --target WBWB.BWBW.WBWB.BWBW
-    """
-    from builder.build import build_tricolore_target
-    from builder.catalog import refresh_catalog
-
-    _hold(data)
-    started = time.perf_counter()
-    results = [
-        build_tricolore_target(data, board, width, height, force=force, progress=not quiet)
-        for board in target
-    ]
-    if refresh_catalog(data):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-    _report(results, time.perf_counter() - started)
-
-
-@app.command("tricolore4x4-decomposition")
-def tricolore4x4_decomposition(
-    pairs: Annotated[int, typer.Option(help="Random (start, target) pairs to solve (about "
-                                       "1,500 a second; at most 2,000,000).", min=1,
-                                       max=2_000_000)] = 100_000,
-    seed: Annotated[int, typer.Option(help="Random seed (the sample is reproducible).")] = 2026,
-    data: DataOption = Path("data"),
-    force: ForceOption = False,
-    quiet: QuietOption = False,
-) -> None:
-    """Measure the document's decomposition solver on random pairs (and against the exact
-    tables that exist); the catalog's tricolore_4x4_decomposition_* views report it.
-
-    Example: builder tricolore4x4-decomposition --pairs 100000
-    """
-    from builder.build import build_decomposition_sample
-    from builder.catalog import refresh_catalog
-
-    _hold(data)
-    started = time.perf_counter()
-    result = build_decomposition_sample(data, pairs, seed, force=force, progress=not quiet)
-    if refresh_catalog(data):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-    _report([result], time.perf_counter() - started)
-
-
-@app.command("tricolore4x4-reachability")
-def tricolore4x4_reachability(
-    start: Annotated[str, typer.Option(help="Board to search forward from.")] = (
-        "RRRR.RRRR.RRRR.RRRR"),
-    data: DataOption = Path("data"),
-    force: ForceOption = False,
-    quiet: QuietOption = False,
-) -> None:
-    """Which 4×4 boards can a start never reach? A forward search over all 731 million
-    nodes (about two minutes); the catalog's tricolore_4x4_reachability view reports it.
-
-    Example: builder tricolore4x4-reachability --start RRRR.RRRR.RRRR.RRRR
-    """
-    from builder.build import build_reachability
-    from builder.catalog import refresh_catalog
-
-    _hold(data)
-    started = time.perf_counter()
-    result = build_reachability(data, start, force=force, progress=not quiet)
-    if refresh_catalog(data):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-    _report([result], time.perf_counter() - started)
-
-
-@app.command("tricolore4x4-stats")
-def tricolore4x4_stats(
-    targets: Annotated[int, typer.Option("--targets", help="How many random canonical "
-                                         "targets (distinct up to the 8 symmetries).", min=1,
-                                         max=100_000)] = 10,
-    seed: Annotated[int, typer.Option(help="Random seed: the same seed, the same targets.")] = 2026,
-    data: DataOption = Path("data"),
-    quiet: QuietOption = False,
-    workers: WorkersOption = 0,
-    scheduler: SchedulerOption = None,
-) -> None:
-    """Toward the full 4×4 all-pairs distribution: one exact search per random canonical
-    target (about 15 s each), keeping each target's histogram and maximum. Resumable:
-    targets already done are skipped. Views: tricolore_4x4_pairs_estimate,
-    tricolore_4x4_hardest_targets.
-
-    Example: builder tricolore4x4-stats --targets 40 --scheduler tcp://10.0.0.5:8786
-    """
-    from builder.build import build_target_stats
-    from builder.catalog import refresh_catalog
-
-    _hold(data)
-    started = time.perf_counter()
-    executor = _executor(workers, scheduler)
-    try:
-        computed, skipped = build_target_stats(data, targets, seed, progress=not quiet,
-                                               executor=executor)
-    finally:
-        getattr(executor, "close", lambda: None)()
-    typer.echo(f"{computed} targets computed, {skipped} already done (skipped) "
-               f"in {time.perf_counter() - started:.1f} s")
-    if refresh_catalog(data):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-
-
-@app.command()
-def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False):
-    """Build every table `make tables` builds, then refresh the DuckDB catalog: the three
-    4×2 all-pairs tables, the exact 4×4 tables of the applet's three targets, the 4×4
-    decomposition sample and reachability, Lights Out, Spot Colour, Lucas, the ball
-    tubes of the document (4 tubes of 4, 3 colours) and of 5 tubes of 4 with 4 colours,
-    and every registered plug-in's default tables (`builder build --list`).
+def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
+           workers: WorkersOption = 0, scheduler: SchedulerOption = None):
+    """Build every table `make tables` builds: every registered puzzle's default tables
+    (`builder build --list`), then bring the DuckDB catalog up to date.
 
     Example: builder tables --data data
     """
-    from builder.build import (
-        APPLET_TARGETS_4X4,
-        DECOMPOSITION_PAIRS,
-        build_decomposition_sample,
-        build_reachability,
-        build_tricolore_methods,
-        build_tricolore_target,
-    )
     from builder.catalog import refresh_catalog
     from builder.puzzles import registry
     from builder.routine import build_defaults
 
     _hold(data)
     started = time.perf_counter()
-    results = build_tricolore_methods(data, 4, 2, force=force, progress=not quiet)
-    results += [
-        build_tricolore_target(data, board, force=force, progress=not quiet)
-        for board in APPLET_TARGETS_4X4
-    ]
-    results.append(build_decomposition_sample(data, DECOMPOSITION_PAIRS, force=force,
-                                              progress=not quiet))
-    results.append(build_reachability(data, force=force, progress=not quiet))
-    results += build_defaults(data, registry.PUZZLES, force=force, progress=not quiet)
+    executor = _executor(workers, scheduler)
+    try:
+        results = build_defaults(data, registry.PUZZLES, force=force, progress=not quiet,
+                                 executor=executor)
+    finally:
+        getattr(executor, "close", lambda: None)()
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)
@@ -307,60 +133,86 @@ def build(
     if not specs:
         raise PuzzleInputError(f"{chosen.name} has no default tables built through specs: "
                                "see `builder --help` for its own command")
+    _hold(data)
     _build_specs(specs, data, force, quiet)
 
 
-def _build_specs(specs, data: Path, force: bool, quiet: bool) -> None:
+def _build_specs(specs, data: Path, force: bool, quiet: bool, executor=None) -> None:
     """The engine's build routine over specs, then the catalog, then the report."""
     from builder.catalog import refresh_catalog
     from builder.routine import build_table
 
-    _hold(data)
     started = time.perf_counter()
-    results = [build_table(data, spec, force=force, progress=not quiet) for spec in specs]
+    try:
+        results = [build_table(data, spec, force=force, progress=not quiet, executor=executor)
+                   for spec in specs]
+    finally:
+        getattr(executor, "close", lambda: None)()
     if refresh_catalog(data):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)
 
 
+SUPPLIED = ("data", "tables", "executor", "progress")
+"""Parameters of a plug-in's build command that the engine fills (``Puzzle.build_command``)."""
+
+
 def _mount_build_commands() -> None:
-    """`builder NAME` for every registered puzzle without a command of its own here: its
-    plug-in's ``build_command`` options (or none) plus --data, --force and --quiet."""
+    """`builder NAME` for every command of every registered puzzle with tables: its
+    plug-in's options plus --data, --force and --quiet (and --workers and --scheduler
+    where its chunk tasks can run on Dask)."""
     import inspect
     import typing
 
     from builder.puzzles import registry
 
-    taken = {command.name or command.callback.__name__.replace("_", "-")
-             for command in app.registered_commands}
     for puzzle in registry.PUZZLES:
-        if puzzle.name in taken or not puzzle.default_tables():
+        if not puzzle.default_tables():
             continue
-        own = puzzle.build_command()
-        hints = typing.get_type_hints(own, include_extras=True) if own else {}
-        choices = [parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY,
-                                     annotation=hints[parameter.name])
-                   for parameter in inspect.signature(own).parameters.values()] if own else []
+        for name, own in puzzle.build_commands().items():
+            _mount(name, puzzle, own, inspect, typing)
 
-        def command(*, data: Path, force: bool, quiet: bool, _puzzle=puzzle, _own=own,
-                    **options) -> None:
-            _build_specs(_own(**options) if _own else _puzzle.default_tables(), data, force,
-                         quiet)
 
-        common = [inspect.Parameter("data", inspect.Parameter.KEYWORD_ONLY,
-                                    default=Path("data"), annotation=DataOption),
-                  inspect.Parameter("force", inspect.Parameter.KEYWORD_ONLY, default=False,
-                                    annotation=ForceOption),
-                  inspect.Parameter("quiet", inspect.Parameter.KEYWORD_ONLY, default=False,
-                                    annotation=QuietOption)]
-        command.__signature__ = inspect.Signature(choices + common)
-        command.__annotations__ = {parameter.name: parameter.annotation
-                                   for parameter in choices + common}
-        command.__doc__ = (inspect.getdoc(own) if own and own.__doc__ else
-                           f"{puzzle.summary}: build its tables "
-                           f"({', '.join('/'.join(spec.parts) for spec in puzzle.default_tables())})."
-                           f"\n\nExample: builder {puzzle.name}")
-        app.command(puzzle.name)(command)
+def _mount(name: str, puzzle, own, inspect, typing) -> None:
+    hints = typing.get_type_hints(own, include_extras=True) if own else {}
+    parameters = list(inspect.signature(own).parameters.values()) if own else []
+    wanted = {parameter.name for parameter in parameters if parameter.name in SUPPLIED}
+    choices = [parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY,
+                                 annotation=hints[parameter.name])
+               for parameter in parameters if parameter.name not in SUPPLIED]
+
+    def command(*, data: Path, force: bool, quiet: bool, workers: int = 0,
+                scheduler: str | None = None, **options) -> None:
+        from builder.reader import Tables
+
+        _hold(data)
+        executor = _executor(workers, scheduler)
+        supplied = {"data": data, "tables": Tables(data), "executor": executor,
+                    "progress": not quiet}
+        try:
+            specs = (own(**options, **{key: supplied[key] for key in wanted}) if own
+                     else puzzle.default_tables())
+        except BaseException:
+            getattr(executor, "close", lambda: None)()
+            raise
+        _build_specs(specs, data, force, quiet, executor)
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    common = [inspect.Parameter("data", keyword, default=Path("data"), annotation=DataOption),
+              inspect.Parameter("force", keyword, default=False, annotation=ForceOption),
+              inspect.Parameter("quiet", keyword, default=False, annotation=QuietOption)]
+    if "executor" in wanted:
+        common += [inspect.Parameter("workers", keyword, default=0, annotation=WorkersOption),
+                   inspect.Parameter("scheduler", keyword, default=None,
+                                     annotation=SchedulerOption)]
+    command.__signature__ = inspect.Signature(choices + common)
+    command.__annotations__ = {parameter.name: parameter.annotation
+                               for parameter in choices + common}
+    command.__doc__ = (inspect.getdoc(own) if own and own.__doc__ else
+                       f"{puzzle.summary}: build its tables "
+                       f"({', '.join('/'.join(spec.parts) for spec in puzzle.default_tables())})."
+                       f"\n\nExample: builder {name}")
+    app.command(name)(command)
 
 
 @app.command()

@@ -432,6 +432,15 @@ class Tables:
                      missing: str | None = None) -> int:
         return int(self._array(table, array, False, missing).column(column)[row])
 
+    def column(self, table: tuple[str, ...], array: str, column: int,
+               missing: str | None = None) -> np.ndarray:
+        return self._array(table, array, False, missing).column(column)
+
+    def stored(self, folder: tuple[str, ...]) -> list[str]:
+        return sorted(path.name.removesuffix(".zarr")
+                      for path in self.data_dir.joinpath(*folder).glob("*.zarr")
+                      if not path.name.startswith("."))
+
     COMPUTED_KEPT = 4
     """Tables computed at query time kept in memory (the most recent ones)."""
 

@@ -215,7 +215,7 @@ def finished_blocks(staging: Path) -> dict[int, dict]:
         except ValueError:
             continue
         if all(file_crc32(Path(staging) / key) == crc for key, crc in record["crc32"].items()):
-            found[record["first"]] = record
+            found[record["task"]] = record
     return found
 
 

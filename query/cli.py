@@ -407,12 +407,13 @@ def _lucas_path(start: str, target: str, data: Path, as_json: bool) -> None:
 
 
 def _decomposition_path(start: str, target: str, data: Path, as_json: bool) -> None:
-    from builder.decomposition import DecompositionSolver
+    from builder.puzzles.tricolore.decomposition import DecompositionSolver
+    from builder.reader import Tables
 
     rules, start_rank, target_rank = _tricolore_pair(start, target, "unrestricted")
     if (rules.width, rules.height) != (4, 4):
         raise QueryError("--method decomposition solves 4x4 boards (four rows of four)")
-    found = DecompositionSolver(data).solve(start_rank, target_rank)
+    found = DecompositionSolver(Tables(data)).solve(start_rank, target_rank)
     boards = [rules.format(b) for b in found.boards]
     if as_json:
         typer.echo(json.dumps({"start": boards[0], "target": boards[-1],

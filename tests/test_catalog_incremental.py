@@ -1,5 +1,5 @@
-"""A change to tables with a per-table catalog load (a new 4x4 target, a new ball size)
-updates the catalog in place of rebuilding it, with the same result as a rebuild."""
+"""A change to any table (a new 4x4 target, a new ball size, an all-pairs table) updates
+the catalog in place of rebuilding it, with the same result as a rebuild."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import shutil
 
 import duckdb
 
-from builder import build, catalog
+from builder import catalog
+from builder.puzzles.tricolore.tables import all_pairs_spec
+from builder.routine import build_table
 from builder.store import SEALED_CATALOG
 from tests.test_balls import build_balls
 
@@ -51,18 +53,36 @@ def test_a_new_or_removed_ball_table_updates_the_catalog_like_a_rebuild(tmp_path
     assert snapshot(tmp_path) == removed
 
 
-def test_a_change_to_a_table_without_a_load_of_its_own_rebuilds_the_catalog(tmp_path, monkeypatch):
+TRICOLORE_QUERIES = (
+    "SELECT * FROM tricolore_boards ORDER BY ALL",
+    "SELECT * FROM tricolore_pairs ORDER BY ALL",
+    "SELECT * FROM tricolore_start_clicks ORDER BY ALL",
+    "SELECT * FROM tricolore_target_clicks ORDER BY ALL",
+    "SELECT * FROM table_summary ORDER BY ALL",
+)
+
+
+def test_an_all_pairs_table_updates_the_catalog_in_place_like_a_rebuild(tmp_path, monkeypatch):
     outcomes = []
     incremental = catalog._refresh_incrementally
     monkeypatch.setattr(catalog, "_refresh_incrementally",
                         lambda *args: outcomes.append(incremental(*args)) or outcomes[-1])
     build_balls(tmp_path, 3, 2, 2)
     catalog.refresh_catalog(tmp_path)
-    build.build_tricolore(tmp_path, 2, 2, "unrestricted", progress=False, log=lambda *_: None)
-    assert catalog.refresh_catalog(tmp_path) and outcomes[-1] is False
-    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
-                        config=dict(SEALED_CATALOG)) as con:
-        assert con.execute("SELECT count(*) FROM tricolore_boards").fetchone() == (81,)
+    build_table(tmp_path, all_pairs_spec(2, 2, "unrestricted"), progress=False,
+                log=lambda *_: None)
+    build_table(tmp_path, all_pairs_spec(2, 2, "hybrid"), progress=False, log=lambda *_: None)
+    assert catalog.refresh_catalog(tmp_path) and outcomes[-1] is True
+
+    def tricolore_snapshot() -> list:
+        with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
+                            config=dict(SEALED_CATALOG)) as con:
+            return [con.execute(query).fetchall() for query in TRICOLORE_QUERIES]
+
+    updated = tricolore_snapshot()
+    assert len(updated[0]) == 81 and len(updated[1]) == 2 * 81 * 81  # boards once per shape
+    assert catalog.refresh_catalog(tmp_path, force=True)
+    assert tricolore_snapshot() == updated
 
 
 def test_a_plugins_table_with_catalog_rows_updates_the_catalog_in_place(tmp_path,

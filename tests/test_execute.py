@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 import zarr
 
-from builder import build, store
+from builder import store
 from builder.execute import Dask, InProcess
 from builder.puzzles.tricolore import METHODS, Tricolore
+from builder.puzzles.tricolore.tables import ARRAYS, all_pairs_spec
 from builder.reader import CorruptTableError, TricoloreTable
+from builder.routine import build_table, table_path
 from builder.walk import tricolore_path
 
 BIN = Path(sys.executable).parent
@@ -23,7 +25,7 @@ BIN = Path(sys.executable).parent
 
 def arrays(path: Path) -> dict[str, np.ndarray]:
     group = zarr.open_group(path, mode="r")
-    return {name: group[name][...] for name in build.TRICOLORE_ARRAYS}
+    return {name: group[name][...] for name in ARRAYS}
 
 
 def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir, tmp_path):
@@ -32,9 +34,9 @@ def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir,
         workers = executor.client().scheduler_info()["workers"]
         assert len(workers) == 2
         for method in METHODS:
-            result = build.build_tricolore(tmp_path, 4, 2, method, progress=False,
+            result = build_table(tmp_path, all_pairs_spec(4, 2, method), progress=False,
                                            executor=executor)
-            expected = arrays(build.tricolore_table_path(data_dir, Tricolore(4, 2), method))
+            expected = arrays(table_path(data_dir, all_pairs_spec(4, 2, method)))
             for name, values in arrays(result.path).items():
                 assert np.array_equal(values, expected[name]), (method, name)
     finally:
@@ -56,9 +58,9 @@ class Interrupting(InProcess):
 def test_an_interrupted_build_resumes_and_skips_finished_tasks(tmp_path):
     rules = Tricolore(3, 2)  # 729 boards: three chunk tasks
     with pytest.raises(KeyboardInterrupt):
-        build.build_tricolore(tmp_path / "a", 3, 2, "hybrid", progress=False,
+        build_table(tmp_path / "a", all_pairs_spec(3, 2, "hybrid"), progress=False,
                               executor=Interrupting(2))
-    path = build.tricolore_table_path(tmp_path / "a", rules, "hybrid")
+    path = table_path(tmp_path / "a", all_pairs_spec(rules.width, rules.height, "hybrid"))
     assert not path.exists() and store.resumable_staging(path).exists()
     messages: list[str] = []
     ran: list[int] = []
@@ -68,34 +70,33 @@ def test_an_interrupted_build_resumes_and_skips_finished_tasks(tmp_path):
             ran.extend(args[-1] for args in arguments)
             yield from super().run(function, arguments, desc, progress=False)
 
-    build.build_tricolore(tmp_path / "a", 3, 2, "hybrid", progress=False,
+    build_table(tmp_path / "a", all_pairs_spec(3, 2, "hybrid"), progress=False,
                           executor=Counting(), log=messages.append)
     assert messages == [("resuming hybrid.zarr: 2 of 3 chunk tasks already built and "
                          "verified, skipped")]
     assert ran == [512]
-    clean = build.build_tricolore(tmp_path / "b", 3, 2, "hybrid", progress=False)
+    clean = build_table(tmp_path / "b", all_pairs_spec(3, 2, "hybrid"), progress=False)
     for name, values in arrays(path).items():
         assert np.array_equal(values, arrays(clean.path)[name])
 
 
 def test_a_damaged_finished_task_is_recomputed(tmp_path):
     with pytest.raises(KeyboardInterrupt):
-        build.build_tricolore(tmp_path, 3, 2, "restricted", progress=False,
+        build_table(tmp_path, all_pairs_spec(3, 2, "restricted"), progress=False,
                               executor=Interrupting(2))
-    staging = store.resumable_staging(build.tricolore_table_path(tmp_path, Tricolore(3, 2),
-                                                                 "restricted"))
+    staging = store.resumable_staging(table_path(tmp_path, all_pairs_spec(3, 2, "restricted")))
     chunk = staging / "clicks" / "c" / "0" / "0"
     chunk.write_bytes(chunk.read_bytes()[:-1] + b"\x00")
-    assert sorted(store.finished_blocks(staging)) == [256]
+    assert sorted(store.finished_blocks(staging)) == [1]  # the second task (targets 256..)
 
 
 @pytest.fixture()
 def small_table(tmp_path):
     from builder.catalog import refresh_catalog
 
-    build.build_tricolore(tmp_path, 3, 2, "unrestricted", progress=False)
+    build_table(tmp_path, all_pairs_spec(3, 2, "unrestricted"), progress=False)
     refresh_catalog(tmp_path)  # a data directory is its tables and their catalog
-    return tmp_path, build.tricolore_table_path(tmp_path, Tricolore(3, 2), "unrestricted")
+    return tmp_path, table_path(tmp_path, all_pairs_spec(3, 2, "unrestricted"))
 
 
 def flip_a_byte(path: Path) -> None:
@@ -143,7 +144,7 @@ def test_queries_use_the_old_table_while_a_rebuild_runs(small_table):
                     resume.wait(60)
                 yield function(*args)
 
-    rebuild = threading.Thread(target=build.build_tricolore, args=(data, 3, 2, "unrestricted"),
+    rebuild = threading.Thread(target=build_table, args=(data, all_pairs_spec(3, 2, "unrestricted")),
                                kwargs={"force": True, "progress": False, "executor": Pausing()})
     rebuild.start()
     assert paused.wait(60)

@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 import zarr
 
-from builder import build, store
 from builder import reader as tables
+from builder import store
 from builder.puzzles.tricolore import METHODS, Tricolore
+from builder.puzzles.tricolore.tables import all_pairs_spec
 from builder.reader import StaleTableError, TricoloreTable
+from builder.routine import build_table, table_path
 from builder.walk import tricolore_path
 from tests import reference
 
@@ -26,14 +28,14 @@ def test_table_format_is_shared_by_builder_and_query():
 def small_data(tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
     for method in METHODS:
-        build.build_tricolore(data, 3, 2, method, progress=False)
+        build_table(data, all_pairs_spec(3, 2, method), progress=False)
     return data
 
 
 @pytest.mark.parametrize("method", METHODS)
 def test_small_board_tables_equal_the_plain_bfs_everywhere(small_data, method):
     rules = Tricolore(3, 2)
-    clicks = zarr.open_group(build.tricolore_table_path(small_data, rules, method))["clicks"][...]
+    clicks = zarr.open_group(table_path(small_data, all_pairs_spec(rules.width, rules.height, method)))["clicks"][...]
     for start in range(method_index(method), rules.n_boards, 6):
         expected = reference.distances_from(rules.format(start), method, 3, 2)
         row = clicks[start]
@@ -54,7 +56,7 @@ def test_small_board_paths_replay_for_every_pair(small_data, method):
 
 
 def test_reader_matches_zarr(small_data):
-    path = build.tricolore_table_path(small_data, Tricolore(3, 2), "hybrid")
+    path = table_path(small_data, all_pairs_spec(3, 2, "hybrid"))
     for name in ("clicks", "sole_click", "clicks_avoiding_sole"):
         expected = zarr.open_group(path)[name][...]
         array = tables.ColumnChunkedArray(path / name)
@@ -63,14 +65,14 @@ def test_reader_matches_zarr(small_data):
 
 
 def test_current_tables_are_reused(small_data):
-    result = build.build_tricolore(small_data, 3, 2, "restricted", progress=False)
+    result = build_table(small_data, all_pairs_spec(3, 2, "restricted"), progress=False)
     assert not result.built
 
 
 def test_an_interrupted_rebuild_leaves_the_previous_table_usable(small_data):
     from builder.execute import InProcess
 
-    path = build.tricolore_table_path(small_data, Tricolore(3, 2), "unrestricted")
+    path = table_path(small_data, all_pairs_spec(3, 2, "unrestricted"))
     before = zarr.open_group(path)["clicks"][...]
     build_id = store.read_attributes(path)["build_id"]
 
@@ -80,7 +82,7 @@ def test_an_interrupted_rebuild_leaves_the_previous_table_usable(small_data):
             raise KeyboardInterrupt  # ... then the user presses Ctrl-C
 
     with pytest.raises(KeyboardInterrupt):
-        build.build_tricolore(small_data, 3, 2, "unrestricted", force=True, progress=False,
+        build_table(small_data, all_pairs_spec(3, 2, "unrestricted"), force=True, progress=False,
                               executor=CtrlC())
     assert store.read_attributes(path)["build_id"] == build_id
     assert np.array_equal(zarr.open_group(path)["clicks"][...], before)

@@ -10,10 +10,11 @@ import zarr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builder import build
-from builder.decomposition import DecompositionSolver
 from builder.puzzles.tricolore import Tricolore
-from builder.reader import TricoloreTargetTable
+from builder.puzzles.tricolore.decomposition import DecompositionSolver
+from builder.puzzles.tricolore.tables import ARRAYS, target_spec
+from builder.reader import Tables, TricoloreTargetTable
+from builder.routine import build_table, table_path
 from builder.walk import tricolore_path
 from tests import reference
 
@@ -23,9 +24,9 @@ APPLET_TARGETS = ("RRRR.RRRR.RRRR.RRRR", "WWWW.WWWW.WWWW.WWWW", "WBWB.BWBW.WBWB.
 
 @functools.cache
 def target_arrays(data_dir, width, height, target):
-    path = build.tricolore_target_path(data_dir, Tricolore(width, height), target)
+    path = table_path(data_dir, target_spec(target, width, height))
     group = zarr.open_group(path, mode="r")
-    return tuple(group[name][...] for name in build.TRICOLORE_ARRAYS)
+    return tuple(group[name][...] for name in ARRAYS)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,7 @@ def small_targets(tmp_path_factory):
     data = tmp_path_factory.mktemp("targets")
     for width, height, target in ((3, 3, "RRR.RRR.RRR"), (3, 3, "WBW.BWB.WBW"),
                                   (4, 3, "RRRR.RRRR.RRRR")):
-        build.build_tricolore_target(data, target, width, height, progress=False)
+        build_table(data, target_spec(target, width, height), progress=False)
     return data
 
 
@@ -47,7 +48,7 @@ def test_3x3_tables_equal_a_plain_backward_bfs_on_every_board(small_targets, tar
 
 
 def test_4x3_table_equals_the_all_pairs_kernel(small_targets):
-    from builder.kernels.multi_target_bfs import BATCH, search_targets
+    from builder.puzzles.tricolore.all_pairs_search import BATCH, search_targets
 
     rules = Tricolore(4, 3)
     target = rules.parse("RRRR.RRRR.RRRR")
@@ -141,7 +142,7 @@ def test_4x4_paths_replay_with_the_tabled_length(data_dir, target):
 
 def test_appendix_a_by_decomposition_is_17_clicks_8_plus_9(data_dir, figures):
     appendix = figures["tricolore_4x4"]["appendix_a"]
-    solver = DecompositionSolver(data_dir)
+    solver = DecompositionSolver(Tables(data_dir))
     found = solver.solve(FULL.parse(appendix["start"]), FULL.parse(appendix["target"]))
     assert (found.length, found.count("top"), found.count("bottom")) == (17, 8, 9)
     assert found.length == appendix["decomposition_clicks"]
@@ -155,7 +156,7 @@ def test_appendix_a_by_decomposition_is_17_clicks_8_plus_9(data_dir, figures):
 def test_border_blue_targets_use_the_one_click_extension(data_dir, inner):
     top, bottom = inner.split(".")
     target = f"BBBB.B{top}B.B{bottom}B.BBBB"
-    solver = DecompositionSolver(data_dir)
+    solver = DecompositionSolver(Tables(data_dir))
     for start in np.random.default_rng(9).integers(0, FULL.n_boards, 20):
         found = solver.solve(int(start), FULL.parse(target))
         assert found.halves[-1] == "extension" and found.length <= 23
@@ -187,7 +188,7 @@ def test_decomposition_stays_within_the_documents_23_click_bound(catalog, figure
 
 
 def test_forward_search_matches_a_plain_bfs_on_3x3():
-    from builder.kernels.single_target_bfs import forward_reachable
+    from builder.puzzles.tricolore.target_search import forward_reachable
 
     rules = Tricolore(3, 3)
     for start in ("RRR.RRR.RRR", "BBB.BBB.BBB", "WRB.BWR.RBW"):
@@ -233,7 +234,8 @@ def test_target_stats_resume_and_feed_the_estimate(tmp_path):
     import json
 
     from builder import catalog
-    from builder.build import build_target_stats, canonical_targets
+    from builder.execute import InProcess
+    from builder.puzzles.tricolore.tables import canonical_targets, run_target_stats, stats_spec
 
     rules = Tricolore(4, 4)
     targets = canonical_targets(rules, 2, 7)
@@ -246,10 +248,11 @@ def test_target_stats_resume_and_feed_the_estimate(tmp_path):
     (folder / f"{done}.json").write_text(json.dumps(
         {"target": done, "orbit_size": 8, "histogram": {"1": 43046721}, "unreachable": 0,
          "max_clicks": 1}))
-    computed, skipped = build_target_stats(tmp_path, 2, 7, progress=False)
+    computed, skipped = run_target_stats(folder, 2, 7, False, InProcess())
     assert (computed, skipped) == (1, 1)
     record = json.loads((folder / f"{rules.format(targets[1])}.json").read_text())
     assert sum(record["histogram"].values()) + record["unreachable"] == FULL.n_boards
+    build_table(tmp_path, stats_spec(folder), progress=False)
     catalog.refresh_catalog(tmp_path)
     import duckdb
 

@@ -124,6 +124,40 @@ class Computed:
 
 
 @dataclass(frozen=True)
+class TaskBlock:
+    """What one chunk task made: a block of every array of its ``ChunkTasks``, all at one
+    ``offset``, and small JSON ``facts`` (a maximum found...) for ``ChunkTasks.finish``."""
+
+    offset: tuple[int, ...]
+    arrays: dict[str, Any]
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ChunkTasks:
+    """Arrays too large to make in one go, made block by block by independent tasks that
+    the engine runs on its executor (in this process, or on Dask workers) and writes into a
+    staging table as they finish.  Each finished task leaves a record with the checksums of
+    the chunks it wrote, so an interrupted build resumes: tasks whose chunks still verify
+    are not run again.
+
+    ``function`` (``"package.module:name"``, importable on a worker) is called with one
+    tuple of ``arguments`` and returns a ``TaskBlock``; a block should cover whole chunks,
+    and no two tasks may write the same chunk.
+    """
+
+    shape: tuple[int, ...]
+    """The shape every array shares."""
+    chunks: tuple[int, ...]
+    arrays: dict[str, str]
+    """Array name → numpy dtype name (``"uint8"``)."""
+    function: str
+    arguments: tuple[tuple, ...]
+    finish: Callable[[list[dict]], dict[str, Any]] | None = None
+    """Attributes of the finished table from every task's ``facts`` (in task order)."""
+
+
+@dataclass(frozen=True)
 class CatalogTable:
     """A table of rows in the DuckDB catalog that a plug-in derives from each of its
     stored tables (``Puzzle.catalog_rows``), for its own views (``catalog_views``).  The
@@ -133,6 +167,13 @@ class CatalogTable:
     name: str
     columns: str
     """The SQL column definitions: ``"rows INTEGER, cols INTEGER, nullity INTEGER"``."""
+    select: str = "*"
+    """The SQL select list that turns the columns ``catalog_rows`` gives into the table's,
+    e.g. ``"start, target, nullif(clicks, 255)"`` where a stored value stands for NULL."""
+    per_source: bool = False
+    """True for tables of tens of millions of rows: each stored table's rows go into a
+    DuckDB table of their own (one fast bulk load, no stored ``source`` column), and
+    ``name`` is a view over all of them (with ``source``)."""
 
 
 @dataclass(frozen=True)
@@ -153,10 +194,19 @@ class TableSpec:
     """What the table is; a stored table with the same identity and format is current."""
     searches: dict[str, BreadthFirstSearch] = field(default_factory=dict)
     """Arrays filled by the engine's generic breadth-first kernel."""
-    compute: Callable[[bool], dict[str, Any] | Computed] | None = None
+    compute: Callable[..., dict[str, Any] | Computed] | None = None
     """Arrays (numpy) made by the plug-in itself, if any: called with ``progress`` (True:
-    it may show progress bars), it returns the arrays, or a ``Computed`` when the work
-    also yields attributes (a per-size summary...)."""
+    it may show progress bars), and a ``TableLookup`` over the data directory being built
+    as second argument when ``reads_tables``, it returns the arrays, or a ``Computed`` when
+    the work also yields attributes (a per-size summary...)."""
+    reads_tables: bool = False
+    """True for a table derived from other stored tables (``compute(progress, tables)``)."""
+    tasks: ChunkTasks | None = None
+    """Arrays made by chunk tasks (resumable, runnable on a cluster), instead of
+    ``searches`` and ``compute``."""
+    attributes: dict[str, Any] = field(default_factory=dict)
+    """Descriptive attributes stored beside the identity (the rules in words...), not
+    part of what makes the table current."""
     encoding: str = ""
     """How to read the arrays (stored in the table's attributes)."""
     chunk: int = 1 << 18
@@ -186,6 +236,16 @@ class TableLookup(Protocol):
                 missing: str | None = None) -> dict:
         """The table's attributes, after checking it is complete, of the current format
         and has the ``expected`` attributes (else a one-line error)."""
+        ...
+
+    def column(self, table: tuple[str, ...], array: str, column: int,
+               missing: str | None = None) -> Any:
+        """One whole column of a 2-D array chunked by whole columns (numpy, read-only)."""
+        ...
+
+    def stored(self, folder: tuple[str, ...]) -> list[str]:
+        """The names (without ``.zarr``) of the tables stored in a folder of the data
+        directory, sorted; none when the folder does not exist."""
         ...
 
     def computed(self, spec: TableSpec) -> dict[str, Any]:
@@ -283,9 +343,16 @@ class Puzzle(ABC):
     def build_command(self) -> Callable[..., list[TableSpec]] | None:
         """The choices of `builder NAME`: a function whose keyword parameters are typer
         options (``Annotated[int, typer.Option(help=...)] = 4``), returning the specs to
-        build; its docstring is the command's help.  None (the default): `builder NAME`
-        builds ``default_tables()``."""
+        build; its docstring is the command's help.  Parameters named ``data`` (the data
+        directory, a Path), ``tables`` (a ``TableLookup`` over it) and ``executor`` (where
+        chunk tasks run; it adds `--workers` and `--scheduler`) are supplied by the engine,
+        not options.  None (the default): `builder NAME` builds ``default_tables()``."""
         return None
+
+    def build_commands(self) -> dict[str, Callable[..., list[TableSpec]] | None]:
+        """Every `builder` command of the plug-in, by command name (each as
+        ``build_command``); by default the one command named after the puzzle."""
+        return {self.name: self.build_command()}
 
     def default_tables(self) -> list[TableSpec]:
         """The tables `builder tables` (and `make tables`) builds for it through the

@@ -15,20 +15,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
-from pathlib import Path
 
 import numpy as np
 
-from builder.puzzles.tricolore import BLUE, RED, WHITE, Tricolore
-from builder.reader import QueryError, TricoloreTable
-from builder.walk import tricolore_path
+from builder.puzzles import PuzzleInputError
+from builder.puzzles.base import TableLookup
+from builder.puzzles.tricolore.rules import BLUE, NO_CLICK, RED, WHITE, Tricolore, node_clicks
 
 ROTATIONS = ("identity", "quarter_turn", "half_turn", "three_quarter_turn")
 N_SQUARE = 10
 """The inner square (row 3, column 3) the border extension clicks last."""
 
 
-class DecompositionError(QueryError):
+class DecompositionError(PuzzleInputError):
     """The decomposition has no answer for this pair (the target is all blue)."""
 
 
@@ -49,14 +48,55 @@ class DecomposedPath:
         return self.halves.count(half)
 
 
+def half_table_advice(method: str) -> str:
+    return (f"no {method} table for 4x2 Tricolore boards: the decomposition walks the 4x2 "
+            "unrestricted and hybrid tables; run `make tables` or `builder tricolore`")
+
+
+def half_path(rules: Tricolore, tables: TableLookup, method: str, start: int,
+              target: int) -> list[int]:
+    """An optimal click sequence from ``start`` to ``target`` by walking the all-pairs
+    table of ``rules``' shape under ``method`` (target column read once)."""
+    table = ("tricolore", rules.shape_name, method)
+    tables.require(table, {"puzzle": "tricolore", "width": rules.width,
+                           "height": rules.height, "method": method},
+                   half_table_advice(method))
+    columns = {name: tables.column(table, name, target, half_table_advice(method))
+               for name in ("clicks", "sole_click", "clicks_avoiding_sole")}
+
+    def remaining(board: int, last: int) -> int:
+        return node_clicks(lambda name: int(columns[name][board]), board, last, target)
+
+    board, last = start, NO_CLICK
+    left = remaining(board, last)
+    if left == 255:
+        raise DecompositionError(f"{rules.format(target)} cannot be reached under the "
+                                 f"{method} method from {rules.format(start)}")
+    clicks = []
+    while left > 0:
+        for square, following in rules.legal_moves(board, last, method):
+            if remaining(following, square) == left - 1:
+                break
+        else:
+            raise DecompositionError(f"the 4x2 {method} table is inconsistent at "
+                                     f"{rules.format(board)}: rebuild it (`make tables "
+                                     "FORCE=1`)")
+        board, last, left = following, square, left - 1
+        clicks.append(square)
+    return clicks
+
+
 class DecompositionSolver:
     """Solves 4×4 boards with the document's method (needs the 4×2 tables)."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, tables: TableLookup):
         self.full = Tricolore(4, 4)
         self.half = Tricolore(4, 2)
-        self.top_table = TricoloreTable(data_dir, 4, 2, "unrestricted")
-        self.bottom_table = TricoloreTable(data_dir, 4, 2, "hybrid")
+        self.tables = tables
+        for method in ("unrestricted", "hybrid"):  # missing tables: say so before any work
+            tables.require(("tricolore", "4x2", method), {"puzzle": "tricolore", "width": 4,
+                                                          "height": 2, "method": method},
+                           half_table_advice(method))
         symmetries = self.full.symmetries("unrestricted")
         self.rotations = {name: np.asarray(symmetries[name]) for name in ROTATIONS}
         self.split = self.half.n_boards  # a 4×4 rank is top * 6561 + bottom
@@ -76,17 +116,15 @@ class DecompositionSolver:
         board = start
         top_start, top_target = board // self.split, target // self.split
         if top_start != top_target:
-            top = tricolore_path(self.half, self.top_table, top_start, top_target, "unrestricted")
-            for square in top.clicks:
+            for square in half_path(self.half, self.tables, "unrestricted", top_start,
+                                    top_target):
                 board = self.full.click_one(board, square)
                 clicks.append(square)
                 halves.append("top")
         bottom_start, bottom_target = board % self.split, target % self.split
         if bottom_start != bottom_target:
-            bottom = tricolore_path(
-                self.half, self.bottom_table, bottom_start, bottom_target, "hybrid"
-            )
-            for square in bottom.clicks:
+            for square in half_path(self.half, self.tables, "hybrid", bottom_start,
+                                    bottom_target):
                 clicks.append(square + 8)
                 halves.append("bottom")
         return clicks, halves
@@ -136,6 +174,7 @@ class DecompositionSolver:
         original = [int(inverse[square]) for square in clicks]
         boards = self._replay(start, original)
         if boards[-1] != target or any(a == b for a, b in pairwise(original)):
-            raise QueryError("internal error: the decomposition does not replay to its target")
+            raise DecompositionError("internal error: the decomposition does not replay to "
+                                     "its target")
         return DecomposedPath(start, target, tuple(original), tuple(halves), tuple(boards),
                               rotation)

@@ -2,8 +2,8 @@
 
 Owns the board codec (notation such as ``RRRB.BRWR`` <-> integer rank), the click
 rule, the three click methods, which boards belong to a method's state space, and
-the board symmetries that each method respects.  Pure numpy; imported by the
-builder and by the query layer alike.
+the board symmetries that each method respects.  Pure numpy: the query path imports it
+without numba, zarr or duckdb.
 
 Rules (document 000): colours advance R -> W -> B -> R.  Clicking a red square
 advances it alone; a white square advances its neighbours only; a blue square
@@ -24,7 +24,6 @@ from functools import cached_property
 import numpy as np
 
 from builder.puzzles import PuzzleInputError, check_length, shown
-from builder.puzzles.base import DistanceArray, Move, WalkablePuzzle
 
 RED, WHITE, BLUE = 0, 1, 2
 LETTERS = "RWB"
@@ -385,90 +384,3 @@ def node_clicks(read, board: int, last: int, target: int) -> int:
 
 ALL_PAIRS_MAX_SQUARES = 10
 """Boards up to this size have all-pairs tables; larger ones a table per target."""
-
-
-@dataclass(frozen=True)
-class TricoloreGame:
-    """A rule variant: the board shape and the click method."""
-
-    rules: Tricolore
-    method: str
-
-
-class TricolorePuzzle(WalkablePuzzle):
-    """Tricolore as a plug-in: a walk node is (board, last clicked square)."""
-
-    name = "tricolore"
-    summary = "Tricolore XP: clicks advance squares R -> W -> B -> R (any board up to 39 squares)"
-    example = ("WBWW.WBRB", "RRRR.RRRR")
-    unit = "clicks"
-    options = ("method",)
-
-    def recognises(self, text: str) -> bool:
-        """Rows of letters joined by '.' (any letters: a wrong one is a parse error that
-        names it, not another puzzle); a single row only when it is all R, W and B, so
-        that other puzzles written in one row of letters (Hanoi's pegs) are theirs."""
-        text = text.strip()
-        if not (any(ch.isalpha() for ch in text)
-                and all(ch.isalpha() or ch == "." for ch in text)):
-            return False
-        return "." in text or set(text.upper()) <= set(LETTERS)
-
-    def variant(self, start: str, target: str, options: dict) -> TricoloreGame:
-        return TricoloreGame(Tricolore.of_board(start),
-                             check_method(options.get("method") or "unrestricted"))
-
-    def parse(self, game: TricoloreGame, text: str) -> int:
-        return game.rules.parse(text)
-
-    def format(self, game: TricoloreGame, state) -> str:
-        return game.rules.format(state[0] if isinstance(state, tuple) else state)
-
-    def start_node(self, game: TricoloreGame, board: int) -> tuple[int, int]:
-        return (board, NO_CLICK)
-
-    def at_target(self, game: TricoloreGame, node: tuple[int, int], target: int) -> bool:
-        return node[0] == target and node[1] != NO_CLICK
-
-    def moves(self, game: TricoloreGame, node: tuple[int, int]) -> list[Move]:
-        board, last = node
-        return [Move(str(square), (following, square))
-                for square, following in game.rules.legal_moves(board, last, game.method)]
-
-    def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
-                 target: int) -> int | None:
-        """``node_clicks`` read from the all-pairs table of the board's shape, or from the
-        table towards the target on boards too large for all pairs."""
-        board, last = node
-        rules, shape = game.rules, game.rules.shape_name
-        if rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
-            table = ("tricolore", shape, game.method)
-            missing = (f"no {game.method} table for {shape} Tricolore boards: run `make "
-                       f"tables` or `builder tricolore --width {rules.width} --height "
-                       f"{rules.height}`")
-            tables.require(table, {"puzzle": "tricolore", "width": rules.width,
-                                   "height": rules.height, "method": game.method}, missing)
-
-            def read(array: str) -> int:
-                return tables.column_value(table, array, board, target, missing)
-        else:
-            if game.method != "unrestricted":
-                raise MethodError(f"{shape} tables are for the unrestricted method")
-            name = rules.format(target)
-            table = ("tricolore", shape, "targets", name)
-            missing = (f"no exact table towards {name}: build it with `builder tricolore4x4 "
-                       f"--target {name}`, or ask for `--method decomposition` (not optimal)")
-            tables.require(table, {"puzzle": "tricolore", "width": rules.width,
-                                   "height": rules.height, "target": name}, missing)
-
-            def read(array: str) -> int:
-                return tables.value(table, array, board, missing)
-        found = node_clicks(read, board, last, target)
-        return None if found == 255 else found
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        if "kind" in attributes:  # the decomposition sample, the reachability search
-            return []
-        variant = f"{attributes['width']}x{attributes['height']} {attributes['method']}"
-        towards = f"to {attributes['target']}" if "target" in attributes else "all pairs"
-        return [DistanceArray(variant, towards, "clicks", 255)]

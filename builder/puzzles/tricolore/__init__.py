@@ -1,0 +1,272 @@
+"""Tricolore XP as a plug-in: the rules (``rules.py``), its two search kernels (all
+pairs of small boards, ``all_pairs_search.py``; one target of a 4×4 board,
+``target_search.py``), its tables as specs (``tables.py``), the document's 4×4
+decomposition solver (``decomposition.py``), its catalog rows and views (``catalog.py``)
+and its verify checks (``verify.py``).  A walk node is (board, last clicked square).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from builder.puzzles import PuzzleInputError
+from builder.puzzles.base import DistanceArray, Move, TableSpec, WalkablePuzzle
+from builder.puzzles.tricolore import catalog, verify
+from builder.puzzles.tricolore import tables as table_specs
+from builder.puzzles.tricolore.rules import (
+    ALL_PAIRS_MAX_SQUARES,
+    BLUE,
+    LETTERS,
+    MAX_SQUARES,
+    METHODS,
+    NO_CLICK,
+    RED,
+    WHITE,
+    BoardError,
+    MethodError,
+    Tricolore,
+    check_method,
+    node_clicks,
+)
+
+__all__ = ["ALL_PAIRS_MAX_SQUARES", "BLUE", "LETTERS", "MAX_SQUARES", "METHODS", "NO_CLICK",
+           "RED", "WHITE", "BoardError", "MethodError", "Tricolore", "TricoloreGame",
+           "TricolorePuzzle", "check_method", "node_clicks"]
+
+
+@dataclass(frozen=True)
+class TricoloreGame:
+    """A rule variant: the board shape and the click method."""
+
+    rules: Tricolore
+    method: str
+
+
+class TricolorePuzzle(WalkablePuzzle):
+    """Tricolore as a plug-in: a walk node is (board, last clicked square)."""
+
+    name = "tricolore"
+    summary = "Tricolore XP: clicks advance squares R -> W -> B -> R (any board up to 39 squares)"
+    example = ("WBWW.WBRB", "RRRR.RRRR")
+    unit = "clicks"
+    options = ("method",)
+
+    def recognises(self, text: str) -> bool:
+        """Rows of letters joined by '.' (any letters: a wrong one is a parse error that
+        names it, not another puzzle); a single row only when it is all R, W and B, so
+        that other puzzles written in one row of letters (Hanoi's pegs) are theirs."""
+        text = text.strip()
+        if not (any(ch.isalpha() for ch in text)
+                and all(ch.isalpha() or ch == "." for ch in text)):
+            return False
+        return "." in text or set(text.upper()) <= set(LETTERS)
+
+    def variant(self, start: str, target: str, options: dict) -> TricoloreGame:
+        return TricoloreGame(Tricolore.of_board(start),
+                             check_method(options.get("method") or "unrestricted"))
+
+    def parse(self, game: TricoloreGame, text: str) -> int:
+        return game.rules.parse(text)
+
+    def format(self, game: TricoloreGame, state) -> str:
+        return game.rules.format(state[0] if isinstance(state, tuple) else state)
+
+    def start_node(self, game: TricoloreGame, board: int) -> tuple[int, int]:
+        return (board, NO_CLICK)
+
+    def at_target(self, game: TricoloreGame, node: tuple[int, int], target: int) -> bool:
+        return node[0] == target and node[1] != NO_CLICK
+
+    def moves(self, game: TricoloreGame, node: tuple[int, int]) -> list[Move]:
+        board, last = node
+        return [Move(str(square), (following, square))
+                for square, following in game.rules.legal_moves(board, last, game.method)]
+
+    def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
+                 target: int) -> int | None:
+        """``node_clicks`` read from the all-pairs table of the board's shape, or from the
+        table towards the target on boards too large for all pairs."""
+        board, last = node
+        rules, shape = game.rules, game.rules.shape_name
+        if rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
+            table = ("tricolore", shape, game.method)
+            missing = (f"no {game.method} table for {shape} Tricolore boards: run `make "
+                       f"tables` or `builder tricolore --width {rules.width} --height "
+                       f"{rules.height}`")
+            tables.require(table, {"puzzle": "tricolore", "width": rules.width,
+                                   "height": rules.height, "method": game.method}, missing)
+
+            def read(array: str) -> int:
+                return tables.column_value(table, array, board, target, missing)
+        else:
+            if game.method != "unrestricted":
+                raise MethodError(f"{shape} tables are for the unrestricted method")
+            name = rules.format(target)
+            table = ("tricolore", shape, "targets", name)
+            missing = (f"no exact table towards {name}: build it with `builder tricolore4x4 "
+                       f"--target {name}`, or ask for `--method decomposition` (not optimal)")
+            tables.require(table, {"puzzle": "tricolore", "width": rules.width,
+                                   "height": rules.height, "target": name}, missing)
+
+            def read(array: str) -> int:
+                return tables.value(table, array, board, missing)
+        found = node_clicks(read, board, last, target)
+        return None if found == 255 else found
+
+    # --- tables ---------------------------------------------------------------------------
+
+    def default_tables(self) -> list[TableSpec]:
+        return table_specs.default_specs()
+
+    def table(self, identity: dict[str, Any]) -> TableSpec:
+        kind = identity.get("kind")
+        if kind == "decomposition_sample":
+            return table_specs.decomposition_spec(identity["exact_targets"], identity["pairs"],
+                                             identity["seed"])
+        if kind == "reachability":
+            return table_specs.reachability_spec(identity["start"], identity["width"],
+                                            identity["height"])
+        if kind == "target_stats":
+            raise PuzzleInputError("the 4x4 statistics table is gathered from its target "
+                                   "records: `builder tricolore4x4-stats`")
+        if "target" in identity:
+            return table_specs.target_spec(identity["target"], identity["width"],
+                                      identity["height"])
+        return table_specs.all_pairs_spec(identity["width"], identity["height"],
+                                     identity["method"])
+
+    def table_for(self, text: str) -> TableSpec:
+        """``4x2/hybrid`` (an all-pairs table) or a 4×4 target board."""
+        shape, _, method = text.partition("/")
+        if method:
+            width, _, height = shape.partition("x")
+            if not (width.isdigit() and height.isdigit()):
+                raise BoardError(f"{text[:40]!r}: write an all-pairs table as WxH/METHOD "
+                                 "(4x2/hybrid) or a 4x4 target board")
+            return table_specs.all_pairs_spec(int(width), int(height), method)
+        return table_specs.target_spec(text)
+
+    def build_commands(self) -> dict:
+        return {"tricolore": build_all_pairs, "tricolore4x4": build_target,
+                "tricolore4x4-decomposition": build_decomposition,
+                "tricolore4x4-reachability": build_reachability,
+                "tricolore4x4-stats": build_stats}
+
+    # --- catalog and verify ---------------------------------------------------------------
+
+    catalog_tables = catalog.TABLES
+    catalog_views = catalog.VIEWS
+
+    def catalog_rows(self, attributes: dict, read) -> dict:
+        return catalog.rows(attributes, read)
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        if "kind" in attributes:  # the decomposition sample, reachability, statistics
+            return []
+        variant = f"{attributes['width']}x{attributes['height']} {attributes['method']}"
+        towards = f"to {attributes['target']}" if "target" in attributes else "all pairs"
+        return [DistanceArray(variant, towards, "clicks", 255)]
+
+    def verify_checks(self, attributes: dict) -> str:
+        return verify.checks(attributes)
+
+    def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
+        return verify.sample(attributes, read, samples, rng)
+
+
+# --- `builder` commands ----------------------------------------------------------------
+
+def build_all_pairs(
+    *,
+    width: Annotated[int, typer.Option(help="Board width (squares per row).")] = 4,
+    height: Annotated[int, typer.Option(help="Board height (rows).")] = 2,
+    method: Annotated[str, typer.Option(help=f"One of {', '.join(METHODS)}, or 'all'.")
+                      ] = "all",
+    executor: Any = None,
+) -> list[TableSpec]:
+    """All-pairs Tricolore tables for a W×H board (default: the document's 4×2), split into
+    chunk tasks; an interrupted build resumes where it stopped.
+
+    Example: builder tricolore --width 5 --height 2 --method unrestricted --workers 2
+    """
+    Tricolore(width, height)  # a one-line error for a board with no squares
+    methods = METHODS if method == "all" else (check_method(method),)
+    return [table_specs.all_pairs_spec(width, height, m) for m in methods]
+
+
+def build_target(
+    *,
+    target: Annotated[list[str], typer.Option("--target", help="Target board; repeat for "
+                                                               "several.")],
+    width: Annotated[int, typer.Option(hidden=True)] = 4,
+    height: Annotated[int, typer.Option(hidden=True)] = 4,
+) -> list[TableSpec]:
+    """Exact 4×4 table towards a target: one backward search over all 731 million
+    (board, last click) nodes gives every start its minimum number of clicks.
+
+    Example: builder tricolore4x4 --target WBWB.BWBW.WBWB.BWBW
+    """
+    return [table_specs.target_spec(board, width, height) for board in target]
+
+
+def build_decomposition(
+    *,
+    pairs: Annotated[int, typer.Option(help="Random (start, target) pairs to solve (about "
+                                       "1,500 a second; at most 2,000,000).", min=1,
+                                       max=2_000_000)] = table_specs.DECOMPOSITION_PAIRS,
+    seed: Annotated[int, typer.Option(help="Random seed (the sample is reproducible).")
+                    ] = table_specs.DECOMPOSITION_SEED,
+    tables: Any = None,
+) -> list[TableSpec]:
+    """Measure the document's decomposition solver on random pairs (and against the exact
+    tables that exist); the catalog's tricolore_4x4_decomposition_* views report it.
+
+    Example: builder tricolore4x4-decomposition --pairs 100000
+    """
+    exact = tables.stored(("tricolore", "4x4", "targets"))
+    return [table_specs.decomposition_spec(exact, pairs, seed)]
+
+
+def build_reachability(
+    *,
+    start: Annotated[str, typer.Option(help="Board to search forward from.")
+                     ] = table_specs.REACHABILITY_START,
+) -> list[TableSpec]:
+    """Which 4×4 boards can a start never reach? A forward search over all 731 million
+    nodes (about two minutes); the catalog's tricolore_4x4_reachability view reports it.
+
+    Example: builder tricolore4x4-reachability --start RRRR.RRRR.RRRR.RRRR
+    """
+    return [table_specs.reachability_spec(start)]
+
+
+def build_stats(
+    *,
+    targets: Annotated[int, typer.Option("--targets", help="How many random canonical "
+                                         "targets (distinct up to the 8 symmetries).", min=1,
+                                         max=100_000)] = 10,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed, the same targets.")
+                    ] = 2026,
+    data: Path = Path("data"),
+    progress: bool = True,
+    executor: Any = None,
+) -> list[TableSpec]:
+    """Toward the full 4×4 all-pairs distribution: one exact search per random canonical
+    target (about 15 s each), keeping each target's histogram and maximum. Resumable:
+    targets already done are skipped. Views: tricolore_4x4_pairs_estimate,
+    tricolore_4x4_hardest_targets.
+
+    Example: builder tricolore4x4-stats --targets 40 --scheduler tcp://10.0.0.5:8786
+    """
+    import time
+
+    started = time.perf_counter()
+    folder = Path(data).joinpath(*table_specs.STATS_FOLDER)
+    computed, skipped = table_specs.run_target_stats(folder, targets, seed, progress, executor)
+    print(f"{computed} targets computed, {skipped} already done (skipped) "
+          f"in {time.perf_counter() - started:.1f} s", flush=True)
+    return [table_specs.stats_spec(folder)]

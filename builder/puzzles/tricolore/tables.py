@@ -1,0 +1,335 @@
+"""Tricolore's stored tables as specs for the engine's build routine: the all-pairs
+tables of small boards (chunk tasks of target columns, resumable, runnable on Dask), the
+exact table towards one target of a large board, the 4×4 decomposition sample, the 4×4
+forward reachability search, and the 4×4 all-pairs statistics gathered target by target.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from builder.puzzles.base import ChunkTasks, Computed, TableLookup, TableSpec, TaskBlock
+from builder.puzzles.tricolore.rules import (
+    ALL_PAIRS_MAX_SQUARES,
+    METHODS,
+    BoardError,
+    Tricolore,
+    check_method,
+)
+
+ARRAYS = ("clicks", "sole_click", "clicks_avoiding_sole")
+TARGETS_PER_TASK = 256
+"""Target columns per chunk task: one batch of the all-pairs kernel (``BATCH``)."""
+COLUMNS_PER_CHUNK = 16
+"""Target columns per chunk: a path query reads one chunk of each array."""
+ENCODING = (
+    "arrays [start, target] over board ranks; rank = sum of colour * 3**(n_squares-1-square), "
+    "R=0 W=1 B=2, squares row-major from 0 at the top left. clicks = minimum clicks >= 1 "
+    "(255 = unreachable or outside the method's state space); sole_click = the first click "
+    "when it is the only optimal one, else 255; clicks_avoiding_sole = minimum clicks when "
+    "that sole click is forbidden (255 = none)."
+)
+RULES = (
+    "R->W->B->R; clicking red advances it alone, white its 8 neighbours, blue itself and its "
+    "neighbours; no square twice in succession. unrestricted: any square; hybrid: bottom row "
+    "plus red squares of the row above; restricted: bottom row only. Hybrid and restricted "
+    "state spaces exclude boards whose bottom row is all blue."
+)
+DESCRIPTION = {"rules": RULES, "unreachable": 255}
+
+TARGET_CHUNK = 1 << 16
+"""Boards per chunk of a single-target table: a path walk reads a few dozen chunks."""
+TARGET_BYTES_PER_BOARD = 28
+"""Peak memory of a single-target search per board (measured: 4×4, 43 M boards, 1.2 GB)."""
+TARGET_MEMORY_BUDGET = 8 * 2**30
+DECOMPOSITION_PAIRS = 100_000
+"""Random pairs `make tables` measures the decomposition solver on."""
+DECOMPOSITION_SEED = 2026
+APPLET_TARGETS_4X4 = ("RRRR.RRRR.RRRR.RRRR", "WWWW.WWWW.WWWW.WWWW", "WBWB.BWBW.WBWB.BWBW")
+REACHABILITY_START = "RRRR.RRRR.RRRR.RRRR"
+
+
+# --- all pairs -------------------------------------------------------------------------
+
+def all_pairs_spec(width: int, height: int, method: str) -> TableSpec:
+    """The all-pairs table of one board shape and method, as chunk tasks: one kernel
+    batch of target columns (whole chunks) each."""
+    rules = Tricolore(width, height)
+    check_method(method)
+    if rules.n_squares > ALL_PAIRS_MAX_SQUARES:
+        raise BoardError(f"an all-pairs table for {rules.shape_name} ({rules.n_boards:,} "
+                         f"boards) does not fit: at most {ALL_PAIRS_MAX_SQUARES} squares")
+    n = rules.n_boards
+    return TableSpec(
+        parts=("tricolore", rules.shape_name, method),
+        identity={"puzzle": "tricolore", "width": width, "height": height, "method": method},
+        tasks=ChunkTasks(
+            shape=(n, n), chunks=(n, COLUMNS_PER_CHUNK),
+            arrays={name: "uint8" for name in ARRAYS},
+            function="builder.puzzles.tricolore.tables:all_pairs_block",
+            arguments=tuple((width, height, method, first)
+                            for first in range(0, n, TARGETS_PER_TASK)),
+            finish=lambda facts: {"max_clicks": max(fact["max_clicks"] for fact in facts)},
+        ),
+        encoding=ENCODING,
+        attributes=DESCRIPTION,
+    )
+
+
+@lru_cache(maxsize=8)
+def _successors(width: int, height: int, method: str) -> np.ndarray:
+    return Tricolore(width, height).successor_table(method)
+
+
+def all_pairs_block(width: int, height: int, method: str, first: int) -> TaskBlock:
+    """One chunk task: the searches towards targets ``first ..`` (one kernel batch).
+    Targets outside the state space are never a successor: they come out unreachable."""
+    from builder.puzzles.tricolore.all_pairs_search import BATCH, search_targets
+
+    if BATCH != TARGETS_PER_TASK:
+        raise RuntimeError(f"the all-pairs kernel searches {BATCH} targets at a time, not "
+                           f"{TARGETS_PER_TASK}")
+    blocks, _ = search_targets(_successors(width, height, method), first)
+    reached = blocks[0][blocks[0] != 255]
+    return TaskBlock((0, first), dict(zip(ARRAYS, blocks)),
+                     {"max_clicks": int(reached.max()) if reached.size else 0})
+
+
+# --- one target of a large board -------------------------------------------------------
+
+def single_target(rules: Tricolore, target: int, progress: bool = True):
+    """(clicks, sole_click, clicks_avoiding_sole) from every board to one target,
+    by the single-target kernel (unrestricted clicks), with a bar per level."""
+    from tqdm import tqdm
+
+    from builder.puzzles.tricolore.target_search import search_target
+
+    bar = tqdm(desc=f"{rules.format(target)} levels", unit="level", disable=not progress)
+
+    def report(level: int, frontier_nodes: int) -> None:
+        bar.update(1)
+        bar.set_postfix(frontier_nodes=f"{frontier_nodes:,}")
+
+    try:
+        return search_target(rules.half_tables(), target, report)
+    finally:
+        bar.close()
+
+
+def target_spec(target: str, width: int = 4, height: int = 4) -> TableSpec:
+    """Exact distances from every board to one target (unrestricted), with walk data."""
+    rules = Tricolore(width, height)
+    needed = rules.n_boards * TARGET_BYTES_PER_BOARD
+    if needed > TARGET_MEMORY_BUDGET:
+        raise BoardError(f"a table towards one {rules.shape_name} target covers "
+                         f"{rules.n_boards:,} boards and needs about {needed / 2**30:,.1f} GiB, "
+                         f"over the {TARGET_MEMORY_BUDGET / 2**30:.0f} GiB budget")
+    target_rank = rules.parse(target)
+    name = rules.format(target_rank)
+    if rules.never_reached(target_rank):
+        raise BoardError(f"{name} cannot be reached from any board (the last clicked "
+                         "square is never blue afterwards): no table to build")
+
+    def compute(progress: bool) -> dict:
+        return dict(zip(ARRAYS, single_target(rules, target_rank, progress)))
+
+    return TableSpec(
+        parts=("tricolore", rules.shape_name, "targets", name),
+        identity={"puzzle": "tricolore", "width": width, "height": height,
+                  "method": "unrestricted", "target": name},
+        compute=compute,
+        chunk=TARGET_CHUNK,
+        encoding=ENCODING.replace("arrays [start, target]", "arrays [start] towards the one "
+                                                            "target"),
+        attributes=DESCRIPTION,
+        summarise=lambda arrays: {"max_clicks": _max_clicks(arrays["clicks"])},
+    )
+
+
+def _max_clicks(clicks: np.ndarray) -> int:
+    reached = clicks[clicks != 255]
+    return int(reached.max()) if reached.size else 0
+
+
+# --- the 4×4 decomposition sample ------------------------------------------------------
+
+def decomposition_spec(exact_targets: list[str], pairs: int = DECOMPOSITION_PAIRS,
+                       seed: int = DECOMPOSITION_SEED) -> TableSpec:
+    """The document's decomposition solver measured: random (start, target) pairs, and
+    for each of ``exact_targets`` (stored exact tables) random starts with their exact
+    clicks beside the decomposition's."""
+    exact_targets = sorted(exact_targets)
+
+    def compute(progress: bool, tables: TableLookup) -> Computed:
+        from tqdm import tqdm
+
+        from builder.puzzles.tricolore.decomposition import DecompositionSolver
+
+        rules = Tricolore(4, 4)
+        solver = DecompositionSolver(tables)
+        rng = np.random.default_rng(seed)
+        all_blue = rules.n_boards - 1
+        starts = rng.integers(0, rules.n_boards, pairs)
+        targets = rng.integers(0, all_blue, pairs)  # every board but all blue
+        exact_starts = rng.integers(0, rules.n_boards, pairs // 10)
+        columns: dict[str, list[int]] = {name: [] for name in (
+            "start", "target", "clicks", "top", "bottom", "extension", "exact")}
+        jobs = [(int(s), int(t), None) for s, t in zip(starts, targets)]
+        for name in exact_targets:
+            table = ("tricolore", "4x4", "targets", name)
+            tables.require(table, {"puzzle": "tricolore", "target": name})
+            jobs += [(int(s), rules.parse(name), table) for s in exact_starts]
+        for start, target, table in tqdm(jobs, desc="decomposition sample", unit="pair",
+                                         disable=not progress, mininterval=1.0):
+            found = solver.solve(start, target)
+            columns["start"].append(start)
+            columns["target"].append(target)
+            columns["clicks"].append(found.length)
+            columns["top"].append(found.count("top"))
+            columns["bottom"].append(found.count("bottom"))
+            columns["extension"].append(found.count("extension"))
+            columns["exact"].append(255 if table is None else
+                                    tables.value(table, "clicks", start))
+        arrays = {name: np.asarray(values, dtype=np.int64 if name in ("start", "target") else
+                                   np.uint8) for name, values in columns.items()}
+        return Computed(arrays, {"random_pairs": pairs, "exact_starts": len(exact_starts)})
+
+    return TableSpec(
+        parts=("tricolore", "4x4", "decomposition_sample"),
+        identity={"puzzle": "tricolore", "kind": "decomposition_sample", "pairs": pairs,
+                  "seed": seed, "exact_targets": exact_targets},
+        compute=compute, reads_tables=True, chunk=1 << 40,  # one chunk per array
+        encoding="one row per (start, target) job: the first `pairs` rows are uniform "
+                 "random pairs; then `exact_starts` random starts per exact target, with "
+                 "exact clicks (255 = no exact table)")
+
+
+# --- the 4×4 forward reachability search -----------------------------------------------
+
+def reachability_spec(start: str = REACHABILITY_START, width: int = 4,
+                      height: int = 4) -> TableSpec:
+    """Settle "only all blue is unreachable": a forward search over every node from
+    ``start`` lists the boards it never reaches; with the backward table towards
+    ``start`` (every board reaches it) this covers every pair of boards."""
+    rules = Tricolore(width, height)
+    start = rules.format(rules.parse(start))
+
+    def compute(progress: bool) -> Computed:
+        from builder.puzzles.tricolore.target_search import forward_reachable
+
+        if progress:
+            print(f"forward search from {start} over every (board, last click) node ...",
+                  flush=True)
+        reached = forward_reachable(rules.half_tables(), rules.parse(start))
+        unreached = np.flatnonzero(~reached).astype(np.int64)
+        return Computed({"unreached": unreached}, {
+            "boards": rules.n_boards, "unreached_count": len(unreached),
+            "unreached_boards": [rules.format(int(b)) for b in unreached[:100]]})
+
+    return TableSpec(
+        parts=("tricolore", rules.shape_name, "reachability"),
+        identity={"puzzle": "tricolore", "kind": "reachability", "start": start,
+                  "width": width, "height": height},
+        compute=compute, chunk=1 << 40,
+        encoding="unreached: the ranks of the boards the forward search never reached")
+
+
+# --- 4×4 all-pairs statistics, target by target ---------------------------------------
+
+STATS_FOLDER = ("tricolore", "4x4", "target_stats")
+"""Where each target's record is kept (one JSON file per target, under the data
+directory), so an interrupted run resumes where it stopped."""
+
+
+def canonical_targets(rules: Tricolore, count: int, seed: int) -> list[int]:
+    """``count`` distinct symmetry-canonical targets (the smallest rank of each orbit under
+    the square's 8 symmetries), drawn by canonicalising uniformly random boards (all blue
+    excluded), so a target is drawn in proportion to its orbit, as among all targets."""
+    rng = np.random.default_rng(seed)
+    perms = list(rules.symmetries("unrestricted").values())
+    chosen: dict[int, None] = {}
+    while len(chosen) < count:
+        boards = rng.integers(0, rules.n_boards - 1, 4 * count)
+        canonical = np.min([rules.apply_symmetry(boards, p) for p in perms], axis=0)
+        for board in canonical:
+            chosen.setdefault(int(board), None)
+            if len(chosen) == count:
+                break
+    return list(chosen)
+
+
+def target_stats_task(folder: str, target: int) -> str:
+    """One task of the 4×4 statistics: the exact search towards one target, its distance
+    histogram written atomically to ``folder``.  Runs here or on a Dask worker."""
+    rules = Tricolore(4, 4)
+    name = rules.format(target)
+    started = time.perf_counter()
+    clicks = single_target(rules, target, progress=False)[0]
+    histogram = np.bincount(clicks, minlength=256)
+    perms = list(rules.symmetries("unrestricted").values())
+    orbit = {int(rules.apply_symmetry(np.array([target]), p)[0]) for p in perms}
+    record = {
+        "target": name, "orbit_size": len(orbit),
+        "histogram": {str(c): int(n) for c, n in enumerate(histogram) if n and c != 255},
+        "unreachable": int(histogram[255]),
+        "max_clicks": int(clicks[clicks != 255].max()),
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+    staging = Path(folder) / f".{name}.json.{os.getpid()}"
+    staging.write_text(json.dumps(record))
+    os.replace(staging, Path(folder) / f"{name}.json")
+    return name
+
+
+def run_target_stats(folder: Path, count: int, seed: int, progress: bool,
+                     executor) -> tuple[int, int]:
+    """The records of ``count`` random canonical 4×4 targets in ``folder``, computing those
+    not there yet on ``executor``.  Returns (computed, skipped)."""
+    rules = Tricolore(4, 4)
+    folder.mkdir(parents=True, exist_ok=True)
+    targets = canonical_targets(rules, count, seed)
+    todo = [t for t in targets if not (folder / f"{rules.format(t)}.json").exists()]
+    computed = sum(1 for _ in executor.run(target_stats_task,
+                                           [(str(folder), t) for t in todo],
+                                           desc="4x4 targets", progress=progress))
+    return computed, len(targets) - len(todo)
+
+
+def stats_spec(folder: Path) -> TableSpec:
+    """Every target record in ``folder`` gathered into one table: target ranks, orbit
+    sizes and click histograms (row per target, column per click count)."""
+    records = [json.loads(path.read_text()) for path in sorted(folder.glob("*.json"))]
+    names = [record["target"] for record in records]
+
+    def compute(progress: bool) -> dict:
+        rules = Tricolore(4, 4)
+        histograms = np.zeros((len(records), 256), np.int64)
+        for row, record in enumerate(records):
+            for clicks, boards in record["histogram"].items():
+                histograms[row, int(clicks)] = boards
+            histograms[row, 255] = record["unreachable"]
+        return {"target": np.array([rules.parse(name) for name in names], np.int64),
+                "orbit_size": np.array([r["orbit_size"] for r in records], np.int64),
+                "boards": histograms}
+
+    return TableSpec(
+        parts=("tricolore", "4x4", "target_stats"),
+        identity={"puzzle": "tricolore", "kind": "target_stats", "targets": names},
+        compute=compute, chunk=1 << 40,
+        encoding="row per target: target (rank), orbit_size (boards in its symmetry "
+                 "orbit), boards[row, clicks] (boards that need that many clicks; 255: "
+                 "never)")
+
+
+def default_specs() -> list[TableSpec]:
+    """What `make tables` builds for Tricolore, in order (the decomposition sample reads
+    the 4×2 tables and the applet's exact tables)."""
+    return ([all_pairs_spec(4, 2, method) for method in METHODS]
+            + [target_spec(board) for board in APPLET_TARGETS_4X4]
+            + [decomposition_spec(list(APPLET_TARGETS_4X4)), reachability_spec()])
