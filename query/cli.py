@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -32,12 +31,6 @@ app = typer.Typer(
 )
 stats_app = typer.Typer(help="The documents' tables, formatted as the documents show them.")
 app.add_typer(stats_app, name="stats")
-lightsout_app = typer.Typer(help="Quinto / Lights Out on any board, by linear algebra over GF(2).",
-                            no_args_is_help=True)
-app.add_typer(lightsout_app, name="lightsout")
-spots_app = typer.Typer(help="Spot Colour discs: every solution of a disc set.",
-                        no_args_is_help=True)
-app.add_typer(spots_app, name="spots")
 random_app = typer.Typer(help="Deal random puzzles with a guaranteed property.",
                          no_args_is_help=True)
 app.add_typer(random_app, name="random")
@@ -561,133 +554,6 @@ def stats_tricolore(data: DataOption = Path("data"), as_json: JsonOption = False
         typer.echo(f"{method:<13} {target:<12} {shown:>7} {maximum!s:>8}  ({average_all:.2f})")
 
 
-@lightsout_app.command("solve")
-def lightsout_solve(
-    board: Annotated[str, typer.Argument(help="Start: rows of 0/1 joined by '.', e.g. 111.111.111.")],
-    target: Annotated[
-        str | None, typer.Option(help="Target board (default: all off).")
-    ] = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Which buttons to click to turn BOARD into the target (all off by default), with the
-    fewest clicks; a click inverts a button and its four neighbours. The document's
-    question is a start of all off and a target of all on.
-
-    Example: query lightsout solve 000.000.000 --target 111.111.111
-    """
-    from builder.puzzles.lightsout import MAX_EXACT_NULLITY, LightsOut, LightsOutError
-
-    rows, cols = LightsOut.shape_of(board)
-    rules = LightsOut(rows, cols)
-    start = rules.parse(board)
-    if target is not None and LightsOut.shape_of(target) != (rows, cols):
-        raise LightsOutError(f"target {target[:40]!r} is not {rows}x{cols} like the start")
-    goal = rules.parse(target) if target is not None else 0
-    solution = rules.solve(start, goal)
-    if solution.solvable and rules.press(start, solution.clicks) != goal:
-        raise QueryError("internal error: the solution does not reach the target")
-    if as_json:
-        typer.echo(json.dumps({"solvable": solution.solvable, "solutions": solution.count,
-                               "min_clicks": len(solution.clicks) if solution.solvable else None,
-                               "min_clicks_exact": solution.exact_minimum,
-                               "clicks": list(solution.clicks)}))
-    else:
-        goal_text = rules.format(goal)
-        if not solution.solvable:
-            typer.echo(f"{rules.format(start)} -> {goal_text}: no solution "
-                       f"({rows}x{cols} has nullity {solution.nullity}: only 1 board in "
-                       f"{2 ** solution.nullity} can be reached)")
-        else:
-            exact = "" if solution.exact_minimum else (
-                f" (not proven fewest: nullity {solution.nullity} > {MAX_EXACT_NULLITY})")
-            typer.echo(f"{rules.format(start)} -> {goal_text}: {solution.count} solution"
-                       f"{'s' if solution.count > 1 else ''}; fewest clicks "
-                       f"{len(solution.clicks)}{exact}")
-            typer.echo("click grid (x = click):")
-            chosen = set(solution.clicks)
-            for row in range(rows):
-                typer.echo(" ".join("x" if row * cols + col in chosen else "."
-                                    for col in range(cols)))
-            typer.echo("clicks: " + " ".join(map(str, solution.clicks)))
-    if not solution.solvable:
-        sys.exit(1)
-
-
-def _spots_solutions(disc_set) -> list[dict]:
-    from builder.puzzles.spots import describe
-    from builder.puzzles.spots.search import solve
-
-    return [describe(disc_set.names, int(row[0]), row[1:], disc_set.colours[int(row[0])])
-            for row in solve(disc_set.colours)]
-
-
-def _print_spots(disc_set, solutions: list[dict], as_json: bool) -> None:
-    if as_json:
-        typer.echo(json.dumps({"discs": disc_set.to_mapping(), "solutions": solutions}))
-        return
-    for name, spots in disc_set.to_mapping().items():
-        typer.echo(f"{name}: {' '.join(spots)}")
-    typer.echo(f"{len(solutions)} solution{'s' if len(solutions) != 1 else ''}")
-    for solution in solutions:
-        around = ", ".join(f"{colour}: {disc}" for colour, disc in
-                           solution["by_centre_colour"].items())
-        typer.echo(f"centre {solution['centre']}; satellites by centre spot: {around}")
-
-
-@spots_app.command("solve")
-def spots_solve(
-    file: Annotated[Path | None, typer.Argument(help="JSON: {\"discs\": {\"d1\": [6 colours "
-                                                 "clockwise], ...}}")] = None,
-    set_number: Annotated[int | None, typer.Option("--set", help="The document's set 1 or 2.")]
-    = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Every solution of a disc set (rotations of the whole assembly counted once): the
-    centre disc and which disc sits at each centre spot. Exits 1 when there is none.
-
-    Example: query spots solve --set 1 --json
-    """
-    from builder.puzzles.spots import DOCUMENT_SETS, DiscSet, SpotsError
-
-    if (file is None) == (set_number is None):
-        raise SpotsError("give a disc-set FILE or --set 1/2 (one of them)")
-    if set_number is not None:
-        if set_number not in DOCUMENT_SETS:
-            raise SpotsError(f"the document has sets 1 and 2, not {set_number}")
-        disc_set = DiscSet.from_mapping(DOCUMENT_SETS[set_number])
-    else:
-        disc_set = DiscSet.from_file(file)
-    solutions = _spots_solutions(disc_set)
-    _print_spots(disc_set, solutions, as_json)
-    if not solutions:
-        sys.exit(1)
-
-
-@random_app.command("spots")
-def random_spots(
-    solvable: Annotated[bool, typer.Option("--solvable", help="Only a set with a solution.")]
-    = False,
-    seed: SeedOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Deal a uniformly random Spot Colour disc set (each disc a random cyclic order),
-    optionally one that has a solution, and show its solutions.
-
-    Example: query random spots --solvable --json
-    """
-    from builder.puzzles.spots import DiscSet, random_sets
-
-    rng_seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
-    for attempt in range(10_000):
-        colours = random_sets(1, rng_seed + attempt)[0]
-        disc_set = DiscSet(tuple(f"d{i + 1}" for i in range(7)), colours)
-        solutions = _spots_solutions(disc_set)
-        if solutions or not solvable:
-            _print_spots(disc_set, solutions, as_json)
-            return
-    raise QueryError("no solvable set in 10,000 random sets")
-
-
 @app.command()
 def serve(
     port: Annotated[int, typer.Option(help="Port to listen on (1-65535).", min=1,
@@ -745,6 +611,58 @@ def plot_tricolore(
                              f"{error.strerror or error}") from None
     for path in written:
         typer.echo(path)
+
+
+def _mount_plugin_commands() -> None:
+    """Every plug-in's own commands (``Puzzle.query_commands``): `query NAME COMMAND`,
+    and `query random NAME` for its deal."""
+    import inspect
+    import typing
+
+    from builder.puzzles import registry
+
+    for puzzle in registry.PUZZLES:
+        commands = puzzle.query_commands()
+        own = None
+        for name, function in commands.items():
+            if name == "random":
+                random_app.command(puzzle.name)(_plugin_command(function, inspect, typing))
+                continue
+            if own is None:
+                own = typer.Typer(help=puzzle.summary, no_args_is_help=True)
+                app.add_typer(own, name=puzzle.name)
+            own.command(name)(_plugin_command(function, inspect, typing))
+
+
+def _plugin_command(function, inspect, typing):
+    """A plug-in's command as a typer command: its parameters, `--data` when it reads
+    tables, and its return value as the exit code."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    parameters = [parameter.replace(annotation=hints[parameter.name])
+                  for parameter in inspect.signature(function).parameters.values()
+                  if parameter.name != "tables"]
+    reads = "tables" in inspect.signature(function).parameters
+    if reads:
+        parameters.append(inspect.Parameter("data", inspect.Parameter.KEYWORD_ONLY,
+                                            default=Path("data"), annotation=DataOption))
+
+    def command(**options) -> None:
+        if reads:
+            from builder.reader import Tables
+
+            options["tables"] = Tables(options.pop("data"))
+        code = function(**options)
+        if code:
+            sys.exit(code)
+
+    command.__signature__ = inspect.Signature(parameters)
+    command.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    command.__doc__ = function.__doc__
+    command.__name__ = function.__name__
+    return command
+
+
+_mount_plugin_commands()
 
 
 def main() -> None:

@@ -354,6 +354,15 @@ class Puzzle(ABC):
         ``build_command``); by default the one command named after the puzzle."""
         return {self.name: self.build_command()}
 
+    def query_commands(self) -> dict[str, Callable[..., int | None]]:
+        """Its own `query` commands, by name: each is mounted as `query NAME COMMAND`,
+        except one named ``random``, mounted as `query random NAME` beside the other
+        puzzles' deals.  A command is a function whose keyword parameters are typer
+        arguments and options (its docstring is its help) and which prints its answer
+        and returns its exit code (None: 0); a parameter named ``tables`` gets a
+        ``TableLookup`` over the `--data` directory the engine adds.  None by default."""
+        return {}
+
     def default_tables(self) -> list[TableSpec]:
         """The tables `builder tables` (and `make tables`) builds for it through the
         engine's build routine; none by default."""

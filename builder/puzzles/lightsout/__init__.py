@@ -292,6 +292,11 @@ class LightsOutPuzzle(WalkablePuzzle):
                                      for clicks, states in enumerate(counts) if states],
         }
 
+    def query_commands(self) -> dict:
+        from builder.puzzles.lightsout import commands
+
+        return {"solve": commands.solve}
+
     def verify_checks(self, attributes: dict) -> str:
         return "fewest clicks = 1 + the least after a click"
 

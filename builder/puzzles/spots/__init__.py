@@ -224,6 +224,11 @@ class SpotsPuzzle(Puzzle):
         return {"spots_solution_counts": [(solutions, int(sets))
                                           for solutions, sets in enumerate(counts) if sets]}
 
+    def query_commands(self) -> dict:
+        from builder.puzzles.spots import commands
+
+        return {"solve": commands.solve, "random": commands.deal}
+
     def verify_checks(self, attributes: dict) -> str:
         return "a dealt set's solutions counted again"
 
