@@ -393,6 +393,10 @@ class Tables:
         self._lock = threading.Lock()
         self._computed: dict[tuple, dict] = {}
 
+    @property
+    def location(self) -> str:
+        return str(self.data_dir)
+
     def path(self, table: tuple[str, ...]) -> Path:
         return self.data_dir.joinpath(*table[:-1], f"{table[-1]}.zarr")
 

@@ -3,9 +3,9 @@
 From node (board, last click) the remaining distance to the target is the stored
 ``clicks[board, target]``, except when ``last`` is the board's sole optimal first
 click, where it is ``clicks_avoiding_sole``.  The walk takes, at each step, a legal
-click whose resulting node is exactly one click closer.  Lucas arrangements and ball
-tubes are walked the same way over their own tables (a ball state's distance is its
-symmetry class's); ``deal_balls`` draws starting games from a ball table.
+click whose resulting node is exactly one click closer.  Ball tubes are walked the same
+way over their own tables (a ball state's distance is its symmetry class's);
+``deal_balls`` draws starting games from a ball table; ``walk`` walks any plug-in.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from builder.puzzles.tricolore import NO_CLICK, Tricolore, node_clicks
-from builder.reader import CorruptTableError, MissingTableError, QueryError, TricoloreTable
+from builder.reader import CorruptTableError, QueryError, TricoloreTable
 
 UNREACHABLE = 255
 
@@ -105,68 +105,6 @@ def tricolore_distance(table, start: int, target: int) -> int | None:
     """Minimum clicks (>= 1) from start to target, None if unreachable."""
     clicks = int(table.target_columns(target)[0][start])
     return None if clicks == UNREACHABLE else clicks
-
-
-@dataclass(frozen=True)
-class LucasPath:
-    arrangements: tuple[str, ...]
-    moves: tuple[tuple[str, str], ...]  # (agent, move type)
-    how: str
-
-    @property
-    def length(self) -> int:
-        return len(self.moves)
-
-
-LUCAS_MAX_PATH_N = 100
-"""Longest Lucas path printed: n = 100 is 10,200 moves; n = 10,000 would be 10^8 lines."""
-
-
-def lucas_path(data_dir, start: str, target: str) -> LucasPath:
-    """A shortest sequence of moves between two arrangements: by the generic walk over the
-    stored distances (towards the goal, or towards the start, the moves being
-    reversible), over a search made at query time for other targets, or beyond the
-    tables, between the standard start and goal, by the document's closed form."""
-    from builder.puzzles import check_length
-    from builder.puzzles.lucas import LucasError, LucasPuzzle
-    from builder.reader import Tables
-
-    puzzle = LucasPuzzle()
-    check_length(start, "arrangement", LucasError)
-    check_length(target, "arrangement", LucasError)
-    rules = puzzle.variant(start, target, {})
-    start_code, target_code = rules.parse(start), rules.parse(target)
-    if rules.n > LUCAS_MAX_PATH_N:
-        moves = (rules.n + 1) ** 2 - 1
-        raise LucasError(f"n = {rules.n}: a shortest path has at least {moves:,} moves, too "
-                         f"many to print (at most n = {LUCAS_MAX_PATH_N})")
-    tables = Tables(data_dir)
-    attributes = tables.require(("lucas", "tables"), {"puzzle": "lucas"},
-                                f"no Lucas table in {data_dir}: run `make tables` or "
-                                "`builder lucas`")
-    if rules.n > attributes.get("max_n", 0):
-        if start.strip().upper() == rules.start and target.strip().upper() == rules.goal:
-            moves = rules.closed_form()
-            return LucasPath(tuple(rules.play(rules.start, moves)), tuple(moves),
-                             "closed form (beyond the tables)")
-        raise MissingTableError(
-            f"no Lucas table for n = {rules.n}: run `builder lucas --max-n {rules.n}` "
-            "(beyond the tables only the standard start to goal is answered)")
-    how = "table walk"
-    if target_code not in (rules.parse(rules.goal), rules.parse(rules.start)):
-        from builder.puzzles.lucas.levels import lucas_search
-
-        searched = lucas_search(rules, target_code)[0]
-
-        class SearchedLucas(LucasPuzzle):  # the same moves, distances from the search
-            def distance(self, tables, rules, node, target):
-                found = int(searched[rules.rank(np.array([node]))[0]])
-                return None if found < 0 else found
-
-        puzzle, how = SearchedLucas(), "search towards the target"
-    found = walk(puzzle, tables, rules, start_code, target_code)
-    return LucasPath(tuple(rules.format(code) for code in found.nodes),
-                     tuple(tuple(label.split(" ", 1)) for label in found.labels), how)
 
 
 @dataclass(frozen=True)

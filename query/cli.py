@@ -153,11 +153,12 @@ def path(
     if method == "decomposition":
         _decomposition_path(start, target, data, as_json)
         return
-    # The document's own path layouts (Lucas' agent / move type table, the ball tubes'
-    # moves from tube to tube) are kept; every other puzzle prints the generic walk.
-    printer = {"lucas": _lucas_path, "balls": _balls_path}.get(chosen.name)
-    if printer is not None and rule_variant is None:
-        printer(start, target, data, as_json)
+    # A plug-in may print its own layout (Lucas: the document's agent / move type table);
+    # the ball tubes' moves from tube to tube are still printed here.
+    if rule_variant is None and _plugin_printed(chosen, start, target, data, as_json):
+        return
+    if chosen.name == "balls" and rule_variant is None:
+        _balls_path(start, target, data, as_json)
         return
     if chosen.name != "tricolore":
         _generic_path(chosen, start, target, data, as_json, options)
@@ -380,23 +381,15 @@ def random_balls(
                                              else "can never be cleared"))
 
 
-def _lucas_path(start: str, target: str, data: Path, as_json: bool) -> None:
-    from builder.walk import lucas_path
+def _plugin_printed(puzzle, start: str, target: str, data: Path, as_json: bool) -> bool:
+    """The plug-in's own `query path` layout (``Puzzle.print_path``), if it has one."""
+    from builder.reader import Tables
+    from builder.walk import walk
 
-    found = lucas_path(data, start, target)
-    if as_json:
-        typer.echo(json.dumps({"start": found.arrangements[0], "target": found.arrangements[-1],
-                               "length": found.length, "how": found.how,
-                               "moves": [list(m) for m in found.moves],
-                               "arrangements": list(found.arrangements)}))
-        return
-    typer.echo(f"{found.arrangements[0]} -> {found.arrangements[-1]}: {found.length} moves "
-               f"(shortest, {found.how})")
-    width = max(13, len(found.arrangements[0]))
-    typer.echo(f"{'step':<5} {'configuration':<{width}}  {'agent':<5}  move type")
-    for step, arrangement in enumerate(found.arrangements):
-        agent, kind = found.moves[step - 1] if step else ("", "")
-        typer.echo(f"{step + 1:<5} {arrangement:<{width}}  {agent:<5}  {kind}".rstrip())
+    tables = Tables(data)
+    return puzzle.print_path(
+        tables, lambda chosen, variant, first, last: walk(chosen, tables, variant, first, last),
+        start, target, as_json)
 
 
 def _decomposition_path(start: str, target: str, data: Path, as_json: bool) -> None:

@@ -232,6 +232,9 @@ class TableLookup(Protocol):
     def position(self, table: tuple[str, ...], keys: str, key: int, first_keys: str,
                  missing: str | None = None) -> int: ...
 
+    location: str
+    """The data directory as the user named it (for messages)."""
+
     def require(self, table: tuple[str, ...], expected: dict | None = None,
                 missing: str | None = None) -> dict:
         """The table's attributes, after checking it is complete, of the current format
@@ -353,6 +356,15 @@ class Puzzle(ABC):
         """Every `builder` command of the plug-in, by command name (each as
         ``build_command``); by default the one command named after the puzzle."""
         return {self.name: self.build_command()}
+
+    def print_path(self, tables: TableLookup, walk: Callable[..., Any], start: str,
+                   target: str, as_json: bool) -> bool:
+        """`query path` in the plug-in's own layout (the document's table of moves...):
+        print the answer and return True; False (the default) lets the engine print its
+        generic walk.  ``walk(puzzle, variant, start_state, target_state)`` is the engine's
+        table walk over ``tables``: the walk nodes (``.nodes``) and move labels
+        (``.labels``) of a shortest path."""
+        return False
 
     def query_commands(self) -> dict[str, Callable[..., int | None]]:
         """Its own `query` commands, by name: each is mounted as `query NAME COMMAND`,

@@ -389,6 +389,12 @@ class LucasPuzzle(WalkablePuzzle):
                                 r["fewest_jumps"], r["most_jumps"], r["optimal_solutions"])
                                for r in attributes["summary"]]}
 
+    def print_path(self, tables, walk, start: str, target: str, as_json: bool) -> bool:
+        from builder.puzzles.lucas import commands
+
+        commands.print_path(self, tables, walk, start, target, as_json)
+        return True
+
     def verify_checks(self, attributes: dict) -> str:
         if attributes.get("rule") == FORWARD:
             return ""  # its arrays are the generic kernel's, checked by the engine
