@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -117,10 +118,25 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
 
 
 def _load_source(con, data_dir: Path, path: Path, attributes: dict) -> None:
-    """Every row one stored table contributes, tagged with its source."""
+    """Every row one stored table contributes, tagged with its source.  Each array is read
+    once (read-only), for the plug-in's rows and the distance histograms alike."""
+    import functools
+
+    import zarr
+
     key = _source_key(data_dir, path)
-    _load_plugin_rows(con, key, path, attributes)
-    _load_distances_of(con, data_dir, path, attributes)
+    puzzle = _plugin_of(attributes)
+    if puzzle is not None:
+        group = zarr.open_group(path, mode="r")
+
+        @functools.cache
+        def read(array: str) -> np.ndarray:
+            values = group[array][...]
+            values.flags.writeable = False
+            return values
+
+        _load_plugin_rows(con, key, puzzle, attributes, read)
+        _load_distances_of(con, key, puzzle, attributes, read)
     con.execute("INSERT INTO catalog_sources VALUES (?, ?, ?)",
                 [key, attributes["build_id"], json.dumps(attributes)])
 
@@ -177,16 +193,13 @@ def _create_plugin_views(con) -> None:
             con.execute(puzzle.catalog_views)
 
 
-def _load_plugin_rows(con, key: str, path: Path, attributes: dict) -> None:
+def _load_plugin_rows(con, key: str, puzzle, attributes: dict,
+                      read: Callable[[str], np.ndarray]) -> None:
     """The plug-in's catalog rows of one stored table, tagged with its source."""
-    import zarr
-
-    puzzle = _plugin_of(attributes)
-    if puzzle is None or not puzzle.catalog_tables:
+    if not puzzle.catalog_tables:
         return
-    group = zarr.open_group(path, mode="r")
     declared = {table.name: table for table in puzzle.catalog_tables}
-    for name, rows in puzzle.catalog_rows(attributes, lambda array: group[array][...]).items():
+    for name, rows in puzzle.catalog_rows(attributes, read).items():
         if name not in declared:
             raise ValueError(f"{puzzle.name} gave rows for {name}, which is not one of its "
                              f"catalog tables ({', '.join(sorted(declared))})")
@@ -259,31 +272,23 @@ def _source_key(data_dir: Path, path: Path) -> str:
     return Path(path).relative_to(data_dir).as_posix()
 
 
-def _load_distances_of(con, data_dir: Path, path: Path, attributes: dict) -> None:
-    import zarr
-
-    from builder.puzzles import registry
-
-    try:
-        puzzle = registry.by_name(attributes.get("puzzle", ""))
-    except ValueError:
-        return
+def _load_distances_of(con, key: str, puzzle, attributes: dict,
+                       read: Callable[[str], np.ndarray]) -> None:
+    """The distance histograms of the arrays the plug-in declares (the generic views)."""
     declared = puzzle.catalog_distances(attributes)
-    if not declared:
-        return
-    group = zarr.open_group(path, mode="r")
     rows = []
     for spec in declared:
-        values = group[spec.array][...].ravel()
-        weights = group[spec.weights][...] if spec.weights else None
+        values = read(spec.array).ravel()
+        weights = read(spec.weights) if spec.weights else None
         # unsigned values count as they are; others from their least (bincount's domain)
-        lowest = 0 if values.dtype.kind == "u" or not values.size else int(values.min())
+        unsigned = values.dtype.kind == "u"
+        lowest = 0 if unsigned or not values.size else int(values.min())
         # exact: counts stay far below 2**53 when weighted (float64 bincount)
-        counts = np.bincount(values if lowest == 0 and values.dtype.kind == "u" else
-                             values.astype(np.int64) - lowest, weights=weights)
+        counts = np.bincount(values if unsigned else values.astype(np.int64) - lowest,
+                             weights=weights)
         for offset in np.flatnonzero(counts):
             value = offset + lowest
-            rows.append((_source_key(data_dir, path), puzzle.name, spec.variant, spec.table,
+            rows.append((key, puzzle.name, spec.variant, spec.table,
                          None if value == spec.never else int(value),
                          round(float(counts[offset]))))
     if rows:

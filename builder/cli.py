@@ -161,25 +161,21 @@ def _mount_build_commands() -> None:
     """`builder NAME` for every command of every registered puzzle with tables: its
     plug-in's options plus --data, --force and --quiet (and --workers and --scheduler
     where its chunk tasks can run on Dask)."""
-    import inspect
-    import typing
-
     from builder.puzzles import registry
 
     for puzzle in registry.PUZZLES:
         if not puzzle.default_tables():
             continue
         for name, own in puzzle.build_commands().items():
-            _mount(name, puzzle, own, inspect, typing)
+            _mount(name, puzzle, own)
 
 
-def _mount(name: str, puzzle, own, inspect, typing) -> None:
-    hints = typing.get_type_hints(own, include_extras=True) if own else {}
-    parameters = list(inspect.signature(own).parameters.values()) if own else []
-    wanted = {parameter.name for parameter in parameters if parameter.name in SUPPLIED}
-    choices = [parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY,
-                                 annotation=hints[parameter.name])
-               for parameter in parameters if parameter.name not in SUPPLIED]
+def _mount(name: str, puzzle, own) -> None:
+    import inspect
+
+    from builder.command_line import as_command, plugin_parameters
+
+    choices, wanted = plugin_parameters(own, SUPPLIED) if own else ([], set())
 
     def command(*, data: Path, force: bool, quiet: bool, workers: int = 0,
                 scheduler: str | None = None, **options) -> None:
@@ -205,14 +201,11 @@ def _mount(name: str, puzzle, own, inspect, typing) -> None:
         common += [inspect.Parameter("workers", keyword, default=0, annotation=WorkersOption),
                    inspect.Parameter("scheduler", keyword, default=None,
                                      annotation=SchedulerOption)]
-    command.__signature__ = inspect.Signature(choices + common)
-    command.__annotations__ = {parameter.name: parameter.annotation
-                               for parameter in choices + common}
-    command.__doc__ = (inspect.getdoc(own) if own and own.__doc__ else
-                       f"{puzzle.summary}: build its tables "
-                       f"({', '.join('/'.join(spec.parts) for spec in puzzle.default_tables())})."
-                       f"\n\nExample: builder {name}")
-    app.command(name)(command)
+    doc = (inspect.getdoc(own) if own and own.__doc__ else
+           f"{puzzle.summary}: build its tables "
+           f"({', '.join('/'.join(spec.parts) for spec in puzzle.default_tables())})."
+           f"\n\nExample: builder {name}")
+    app.command(name)(as_command(command, choices + common, doc))
 
 
 @app.command()

@@ -8,9 +8,11 @@ data directory); 130 Ctrl-C.  Usage errors are printed as one line naming the co
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
-from collections.abc import Callable
+import typing
+from collections.abc import Callable, Collection
 
 from builder.puzzles import OneLineError
 
@@ -66,3 +68,29 @@ def run_app(app: Callable, interruptible: bool = False, on_interrupt: str = "int
             raise
         _fail(f"internal error ({type(error).__name__}: {str(error)[:200]}); "
               "TABLEBASE_DEBUG=1 shows the traceback", 1)
+
+
+def plugin_parameters(function: Callable, supplied: Collection[str]
+                      ) -> tuple[list[inspect.Parameter], set[str]]:
+    """A plug-in's command function as typer sees it: its parameters, keyword-only with
+    their annotations resolved, leaving out those the engine ``supplied`` (the data
+    directory, a table lookup...); and which of those it asks for."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    parameters = inspect.signature(function).parameters.values()
+    return ([parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY,
+                               annotation=hints[parameter.name])
+             for parameter in parameters if parameter.name not in supplied],
+            {parameter.name for parameter in parameters if parameter.name in supplied})
+
+
+def as_command(command: Callable, parameters: list[inspect.Parameter], doc: str | None,
+               name: str | None = None) -> Callable:
+    """``command`` (taking ``**options``) presented to typer with these parameters and
+    help text."""
+    command.__signature__ = inspect.Signature(parameters)
+    command.__annotations__ = {parameter.name: parameter.annotation
+                               for parameter in parameters}
+    command.__doc__ = doc
+    if name:
+        command.__name__ = name
+    return command

@@ -14,7 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from builder.puzzles.tricolore import NO_CLICK, Tricolore, node_clicks
+from builder.puzzles.tricolore.rules import (
+    InconsistentTable,
+    Tricolore,
+    column_clicks,
+    walk_columns,
+)
 from builder.reader import CorruptTableError, QueryError, TricoloreTable
 
 UNREACHABLE = 255
@@ -52,25 +57,19 @@ def explain_unreachable(rules: Tricolore, target: int, method: str) -> str:
     return f"{name} cannot be reached from this start under the {method} method"
 
 
-def remaining_clicks(columns, board: int, last: int, target: int) -> int:
-    """``node_clicks`` over a table's (clicks, sole_click, clicks_avoiding_sole) columns."""
-    arrays = dict(zip(("clicks", "sole_click", "clicks_avoiding_sole"), columns))
-    return node_clicks(lambda name: int(arrays[name][board]), board, last, target)
-
-
 def tricolore_hint(
     rules: Tricolore, table, board: int, last: int, target: int, method: str
 ) -> tuple[int | None, int]:
     """(the next click of an optimal continuation, clicks remaining) from ``board`` when
     ``last`` was clicked just before (NO_CLICK at the start); (None, 0) at the target."""
     columns = table.target_columns(target)
-    remaining = remaining_clicks(columns, board, last, target)
+    remaining = column_clicks(columns, board, last, target)
     if remaining == 0:
         return None, 0
     if remaining == UNREACHABLE:
         raise UnreachableError(explain_unreachable(rules, target, method))
     for square, following in rules.legal_moves(board, last, method):
-        if remaining_clicks(columns, following, square, target) == remaining - 1:
+        if column_clicks(columns, following, square, target) == remaining - 1:
             return square, remaining
     raise CorruptTableError(f"table {table.path} is inconsistent at {rules.format(board)}")
 
@@ -79,26 +78,17 @@ def tricolore_path(
     rules: Tricolore, table: TricoloreTable, start: int, target: int, method: str
 ) -> TricolorePath:
     """An optimal click sequence from ``start`` to ``target`` (at least one click)."""
-    columns = table.target_columns(target)
-    remaining = remaining_clicks(columns, start, NO_CLICK, target)
-    if remaining == UNREACHABLE:
+    try:
+        path = walk_columns(rules, table.target_columns(target), start, target, method)
+    except InconsistentTable as damaged:
+        raise CorruptTableError(
+            f"table {table.path} is inconsistent at board {rules.format(damaged.board)} "
+            f"({damaged.remaining} clicks to {rules.format(target)} but no click gets closer); "
+            "rebuild it with `make tables FORCE=1`") from None
+    if path is None:
         raise UnreachableError(explain_unreachable(rules, target, method))
-    board, last = start, NO_CLICK
-    clicks, boards = [], [start]
-    while remaining > 0:
-        for square, following in rules.legal_moves(board, last, method):
-            if remaining_clicks(columns, following, square, target) == remaining - 1:
-                break
-        else:
-            raise CorruptTableError(
-                f"table {table.path} is inconsistent at board {rules.format(board)} "
-                f"({remaining} clicks to {rules.format(target)} but no click gets closer); "
-                "rebuild it with `make tables FORCE=1`"
-            )
-        board, last, remaining = following, square, remaining - 1
-        clicks.append(square)
-        boards.append(board)
-    return TricolorePath(start, target, method, tuple(clicks), tuple(boards))
+    return TricolorePath(start, target, method, tuple(square for square, _ in path),
+                         (start, *(board for _, board in path)))
 
 
 def tricolore_distance(table, start: int, target: int) -> int | None:

@@ -609,38 +609,34 @@ def plot_tricolore(
 def _mount_plugin_commands() -> None:
     """Every plug-in's own commands (``Puzzle.query_commands``): `query NAME COMMAND`,
     and `query random NAME` for its deal."""
-    import inspect
-    import typing
-
     from builder.puzzles import registry
 
     for puzzle in registry.PUZZLES:
-        commands = puzzle.query_commands()
         own = None
-        for name, function in commands.items():
+        for name, function in puzzle.query_commands().items():
             if name == "random":
-                random_app.command(puzzle.name)(_plugin_command(function, inspect, typing))
+                random_app.command(puzzle.name)(_plugin_command(function))
                 continue
             if own is None:
                 own = typer.Typer(help=puzzle.summary, no_args_is_help=True)
                 app.add_typer(own, name=puzzle.name)
-            own.command(name)(_plugin_command(function, inspect, typing))
+            own.command(name)(_plugin_command(function))
 
 
-def _plugin_command(function, inspect, typing):
+def _plugin_command(function):
     """A plug-in's command as a typer command: its parameters, `--data` when it reads
     tables, and its return value as the exit code."""
-    hints = typing.get_type_hints(function, include_extras=True)
-    parameters = [parameter.replace(annotation=hints[parameter.name])
-                  for parameter in inspect.signature(function).parameters.values()
-                  if parameter.name != "tables"]
-    reads = "tables" in inspect.signature(function).parameters
-    if reads:
+    import inspect
+
+    from builder.command_line import as_command, plugin_parameters
+
+    parameters, wanted = plugin_parameters(function, ("tables",))
+    if wanted:
         parameters.append(inspect.Parameter("data", inspect.Parameter.KEYWORD_ONLY,
                                             default=Path("data"), annotation=DataOption))
 
     def command(**options) -> None:
-        if reads:
+        if wanted:
             from builder.reader import Tables
 
             options["tables"] = Tables(options.pop("data"))
@@ -648,11 +644,7 @@ def _plugin_command(function, inspect, typing):
         if code:
             sys.exit(code)
 
-    command.__signature__ = inspect.Signature(parameters)
-    command.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
-    command.__doc__ = function.__doc__
-    command.__name__ = function.__name__
-    return command
+    return as_command(command, parameters, function.__doc__, function.__name__)
 
 
 _mount_plugin_commands()

@@ -28,9 +28,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from builder.puzzles.tricolore.tables import TARGETS_PER_TASK as BATCH
+
 UNREACHABLE = 255
-LANES = 4
-BATCH = 64 * LANES
+LANES = BATCH // 64
+"""64-bit words of searches per node: one chunk task's targets."""
 LEVEL_PLANES = 6
 """Bit planes per recorded level: searches deeper than 2**6 - 1 levels are refused."""
 SQUARE_PLANES = 5

@@ -194,18 +194,16 @@ ORDER BY max_clicks DESC, mean_clicks DESC;
 """
 
 
-def _histograms(clicks: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-    """(rows, 256): how many entries of each row of ``clicks`` hold each value (counting
-    column j ``weights[j]`` times when given), a block of rows at a time."""
+def _histograms(clicks: np.ndarray) -> np.ndarray:
+    """(rows, 256): how many entries of each row of ``clicks`` hold each value, a block
+    of rows at a time."""
     rows = clicks.shape[0]
     result = np.zeros((rows, 256), np.int64)
     for first in range(0, rows, ROWS_PER_BLOCK):
         block = clicks[first:first + ROWS_PER_BLOCK].astype(np.int64)
         index = (np.arange(len(block))[:, None] * 256 + block).ravel()
-        counted = np.bincount(index, weights=None if weights is None else
-                              np.broadcast_to(weights, block.shape).ravel(),
-                              minlength=len(block) * 256)
-        result[first:first + len(block)] = np.rint(counted).reshape(len(block), 256)
+        result[first:first + len(block)] = np.bincount(
+            index, minlength=len(block) * 256).reshape(len(block), 256)
     return result
 
 
@@ -258,7 +256,7 @@ def _all_pairs_rows(rules: Tricolore, method: str, clicks: np.ndarray) -> dict:
     starts = _frame(_histograms(clicks), ("start", "clicks", "targets"), **shape,
                     method=method)
     per_target = _histograms(clicks.T)
-    document = _histograms(clicks.T, mirror_canonical.astype(np.float64))
+    document = _histograms(clicks[mirror_canonical].T)  # the document's starts only
     targets = _frame(per_target, ("target", "clicks", "starts"), **shape, method=method)
     targets["document_starts"] = document[targets["target"], targets["clicks"]]
     return {

@@ -20,7 +20,15 @@ import numpy as np
 
 from builder.puzzles import PuzzleInputError
 from builder.puzzles.base import TableLookup
-from builder.puzzles.tricolore.rules import BLUE, NO_CLICK, RED, WHITE, Tricolore, node_clicks
+from builder.puzzles.tricolore.rules import (
+    BLUE,
+    RED,
+    WALK_ARRAYS,
+    WHITE,
+    InconsistentTable,
+    Tricolore,
+    walk_columns,
+)
 
 ROTATIONS = ("identity", "quarter_turn", "half_turn", "three_quarter_turn")
 N_SQUARE = 10
@@ -61,29 +69,18 @@ def half_path(rules: Tricolore, tables: TableLookup, method: str, start: int,
     tables.require(table, {"puzzle": "tricolore", "width": rules.width,
                            "height": rules.height, "method": method},
                    half_table_advice(method))
-    columns = {name: tables.column(table, name, target, half_table_advice(method))
-               for name in ("clicks", "sole_click", "clicks_avoiding_sole")}
-
-    def remaining(board: int, last: int) -> int:
-        return node_clicks(lambda name: int(columns[name][board]), board, last, target)
-
-    board, last = start, NO_CLICK
-    left = remaining(board, last)
-    if left == 255:
+    columns = [tables.column(table, name, target, half_table_advice(method))
+               for name in WALK_ARRAYS]
+    try:
+        path = walk_columns(rules, columns, start, target, method)
+    except InconsistentTable as damaged:
+        raise DecompositionError(f"the 4x2 {method} table is inconsistent at "
+                                 f"{rules.format(damaged.board)}: rebuild it (`make tables "
+                                 "FORCE=1`)") from None
+    if path is None:
         raise DecompositionError(f"{rules.format(target)} cannot be reached under the "
                                  f"{method} method from {rules.format(start)}")
-    clicks = []
-    while left > 0:
-        for square, following in rules.legal_moves(board, last, method):
-            if remaining(following, square) == left - 1:
-                break
-        else:
-            raise DecompositionError(f"the 4x2 {method} table is inconsistent at "
-                                     f"{rules.format(board)}: rebuild it (`make tables "
-                                     "FORCE=1`)")
-        board, last, left = following, square, left - 1
-        clicks.append(square)
-    return clicks
+    return [square for square, _ in path]
 
 
 class DecompositionSolver:

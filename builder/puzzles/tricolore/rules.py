@@ -382,5 +382,44 @@ def node_clicks(read, board: int, last: int, target: int) -> int:
     return read("clicks")
 
 
+WALK_ARRAYS = ("clicks", "sole_click", "clicks_avoiding_sole")
+"""The arrays a table walk reads, in the order ``walk_columns`` takes them."""
+
+
+def column_clicks(columns, board: int, last: int, target: int) -> int:
+    """``node_clicks`` over a table's three arrays (``WALK_ARRAYS`` order) indexed by
+    board: the column towards ``target`` of an all-pairs table, or a single-target table."""
+    arrays = dict(zip(WALK_ARRAYS, columns))
+    return node_clicks(lambda name: int(arrays[name][board]), board, last, target)
+
+
+class InconsistentTable(Exception):
+    """A walk found no click one closer: the table is damaged at ``board``."""
+
+    def __init__(self, board: int, remaining: int):
+        super().__init__(board, remaining)
+        self.board, self.remaining = board, remaining
+
+
+def walk_columns(rules: Tricolore, columns, start: int, target: int,
+                 method: str) -> list[tuple[int, int]] | None:
+    """An optimal path from ``start`` to ``target`` as (square clicked, board after) per
+    click, by walking a table's three arrays towards ``target``; None when ``target``
+    cannot be reached.  At each node the first legal click one closer is taken."""
+    remaining = column_clicks(columns, start, NO_CLICK, target)
+    if remaining == 255:
+        return None
+    board, last, path = start, NO_CLICK, []
+    while remaining > 0:
+        for square, following in rules.legal_moves(board, last, method):
+            if column_clicks(columns, following, square, target) == remaining - 1:
+                break
+        else:
+            raise InconsistentTable(board, remaining)
+        board, last, remaining = following, square, remaining - 1
+        path.append((square, board))
+    return path
+
+
 ALL_PAIRS_MAX_SQUARES = 10
 """Boards up to this size have all-pairs tables; larger ones a table per target."""

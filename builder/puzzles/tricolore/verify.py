@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from builder.puzzles.tricolore.rules import NO_CLICK, Tricolore, node_clicks
+from builder.puzzles.tricolore.rules import NO_CLICK, WALK_ARRAYS, Tricolore, column_clicks
 
 PLAIN_SEARCH_MAX_SQUARES = 8
 """All-pairs rows are re-derived up to this board size (a plain search per row)."""
@@ -72,16 +72,12 @@ def _sample_all_pairs(rules: Tricolore, method: str, clicks: np.ndarray, rows: i
 def _sample_target(rules: Tricolore, target_name: str, read, samples: int,
                    rng) -> str | None:
     target = rules.parse(target_name)
-    arrays = {name: read(name) for name in ("clicks", "sole_click", "clicks_avoiding_sole")}
-
-    def remaining(board: int, last: int) -> int:
-        return node_clicks(lambda name: int(arrays[name][board]), board, last, target)
-
+    columns = [read(name) for name in WALK_ARRAYS]
     for board in rng.integers(0, rules.n_boards, samples):
         board = int(board)
-        options = [remaining(following, square) for square, following in
-                   rules.legal_moves(board, NO_CLICK, "unrestricted")]
+        options = [column_clicks(columns, following, square, target) for square, following
+                   in rules.legal_moves(board, NO_CLICK, "unrestricted")]
         expected = 255 if min(options) == 255 else min(options) + 1  # 255: unreachable
-        if expected != arrays["clicks"][board]:
+        if expected != columns[0][board]:
             return f"board {rules.format(board)} breaks the shortest-path recurrence"
     return None
