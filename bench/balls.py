@@ -98,12 +98,13 @@ def bench_large_build(rows):
 def clearable_states(data: Path, size, count: int) -> list[tuple[int, ...]]:
     """Uniformly drawn labelled states that can be cleared."""
     from builder.puzzles.balls import Balls
-    from builder.reader import BallsTable
+    from builder.puzzles.balls.answers import BallsTable
+    from builder.reader import Tables
 
     rules = Balls(*size)
     ranks = np.random.default_rng(11).integers(0, rules.n_states, 20 * count)
     states = rules.codes_of_ranks(ranks)
-    moves = BallsTable(data, rules).moves_of_states(states)
+    moves = BallsTable(Tables(data), rules).moves_of_states(states)
     return [tuple(int(c) for c in s) for s in states[moves != 255][:count]]
 
 
@@ -111,18 +112,18 @@ def query_times(data: Path, size, starts: int = 200):
     """Medians of `moves_to_clear` and of a whole path walk per move of the path, each
     from a fresh table reader (chunks read from disk), at random clearable states."""
     from builder.puzzles.balls import Balls
-    from builder.reader import BallsTable
-    from builder.walk import balls_path
+    from builder.puzzles.balls.answers import BallsTable, balls_path
+    from builder.reader import Tables
 
     rules = Balls(*size)
     states = clearable_states(data, size, starts)
     lookups, paths = [], []
     for state in states:
-        table = BallsTable(data, rules)
+        table = BallsTable(Tables(data), rules)
         started = time.perf_counter()
         table.moves_to_clear(state)
         lookups.append(time.perf_counter() - started)
-        table = BallsTable(data, rules)
+        table = BallsTable(Tables(data), rules)
         started = time.perf_counter()
         found = balls_path(rules, table, state)
         paths.append((time.perf_counter() - started) / max(found.length, 1))

@@ -129,8 +129,8 @@ def bench_storage(rows, data: Path):
 
 
 def bench_query(rows, data: Path):
-    from builder.reader import TricoloreTable
-    from builder.walk import tricolore_path
+    from builder.puzzles.tricolore.answers import TargetColumns, optimal_path
+    from builder.reader import Tables
 
     rules = Tricolore(4, 2)
     rng = random.Random(2026)
@@ -142,9 +142,10 @@ def bench_query(rows, data: Path):
     def timed(pairs, table_for_each):
         latencies = []
         for start, target in pairs:
-            table = table_for_each()
+            tables = table_for_each()
             started = time.perf_counter()
-            tricolore_path(rules, table, start, target, method)
+            optimal_path(rules, TargetColumns(tables, rules, target, method), start, target,
+                         method)
             latencies.append(time.perf_counter() - started)
         return latencies
 
@@ -155,10 +156,10 @@ def bench_query(rows, data: Path):
         baseline.append(time.perf_counter() - started)
     b50, b99 = np.percentile(baseline, 50), np.percentile(baseline, 99)
 
-    server = TricoloreTable(data, 4, 2, method)
+    server = Tables(data)
     timed(random_pairs(3000), lambda: server)  # a long-lived process warms its chunk cache
     steady = timed(random_pairs(2000), lambda: server)
-    first_touch = timed(random_pairs(300), lambda: TricoloreTable(data, 4, 2, method))
+    first_touch = timed(random_pairs(300), lambda: Tables(data))
     note = ("table walk over random pairs in a long-lived process (decompressed chunks "
             "cached after a 3000-query warm-up) vs a pure-Python BFS at query time (40 pairs)")
     rows.append(row("query_path_p50", np.percentile(steady, 50), b50, note))
@@ -218,10 +219,10 @@ def bench_target_build_cli(rows, data: Path):
 def bench_tricolore_4x4(rows, data: Path):
     import resource
 
+    from builder.puzzles.tricolore.answers import TargetColumns, optimal_path
+    from builder.puzzles.tricolore.bidirectional import bidirectional_path
     from builder.puzzles.tricolore.tables import single_target as tricolore_single_target
-    from builder.reader import TricoloreTargetTable
-    from builder.walk import tricolore_path
-    from query.search import bidirectional_path
+    from builder.reader import Tables
 
     rules = Tricolore(4, 4)
     tricolore_single_target(Tricolore(3, 3), 0, progress=False)  # compile / load the cache
@@ -233,13 +234,14 @@ def bench_tricolore_4x4(rows, data: Path):
     rows.append(row("tricolore_4x4_target_search", search, None,
                     f"one backward search over 731M nodes towards all red; peak RSS of the "
                     f"bench process so far {peak:.2f} GiB"))
-    table = TricoloreTargetTable(data, 4, 4, "RRRR.RRRR.RRRR.RRRR")
+    tables = Tables(data)
     rng = np.random.default_rng(7)
     starts = [int(s) for s in rng.integers(0, rules.n_boards, 40)]
     walk, fallback = [], []
     for start in starts:
         began = time.perf_counter()
-        tricolore_path(rules, table, start, target, "unrestricted")
+        optimal_path(rules, TargetColumns(tables, rules, target, "unrestricted"), start,
+                     target, "unrestricted")
         walk.append(time.perf_counter() - began)
     for start in starts[:8]:
         began = time.perf_counter()

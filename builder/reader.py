@@ -16,7 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
-from builder.puzzles import OneLineError
+from builder.puzzles import (  # noqa: F401  (re-exported: the engine's errors)
+    CorruptTableError,
+    MissingTableError,
+    QueryError,
+    StaleTableError,
+)
 
 TABLE_FORMAT = 2
 """Must equal builder.store.TABLE_FORMAT (a test keeps them together)."""
@@ -25,25 +30,6 @@ TABLE_FORMAT = 2
 CHUNK_CACHE_BYTES = 64 * 2**20
 """Decompressed chunks kept per array: a long-lived process (a server) holds a whole
 4×2 table after warming up, and a path query then reads no file at all."""
-
-
-class QueryError(OneLineError):
-    """Anything a user should be told in one line (the CLI prints it and exits 2)."""
-
-
-class MissingTableError(QueryError, KeyError):
-    """The table a query needs has not been built."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
-
-
-class StaleTableError(QueryError):
-    """A table exists but was built by another format or is incomplete."""
-
-
-class CorruptTableError(QueryError):
-    """A table's contents contradict themselves (a chunk is damaged)."""
 
 
 def _read_json(path: Path) -> dict:
@@ -257,112 +243,6 @@ def sorted_positions(sorted_keys: ChunkedVector, first_keys: np.ndarray, keys: n
     return found
 
 
-class TricoloreTable:
-    """The all-pairs tables of one Tricolore board shape and method."""
-
-    def __init__(self, data_dir: Path, width: int, height: int, method: str):
-        self.path = Path(data_dir) / "tricolore" / f"{width}x{height}" / f"{method}.zarr"
-        if not (self.path / "zarr.json").exists():
-            built = sorted(p.name for p in (Path(data_dir) / "tricolore").glob("*x*"))
-            hint = f" (built shapes: {', '.join(built)})" if built else ""
-            raise MissingTableError(
-                f"no {method} table for {width}x{height} Tricolore boards in {data_dir}{hint}: "
-                f"run `make tables` or `builder tricolore --width {width} --height {height}`"
-            )
-        self.attributes = open_group(
-            self.path, {"puzzle": "tricolore", "width": width, "height": height, "method": method}
-        )
-        self.clicks = ColumnChunkedArray(self.path / "clicks")
-        self.sole_click = ColumnChunkedArray(self.path / "sole_click")
-        self.clicks_avoiding_sole = ColumnChunkedArray(self.path / "clicks_avoiding_sole")
-
-    def target_columns(self, target: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(clicks, sole_click, clicks_avoiding_sole) from every start to ``target``."""
-        return (
-            self.clicks.column(target),
-            self.sole_click.column(target),
-            self.clicks_avoiding_sole.column(target),
-        )
-
-
-class TricoloreTargetTable:
-    """Exact distances from every board to one target (boards too large for all pairs)."""
-
-    def __init__(self, data_dir: Path, width: int, height: int, target_name: str):
-        self.path = (
-            Path(data_dir) / "tricolore" / f"{width}x{height}" / "targets" / f"{target_name}.zarr"
-        )
-        if not (self.path / "zarr.json").exists():
-            raise MissingTableError(
-                f"no exact table towards {target_name} in {data_dir}: build it with "
-                f"`builder tricolore4x4 --target {target_name}`, or ask for "
-                "`--method decomposition` (not optimal)"
-            )
-        self.attributes = open_group(
-            self.path,
-            {"puzzle": "tricolore", "width": width, "height": height, "target": target_name},
-        )
-        self.target_name = target_name
-        self.clicks = ChunkedVector(self.path / "clicks")
-        self.sole_click = ChunkedVector(self.path / "sole_click")
-        self.clicks_avoiding_sole = ChunkedVector(self.path / "clicks_avoiding_sole")
-
-    def target_columns(self, target: int):
-        return self.clicks, self.sole_click, self.clicks_avoiding_sole
-
-
-def target_table_names(data_dir: Path, width: int, height: int) -> list[str]:
-    folder = Path(data_dir) / "tricolore" / f"{width}x{height}" / "targets"
-    return sorted(p.name.removesuffix(".zarr") for p in folder.glob("*.zarr"))
-
-
-class BallsTable:
-    """Fewest moves to be cleared for every symmetry class of one (T, c, k) ball-tube game,
-    looked up by class key (``builder/puzzles/balls.py``): the first key of every chunk
-    says which one chunk of keys and of moves to read."""
-
-    def __init__(self, data_dir: Path, rules):
-        self.rules = rules
-        self.path = Path(data_dir) / "balls" / f"{rules.name}.zarr"
-        if not (self.path / "zarr.json").exists():
-            built = sorted(p.name.removesuffix(".zarr")
-                           for p in (Path(data_dir) / "balls").glob("*.zarr"))
-            raise MissingTableError(
-                f"no ball-tube table for {rules.tubes} tubes of {rules.capacity} with "
-                f"{rules.colours} colours{' (built: ' + ', '.join(built) + ')' if built else ''}"
-                f": run `builder balls --tubes {rules.tubes} --capacity {rules.capacity} "
-                f"--colours {rules.colours}`"
-            )
-        from builder.puzzles.balls import TABLE_LAYOUT
-
-        self.attributes = open_group(self.path, {"puzzle": "balls", "tubes": rules.tubes,
-                                                 "capacity": rules.capacity,
-                                                 "colours": rules.colours,
-                                                 "layout": TABLE_LAYOUT})
-        self.class_key = ChunkedVector(self.path / "class_key")
-        self.moves = ChunkedVector(self.path / "moves_to_clear")
-        self.class_states = ChunkedVector(self.path / "class_states")
-        self.key_index = ChunkedVector(self.path / "key_index").whole()
-
-    def classes_of(self, keys: np.ndarray) -> np.ndarray:
-        """Each key's class number (its position in the table)."""
-        return sorted_positions(self.class_key, self.key_index, keys, self.path)
-
-    def moves_of_states(self, states: np.ndarray) -> np.ndarray:
-        """Fewest moves to clear (255: never) for (N, T) tube codes."""
-        keys = self.rules.class_keys(np.asarray(states).reshape(-1, self.rules.tubes))
-        classes = self.classes_of(keys)
-        chunks, within = np.divmod(classes, self.moves.chunk_size)
-        found = np.empty(len(classes), dtype=np.int64)
-        for number in np.unique(chunks):
-            chosen = chunks == number
-            found[chosen] = self.moves.chunk(int(number))[within[chosen]]
-        return found
-
-    def moves_to_clear(self, state: tuple[int, ...]) -> int:
-        return int(self.moves_of_states(np.array([state]))[0])
-
-
 def open_catalog(data_dir: Path):
     """The DuckDB catalog, read-only and sealed: no file outside it can be read or written
     (external access off, the configuration locked so SQL cannot turn it back on)."""
@@ -440,6 +320,13 @@ class Tables:
                missing: str | None = None) -> np.ndarray:
         return self._array(table, array, False, missing).column(column)
 
+    def vector(self, table: tuple[str, ...], array: str,
+               missing: str | None = None) -> ChunkedVector:
+        return self._array(table, array, True, missing)
+
+    def describe(self, table: tuple[str, ...]) -> str:
+        return str(self.path(table))
+
     def stored(self, folder: tuple[str, ...]) -> list[str]:
         return sorted(path.name.removesuffix(".zarr")
                       for path in self.data_dir.joinpath(*folder).glob("*.zarr")
@@ -469,10 +356,14 @@ class Tables:
     def position(self, table: tuple[str, ...], keys: str, key: int, first_keys: str,
                  missing: str | None = None) -> int:
         """Where ``key`` sits in the ascending array ``keys`` (``sorted_positions``)."""
+        return int(self.positions(table, keys, [key], first_keys, missing)[0])
+
+    def positions(self, table: tuple[str, ...], keys: str, wanted, first_keys: str,
+                  missing: str | None = None) -> np.ndarray:
         sorted_keys = self._array(table, keys, True, missing)
         firsts = self._array(table, first_keys, True, missing)
         with self._lock:
             index = self._arrays.get((table, first_keys, "whole"))
             if index is None:
                 index = self._arrays[(table, first_keys, "whole")] = firsts.whole()
-        return int(sorted_positions(sorted_keys, index, [key], self.path(table))[0])
+        return sorted_positions(sorted_keys, index, wanted, self.path(table))

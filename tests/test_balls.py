@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from builder import routine
 from builder.puzzles import registry
 from builder.puzzles.balls import Balls, BallsError
-from builder.reader import BallsTable
-from builder.walk import NotClearableError, balls_path, deal_balls
+from builder.puzzles.balls.answers import NotClearableError, balls_path, deal_balls
 from tests import reference
 from tests.test_cli import run
+from tests.walks import balls_table
 
 GAME = Balls(4, 4, 3)
 
@@ -67,7 +67,7 @@ def every_state(rules: Balls) -> np.ndarray:
 @pytest.mark.parametrize("size", [(3, 2, 2), (4, 3, 2), (3, 3, 2), (5, 2, 3)])
 def test_small_games_equal_a_plain_search_on_every_state(small_games, size):
     rules = Balls(*size)
-    table = BallsTable(small_games, rules)
+    table = balls_table(small_games, rules)
     states = every_state(rules)
     moves = table.moves_of_states(states)
     expected = reference.ball_moves_to_clear(*size)
@@ -88,7 +88,7 @@ def test_classes_are_the_orbits_of_every_labelled_state(small_games, size):
 
 def test_symmetric_states_need_the_same_moves(data_dir):
     rules = GAME
-    table = BallsTable(data_dir, rules)
+    table = balls_table(data_dir, rules)
 
     @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.integers(0, GAME.n_states - 1), st.permutations(range(3)),
@@ -136,7 +136,7 @@ def replay(rules: Balls, start: str, found) -> str:
 
 
 def test_paths_replay_legally_and_end_cleared(data_dir):
-    table = BallsTable(data_dir, GAME)
+    table = balls_table(data_dir, GAME)
 
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.integers(0, GAME.n_states - 1))
@@ -180,7 +180,7 @@ def test_random_deal_meets_the_difficulty(data_dir):
 def test_deals_are_uniform_over_starting_states(small_games):
     """4 tubes of 3, 2 colours: 20 starting states; 4,000 deals within a chi-square bound."""
     rules = Balls(4, 3, 2)
-    table = BallsTable(small_games, rules)
+    table = balls_table(small_games, rules)
     rng = np.random.default_rng(7)
     dealt = Counter(rules.format(deal_balls(rules, table, rng)[0]) for _ in range(4000))
     first, last = rules.initial_range()
@@ -192,7 +192,7 @@ def test_deals_are_uniform_over_starting_states(small_games):
 
 
 def test_a_state_that_cannot_be_cleared_exits_nonzero(data_dir):
-    table = BallsTable(data_dir, GAME)
+    table = balls_table(data_dir, GAME)
     states = GAME.codes_of_ranks(np.arange(0, GAME.n_states, 101))
     never = GAME.format(tuple(states[int(np.flatnonzero(table.moves_of_states(states) == 255)[0])]))
     result = run("query", "path", never, "cleared", data_dir=data_dir)
@@ -237,7 +237,7 @@ def test_large_game_classes_hold_every_labelled_state(catalog):
 def test_large_game_obeys_the_shortest_path_recurrence(data_dir):
     """At random labelled states, through the plain notation's moves: a state needs one
     move more than its best successor (0 if cleared, 255 if no successor can be)."""
-    table = BallsTable(data_dir, LARGE)
+    table = balls_table(data_dir, LARGE)
     rng = np.random.default_rng(4)
     for rank in rng.integers(0, LARGE.n_states, 150):
         text = LARGE.format(LARGE.state_of_rank(int(rank)))
@@ -249,7 +249,7 @@ def test_large_game_obeys_the_shortest_path_recurrence(data_dir):
 
 
 def test_large_game_paths_replay(data_dir):
-    table = BallsTable(data_dir, LARGE)
+    table = balls_table(data_dir, LARGE)
     rng = np.random.default_rng(5)
     for _ in range(20):
         state, moves = deal_balls(LARGE, table, rng, clearable=True)

@@ -16,9 +16,9 @@ from builder import store
 from builder.execute import Dask, InProcess
 from builder.puzzles.tricolore import METHODS, Tricolore
 from builder.puzzles.tricolore.tables import ARRAYS, all_pairs_spec
-from builder.reader import CorruptTableError, TricoloreTable
+from builder.reader import CorruptTableError
 from builder.routine import build_table, table_path
-from builder.walk import tricolore_path
+from tests.walks import tricolore_path
 
 BIN = Path(sys.executable).parent
 
@@ -123,8 +123,7 @@ def test_a_query_that_reads_a_corrupted_chunk_fails_clearly(small_table):
     target = 3 * 16 + 5  # a target column in chunk 3
     flip_a_byte(path / "clicks" / "c" / "0" / "3")
     with pytest.raises(CorruptTableError, match="clicks/c/0/3"):
-        tricolore_path(rules, TricoloreTable(data, 3, 2, "unrestricted"), 0, target,
-                       "unrestricted")
+        tricolore_path(data, rules, 0, target, "unrestricted")
     result = subprocess.run([str(BIN / "query"), "path", "RRR.RRR", rules.format(target),
                              "--data", str(data)], capture_output=True, text=True, check=False)
     assert result.returncode == 2 and "corrupted" in result.stderr
@@ -149,8 +148,7 @@ def test_queries_use_the_old_table_while_a_rebuild_runs(small_table):
     rebuild.start()
     assert paused.wait(60)
     rules = Tricolore(3, 2)
-    found = tricolore_path(rules, TricoloreTable(data, 3, 2, "unrestricted"), 0, 100,
-                           "unrestricted")
+    found = tricolore_path(data, rules, 0, 100, "unrestricted")
     assert found.length >= 1 and store.read_attributes(path)["build_id"] == old_id
     resume.set()
     rebuild.join(120)

@@ -15,3 +15,35 @@ def test_import_contracts_hold():
                             cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "broken" not in result.stdout.lower() or " 0 broken" in result.stdout.lower()
+
+
+ENGINE_MODULES = sorted([*ROOT.glob("builder/*.py"), *ROOT.glob("query/*.py")])
+SHARED = {"builder.puzzles", "builder.puzzles.base", "builder.puzzles.registry"}
+
+
+def _imported_modules(path: Path) -> set[str]:
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names
+                         if node.module == "builder.puzzles")
+    return found
+
+
+def test_the_engine_imports_no_plug_in():
+    """Builder, catalog, verify, walk, CLI and web know the puzzles only through the
+    registry and the interface: no engine module imports a plug-in's package."""
+    from builder.puzzles import registry
+
+    plug_ins = {type(puzzle).__module__ for puzzle in registry.PUZZLES}  # their packages
+    assert len(plug_ins) == len(registry.PUZZLES)
+    assert ENGINE_MODULES
+    for path in ENGINE_MODULES:
+        reached = {module for module in _imported_modules(path) - SHARED
+                   if any(module == p or module.startswith(p + ".") for p in plug_ins)}
+        assert not reached, f"{path.relative_to(ROOT)} imports {sorted(reached)}"

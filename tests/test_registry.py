@@ -79,6 +79,70 @@ def test_move_values_obey_the_shortest_path_recurrence(puzzle, data_dir):
     assert here == min(reachable) + 1
 
 
+def _query(*arguments, data_dir) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "query"), *arguments, "--data", str(data_dir)],
+                          capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
+def test_query_distance_and_solvable_equal_the_walked_path_for_every_puzzle(puzzle, data_dir):
+    variant, start, target = example_game(puzzle)
+    length = walk(puzzle, Tables(data_dir), variant, start, target).length
+    distance = _query("distance", *puzzle.example, "--json", data_dir=data_dir)
+    assert distance.returncode == 0, distance.stderr
+    assert json.loads(distance.stdout)[puzzle.unit] == length
+    solvable = _query("solvable", *puzzle.example, "--json", data_dir=data_dir)
+    assert solvable.returncode == 0, solvable.stderr
+    answer = json.loads(solvable.stdout)
+    assert answer[puzzle.goal_words[0]] is True and answer[puzzle.unit] == length
+
+
+def test_an_unreachable_target_is_one_line_and_exit_1_for_solvable(data_dir):
+    never = _query("solvable", "RRRR.RRRR", "BBBB.BBBB", data_dir=data_dir)
+    assert never.returncode == 1 and "can never be solved" in never.stdout
+    distance = _query("distance", "RRRR.RRRR", "BBBB.BBBB", data_dir=data_dir)
+    assert distance.returncode == 2 and "never blue afterwards" in distance.stderr
+
+
+def test_the_walk_falls_back_to_the_plug_ins_search_where_no_table_answers(tmp_path):
+    """An empty data directory: Tricolore 4x4 pairs are answered by its bidirectional
+    search (checked against the rules by replaying), other puzzles say the table is
+    missing."""
+    from builder.puzzles import MissingTableError
+    from tests import reference
+
+    tricolore = registry.by_name("tricolore")
+    start, target = "RRRR.RRRR.RRRR.RRRB", "RRRR.RRRR.RRRR.RRRR"
+    game = tricolore.variant(start, target, {})
+    found = walk(tricolore, Tables(tmp_path), game, game.rules.parse(start),
+                 game.rules.parse(target))
+    assert found.how == "bidirectional search" and found.length >= 1
+    clicks = [int(label) for label in found.labels]
+    assert reference.replay(start, clicks, "unrestricted", 4, 4)[-1] == target
+    balls = registry.by_name("balls")
+    variant, first, goal = example_game(balls)
+    with pytest.raises(MissingTableError, match="no ball-tube table"):
+        walk(balls, Tables(tmp_path), variant, first, goal)
+
+
+def test_the_web_mounts_each_plug_ins_endpoints_and_charts(data_dir):
+    from fastapi.testclient import TestClient
+
+    from query.web import create_app
+
+    client = TestClient(create_app(data_dir))
+    paths = client.get("/openapi.json").json()["paths"]
+    for puzzle in registry.PUZZLES:
+        router = puzzle.web_routes(Tables(data_dir))
+        mounted = {f"/api/{puzzle.name}{route.path}" for route in
+                   (router.routes if router is not None else [])}
+        assert mounted <= set(paths), puzzle.name
+        for chart in puzzle.figure_names:
+            answer = client.get(f"/api/{puzzle.name}/plots/{chart}.svg")
+            assert answer.status_code == 200 and answer.text.lstrip().startswith("<?xml")
+    assert client.get("/api/nothing/plots/x.svg").status_code == 400
+
+
 def test_lights_out_walk_has_the_fewest_clicks_of_the_algebra(data_dir):
     puzzle = registry.by_name("lightsout")
     rules = LightsOut(5, 5)

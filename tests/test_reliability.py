@@ -293,21 +293,20 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
     """8 threads of random 4×4 and 4×2 hints for a bounded time: no crash, no spurious
     error, and every answer equal to the same question asked of the tables here."""
     from builder.puzzles.tricolore import Tricolore
-    from builder.reader import TricoloreTable, TricoloreTargetTable
-    from builder.walk import tricolore_hint
+    from builder.reader import Tables
+    from tests.walks import tricolore_hint
 
     rng = np.random.default_rng(12)
     big, half = Tricolore(4, 4), Tricolore(4, 2)
-    towards_red = TricoloreTargetTable(data_dir, 4, 4, "RRRR.RRRR.RRRR.RRRR")
-    all_pairs = TricoloreTable(data_dir, 4, 2, "unrestricted")
+    tables = Tables(data_dir)
     questions = []
     for board in rng.integers(0, big.n_boards, 300):
-        click, remaining = tricolore_hint(big, towards_red, int(board), -1,
+        click, remaining = tricolore_hint(tables, big, int(board), -1,
                                           big.parse("RRRR.RRRR.RRRR.RRRR"), "unrestricted")
         questions.append(({"board": big.format(int(board)), "target": "RRRR.RRRR.RRRR.RRRR"},
                           click, remaining))
     for board, target in rng.integers(0, half.n_boards - 1, (100, 2)):
-        click, remaining = tricolore_hint(half, all_pairs, int(board), -1, int(target),
+        click, remaining = tricolore_hint(tables, half, int(board), -1, int(target),
                                           "unrestricted")
         questions.append(({"board": half.format(int(board)), "target": half.format(int(target))},
                           click, remaining))

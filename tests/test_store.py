@@ -10,10 +10,10 @@ from builder import reader as tables
 from builder import store
 from builder.puzzles.tricolore import METHODS, Tricolore
 from builder.puzzles.tricolore.tables import all_pairs_spec
-from builder.reader import StaleTableError, TricoloreTable
+from builder.reader import StaleTableError, Tables
 from builder.routine import build_table, table_path
-from builder.walk import tricolore_path
 from tests import reference
+from tests.walks import all_pairs_path, tricolore_path
 
 
 def method_index(method: str) -> int:
@@ -45,11 +45,11 @@ def test_small_board_tables_equal_the_plain_bfs_everywhere(small_data, method):
 @pytest.mark.parametrize("method", METHODS)
 def test_small_board_paths_replay_for_every_pair(small_data, method):
     rules = Tricolore(3, 2)
-    table = TricoloreTable(small_data, 3, 2, method)
-    clicks = zarr.open_group(table.path)["clicks"][...]
+    table = Tables(small_data)
+    clicks = zarr.open_group(all_pairs_path(table, 3, 2, method))["clicks"][...]
     for start in range(method_index(method), rules.n_boards, 29):
         for target in np.flatnonzero(clicks[start] != 255):
-            found = tricolore_path(rules, table, start, int(target), method)
+            found = tricolore_path(table, rules, start, int(target), method)
             assert found.length == clicks[start, target]
             replayed = reference.replay(rules.format(start), list(found.clicks), method, 3, 2)
             assert replayed[-1] == rules.format(int(target))
@@ -86,7 +86,7 @@ def test_an_interrupted_rebuild_leaves_the_previous_table_usable(small_data):
                               executor=CtrlC())
     assert store.read_attributes(path)["build_id"] == build_id
     assert np.array_equal(zarr.open_group(path)["clicks"][...], before)
-    TricoloreTable(small_data, 3, 2, "unrestricted")
+    all_pairs_path(small_data, 3, 2, "unrestricted")
     # the unfinished build waits, out of the readers' way, to be resumed
     assert [p.name for p in path.parent.iterdir() if p.name.startswith(".")] == [
         ".unrestricted.zarr.building"]
@@ -96,11 +96,11 @@ def test_an_incomplete_table_is_refused(tmp_path):
     group = zarr.open_group(tmp_path / "tricolore" / "4x2" / "hybrid.zarr", mode="w")
     group.attrs.update({"puzzle": "tricolore", "table_format": store.TABLE_FORMAT})
     with pytest.raises(StaleTableError, match="incomplete"):
-        TricoloreTable(tmp_path, 4, 2, "hybrid")
+        all_pairs_path(tmp_path, 4, 2, "hybrid")
 
 
 def test_a_table_of_another_format_is_stale(tmp_path):
     group = zarr.open_group(tmp_path / "tricolore" / "4x2" / "hybrid.zarr", mode="w")
     group.attrs.update({"complete": True, "table_format": store.TABLE_FORMAT + 1})
     with pytest.raises(StaleTableError, match="make tables FORCE=1"):
-        TricoloreTable(tmp_path, 4, 2, "hybrid")
+        all_pairs_path(tmp_path, 4, 2, "hybrid")

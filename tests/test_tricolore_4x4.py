@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from builder.puzzles.tricolore import Tricolore
 from builder.puzzles.tricolore.decomposition import DecompositionSolver
 from builder.puzzles.tricolore.tables import ARRAYS, target_spec
-from builder.reader import Tables, TricoloreTargetTable
+from builder.reader import Tables
 from builder.routine import build_table, table_path
-from builder.walk import tricolore_path
 from tests import reference
+from tests.walks import tricolore_path
 
 FULL = Tricolore(4, 4)
 APPLET_TARGETS = ("RRRR.RRRR.RRRR.RRRR", "WWWW.WWWW.WWWW.WWWW", "WBWB.BWBW.WBWB.BWBW")
@@ -126,13 +126,13 @@ def test_4x4_distances_respect_the_symmetries_that_fix_the_target(data_dir, targ
 
 @pytest.mark.parametrize("target", APPLET_TARGETS)
 def test_4x4_paths_replay_with_the_tabled_length(data_dir, target):
-    table = TricoloreTargetTable(data_dir, 4, 4, target)
+    table = Tables(data_dir)
     clicks = target_arrays(data_dir, 4, 4, target)[0]
 
     @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.integers(0, FULL.n_boards - 1))
     def check(start):
-        found = tricolore_path(FULL, table, start, FULL.parse(target), "unrestricted")
+        found = tricolore_path(table, FULL, start, FULL.parse(target), "unrestricted")
         assert found.length == clicks[start]
         boards = reference.replay(FULL.format(start), list(found.clicks), "unrestricted", 4, 4)
         assert boards[-1] == target
@@ -208,7 +208,7 @@ def test_only_all_blue_is_unreachable_on_4x4(catalog, figures):
 
 @pytest.mark.parametrize("target", APPLET_TARGETS)
 def test_bidirectional_search_finds_the_tabled_distance(data_dir, target):
-    from query.search import bidirectional_path
+    from builder.puzzles.tricolore.bidirectional import bidirectional_path
 
     clicks = target_arrays(data_dir, 4, 4, target)[0]
     for start in np.random.default_rng(21).integers(0, FULL.n_boards, 3):
@@ -219,7 +219,7 @@ def test_bidirectional_search_finds_the_tabled_distance(data_dir, target):
 
 
 def test_bidirectional_search_on_3x3_equals_a_plain_bfs():
-    from query.search import bidirectional_path
+    from builder.puzzles.tricolore.bidirectional import bidirectional_path
 
     rules = Tricolore(3, 3)
     rng = np.random.default_rng(4)

@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builder.puzzles.tricolore import METHODS, Tricolore
-from builder.reader import TricoloreTable
-from builder.walk import UnreachableError, tricolore_path
+from builder.reader import Tables
+from builder.walk import UnreachableError
 from tests import reference
+from tests.walks import tricolore_path
 
 HALF = Tricolore(4, 2)
 UNREACHABLE = 255
@@ -62,7 +63,7 @@ def test_hybrid_is_not_invariant_under_the_flip(data_dir):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_paths_replay_legally_with_the_tabled_length(data_dir, method):
-    table = TricoloreTable(data_dir, 4, 2, method)
+    table = Tables(data_dir)
     clicks = stored_clicks(data_dir, method)
 
     @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
@@ -71,9 +72,9 @@ def test_paths_replay_legally_with_the_tabled_length(data_dir, method):
         tabled = int(clicks[start, target])
         if tabled == UNREACHABLE:
             with pytest.raises(UnreachableError):
-                tricolore_path(HALF, table, start, target, method)
+                tricolore_path(table, HALF, start, target, method)
             return
-        found = tricolore_path(HALF, table, start, target, method)
+        found = tricolore_path(table, HALF, start, target, method)
         assert found.length == tabled >= 1
         boards = reference.replay(HALF.format(start), list(found.clicks), method, 4, 2)
         assert boards[-1] == HALF.format(target)
@@ -86,15 +87,13 @@ def test_appendix_a_halves_are_optimal(data_dir, figures):
     appendix = figures["tricolore_4x4"]["appendix_a"]
     for half, method in (("top_half", "unrestricted"), ("bottom_half", "hybrid")):
         boards = appendix[half]["boards"]
-        table = TricoloreTable(data_dir, 4, 2, method)
-        found = tricolore_path(HALF, table, HALF.parse(boards[0]), HALF.parse(boards[-1]), method)
+        found = tricolore_path(data_dir, HALF, HALF.parse(boards[0]), HALF.parse(boards[-1]), method)
         assert found.length == len(appendix[half]["clicks"])
     assert len(appendix["top_half"]["clicks"]) + len(appendix["bottom_half"]["clicks"]) == 17
 
 
 def test_a_start_equal_to_the_target_gets_its_shortest_return(data_dir):
-    table = TricoloreTable(data_dir, 4, 2, "unrestricted")
     board = HALF.parse("RRRR.RRRR")
-    found = tricolore_path(HALF, table, board, board, "unrestricted")
+    found = tricolore_path(data_dir, HALF, board, board, "unrestricted")
     expected = reference.distances_from("RRRR.RRRR", "unrestricted", 4, 2)["RRRR.RRRR"]
     assert found.length == expected >= 2

@@ -15,10 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from builder.puzzles.tricolore import Tricolore
-from builder.reader import TricoloreTable
-from builder.walk import tricolore_distance
 from query.web import create_app
 from tests import reference
+from tests.walks import tricolore_distance
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -71,7 +70,7 @@ def test_balls_endpoints(client):
     ("/api/tricolore/click", {"board": "WBWW.WBRB", "square": 3, "last": 3}, 400),
     ("/api/balls/move", {"state": "rggb|brrg|gbbr|", "source": 0, "target": 1}, 400),
     ("/api/balls/path", {"state": "rggq|brrg|gbbr|"}, 400),
-    ("/api/plots/nothing.svg", {}, 400),
+    ("/api/tricolore/plots/nothing.svg", {}, 400),
 ])
 def test_bad_requests_get_a_clear_4xx(client, url, params, status):
     response = client.get(url, params=params)
@@ -82,7 +81,7 @@ def test_bad_requests_get_a_clear_4xx(client, url, params, status):
 def test_docs_and_charts_are_served(client):
     assert client.get("/docs").status_code == 200
     assert "/api/tricolore/hint" in client.get("/openapi.json").text
-    chart = client.get("/api/plots/methods.svg")
+    chart = client.get("/api/tricolore/plots/methods.svg")
     assert chart.status_code == 200 and chart.text.lstrip().startswith("<?xml")
 
 
@@ -146,8 +145,8 @@ def test_play_hint_and_solve_in_a_real_browser(server, browser, data_dir, tmp_pa
     page.click("#tri-new")
     start = page.text_content("#tri-board-text")
     rules = Tricolore(4, 2)
-    expected = tricolore_distance(TricoloreTable(data_dir, 4, 2, "unrestricted"),
-                                  rules.parse(start), rules.parse("RRRR.RRRR"))
+    expected = tricolore_distance(data_dir, rules, rules.parse(start), rules.parse("RRRR.RRRR"),
+                                  "unrestricted")
     page.click("#tri-solve")
     page.wait_for_function("document.getElementById('tri-status').textContent.includes("
                            "'Target reached')", timeout=30_000)
@@ -205,8 +204,8 @@ def test_head_on_the_page(client):
 def test_charts_are_drawn_once_and_leave_no_figure_open(client):
     import matplotlib.pyplot as plt
 
-    first = client.get("/api/plots/methods.svg")
-    second = client.get("/api/plots/methods.svg")
+    first = client.get("/api/tricolore/plots/methods.svg")
+    second = client.get("/api/tricolore/plots/methods.svg")
     assert first.status_code == 200 and first.text == second.text
     assert first.text.lstrip().startswith("<?xml")
     assert plt.get_fignums() == []

@@ -1,5 +1,5 @@
-"""The rules of each puzzle, one module per puzzle (see each module's docstring), and the
-error types every layer shares."""
+"""The puzzle plug-ins, one package per puzzle (see each one's docstring; the interface is
+``base.py``, the list ``registry.py``), and the error types every layer shares."""
 
 MAX_INPUT_CHARACTERS = 1000
 """No notation a user types is longer: anything longer is refused before any work."""
@@ -31,3 +31,26 @@ def check_length(text: str, what: str, error: type[PuzzleInputError] = PuzzleInp
         raise error(f"{what} {shown(text)} is too long: at most {MAX_INPUT_CHARACTERS:,} "
                     "characters")
     return text
+
+
+class QueryError(OneLineError):
+    """Anything a query should tell its user in one line (the CLI prints it and exits 2)."""
+
+
+class MissingTableError(QueryError, KeyError):
+    """The table a query needs has not been built."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class StaleTableError(QueryError):
+    """A table exists but was built by another format or is incomplete."""
+
+
+class CorruptTableError(QueryError):
+    """A table's contents contradict themselves (a chunk is damaged)."""
+
+
+class UnreachableError(QueryError):
+    """The target cannot be reached from the start (the web answers 422)."""

@@ -57,6 +57,20 @@ class Move:
 
 
 @dataclass(frozen=True)
+class FoundPath:
+    """A shortest path: the walk nodes from start to target, the label of each move, and
+    how it was found (a table walk, or a plug-in's search where no table answers)."""
+
+    nodes: tuple
+    labels: tuple[str, ...]
+    how: str = "table walk"
+
+    @property
+    def length(self) -> int:
+        return len(self.labels)
+
+
+@dataclass(frozen=True)
 class DistanceArray:
     """A stored array of distances that the catalog's generic views summarise:
     ``distance_distribution`` and ``table_summary`` name it by (puzzle, variant, table)."""
@@ -246,6 +260,23 @@ class TableLookup(Protocol):
         """One whole column of a 2-D array chunked by whole columns (numpy, read-only)."""
         ...
 
+    def vector(self, table: tuple[str, ...], array: str, missing: str | None = None) -> Any:
+        """A 1-D array read through its cached chunks: ``[index]`` gives one value,
+        ``.chunk(n)`` one chunk, ``.whole()`` all of it, ``.length`` and ``.chunk_size``
+        its sizes."""
+        ...
+
+    def positions(self, table: tuple[str, ...], keys: str, wanted: Any, first_keys: str,
+                  missing: str | None = None) -> Any:
+        """Where each of ``wanted`` (numpy int64) sits in the ascending array ``keys``,
+        found through ``first_keys`` (the first key of every chunk): one chunk read per
+        chunk touched; a key the table lacks is a damaged table."""
+        ...
+
+    def describe(self, table: tuple[str, ...]) -> str:
+        """How a message names the table (its place in the data directory)."""
+        ...
+
     def stored(self, folder: tuple[str, ...]) -> list[str]:
         """The names (without ``.zarr``) of the tables stored in a folder of the data
         directory, sorted; none when the folder does not exist."""
@@ -357,22 +388,62 @@ class Puzzle(ABC):
         ``build_command``); by default the one command named after the puzzle."""
         return {self.name: self.build_command()}
 
-    def print_path(self, tables: TableLookup, walk: Callable[..., Any], start: str,
-                   target: str, as_json: bool) -> bool:
+    def print_path(self, tables: TableLookup, walk: Callable[..., FoundPath], start: str,
+                   target: str, options: dict[str, Any], as_json: bool) -> bool:
         """`query path` in the plug-in's own layout (the document's table of moves...):
         print the answer and return True; False (the default) lets the engine print its
         generic walk.  ``walk(puzzle, variant, start_state, target_state)`` is the engine's
-        table walk over ``tables``: the walk nodes (``.nodes``) and move labels
-        (``.labels``) of a shortest path."""
+        table walk over ``tables`` (a ``FoundPath``); ``options`` are the command's
+        options that apply to the puzzle (``options``), None where not given."""
         return False
+
+    def search_path(self, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
+        """A shortest path found by searching from ``node`` at query time, for when no
+        stored table answers (boards too large to table every target): the engine's walk
+        and `query distance` fall back to it on a missing table.  None (the default): the
+        plug-in offers no search, and the missing table is the answer.  Raises
+        UnreachableError when the search proves the target unreachable."""
+        return None
+
+    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
+        """Why ``target`` cannot be reached from ``start`` (one line)."""
+        return (f"{self.format(variant, target)} cannot be reached from "
+                f"{self.format(variant, start)}")
+
+    def variant_fields(self, variant: Any) -> dict[str, Any]:
+        """The rule variant as `--json` fields (Tricolore: its method); none by default."""
+        return {}
+
+    goal_words: ClassVar[tuple[str, str]] = ("solvable", "solved")
+    """How `query solvable` words its answer: "STATE: solvable in N moves" or "can never
+    be solved" (ball tubes: clearable, cleared)."""
+
+    figure_names: ClassVar[tuple[str, ...]] = ()
+    """The charts ``figures`` draws (none by default)."""
+
+    def figures(self, catalog: Any) -> dict[str, Any]:
+        """Its charts (``figure_names``), drawn from the catalog (a read-only DuckDB
+        connection): name -> matplotlib ``Figure``.  `query plot NAME` writes them and the
+        web serves them at ``/api/NAME/plots/CHART.svg``."""
+        return {}
+
+    def web_routes(self, tables: TableLookup) -> Any:
+        """Its own JSON endpoints for `query serve`: a FastAPI ``APIRouter`` (fastapi
+        imported inside the hook), mounted under ``/api/NAME``; its handlers read through
+        ``tables`` and raise the shared one-line errors, which the web answers as 4xx
+        ``detail``.  None (the default): no endpoints of its own."""
+        return None
 
     def query_commands(self) -> dict[str, Callable[..., int | None]]:
         """Its own `query` commands, by name: each is mounted as `query NAME COMMAND`,
-        except one named ``random``, mounted as `query random NAME` beside the other
-        puzzles' deals.  A command is a function whose keyword parameters are typer
-        arguments and options (its docstring is its help) and which prints its answer
-        and returns its exit code (None: 0); a parameter named ``tables`` gets a
-        ``TableLookup`` over the `--data` directory the engine adds.  None by default."""
+        except those named ``random`` and ``stats``, mounted as `query random NAME` and
+        `query stats NAME` beside the other puzzles' deals and statistics.  A command is
+        a function whose keyword parameters are typer arguments and options (its
+        docstring is its help) and which prints its answer and returns its exit code
+        (None: 0); the engine supplies a parameter named ``tables`` (a ``TableLookup``
+        over the `--data` directory it adds) and one named ``catalog`` (a read-only
+        DuckDB connection to that directory's catalog, opened for the call).  None by
+        default."""
         return {}
 
     def default_tables(self) -> list[TableSpec]:

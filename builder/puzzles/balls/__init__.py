@@ -567,6 +567,29 @@ class BallsPuzzle(WalkablePuzzle):
                              tables.position(table, "class_key", key, "key_index"))
         return None if found == 255 else found
 
+    goal_words = ("clearable", "cleared")
+
+    def explain_unreachable(self, rules: Balls, start, target) -> str:
+        return f"{rules.format(start)} can never be cleared"
+
+    def print_path(self, tables, walk, start: str, target: str, options: dict,
+                   as_json: bool) -> bool:
+        """Moves from tube to tube, all of a state's moves looked up at once."""
+        from builder.puzzles.balls.answers import print_path
+
+        print_path(tables, start, target, as_json)
+        return True
+
+    def query_commands(self) -> dict:
+        from builder.puzzles.balls.answers import deal
+
+        return {"random": deal}
+
+    def web_routes(self, tables):
+        from builder.puzzles.balls.answers import routes
+
+        return routes(tables)
+
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         variant = f"{attributes['tubes']}_{attributes['capacity']}_{attributes['colours']}"
         return [DistanceArray(variant, "to cleared", "moves_to_clear", 255,

@@ -389,7 +389,11 @@ class LucasPuzzle(WalkablePuzzle):
                                 r["fewest_jumps"], r["most_jumps"], r["optimal_solutions"])
                                for r in attributes["summary"]]}
 
-    def print_path(self, tables, walk, start: str, target: str, as_json: bool) -> bool:
+    def print_path(self, tables, walk, start: str, target: str, options: dict,
+                   as_json: bool) -> bool:
+        """The document's layout for its own rules; a variant's walk is the engine's."""
+        if options.get("variant"):
+            return False
         from builder.puzzles.lucas import commands
 
         commands.print_path(self, tables, walk, start, target, as_json)

@@ -90,32 +90,64 @@ class TricolorePuzzle(WalkablePuzzle):
                  target: int) -> int | None:
         """``node_clicks`` read from the all-pairs table of the board's shape, or from the
         table towards the target on boards too large for all pairs."""
+        from builder.puzzles.tricolore.answers import all_pairs_table, target_table
+
         board, last = node
-        rules, shape = game.rules, game.rules.shape_name
+        rules = game.rules
         if rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
-            table = ("tricolore", shape, game.method)
-            missing = (f"no {game.method} table for {shape} Tricolore boards: run `make "
-                       f"tables` or `builder tricolore --width {rules.width} --height "
-                       f"{rules.height}`")
-            tables.require(table, {"puzzle": "tricolore", "width": rules.width,
-                                   "height": rules.height, "method": game.method}, missing)
+            table = all_pairs_table(tables, rules, game.method)
 
             def read(array: str) -> int:
-                return tables.column_value(table, array, board, target, missing)
+                return tables.column_value(table, array, board, target)
         else:
             if game.method != "unrestricted":
-                raise MethodError(f"{shape} tables are for the unrestricted method")
-            name = rules.format(target)
-            table = ("tricolore", shape, "targets", name)
-            missing = (f"no exact table towards {name}: build it with `builder tricolore4x4 "
-                       f"--target {name}`, or ask for `--method decomposition` (not optimal)")
-            tables.require(table, {"puzzle": "tricolore", "width": rules.width,
-                                   "height": rules.height, "target": name}, missing)
+                raise MethodError(f"{rules.shape_name} tables are for the unrestricted method")
+            table = target_table(tables, rules, target)
 
             def read(array: str) -> int:
-                return tables.value(table, array, board, missing)
+                return tables.value(table, array, board)
         found = node_clicks(read, board, last, target)
         return None if found == 255 else found
+
+    def explain_unreachable(self, game: TricoloreGame, start: int, target: int) -> str:
+        from builder.puzzles.tricolore.answers import explain_unreachable
+
+        return explain_unreachable(game.rules, target, game.method)
+
+    def variant_fields(self, game: TricoloreGame) -> dict:
+        return {"method": game.method}
+
+    def search_path(self, game: TricoloreGame, node: tuple[int, int], target: int):
+        from builder.puzzles.tricolore.commands import searched_path
+
+        return searched_path(game.rules, node, target, game.method)
+
+    # --- its own query layouts, commands, charts and web endpoints -------------------------
+
+    def print_path(self, tables, walk, start: str, target: str, options: dict,
+                   as_json: bool) -> bool:
+        """The document's layout (step, board, click), `--method decomposition` included."""
+        from builder.puzzles.tricolore.commands import print_path
+
+        print_path(tables, start, target, options.get("method"), as_json)
+        return True
+
+    def query_commands(self) -> dict:
+        from builder.puzzles.tricolore.commands import stats
+
+        return {"stats": stats}
+
+    figure_names = ("methods", "targets")
+
+    def figures(self, catalog) -> dict:
+        from builder.puzzles.tricolore.plots import tricolore_figures
+
+        return tricolore_figures(catalog)
+
+    def web_routes(self, tables):
+        from builder.puzzles.tricolore.web import routes
+
+        return routes(tables)
 
     # --- tables ---------------------------------------------------------------------------
 

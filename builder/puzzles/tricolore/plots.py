@@ -1,8 +1,7 @@
-"""Charts of the statistics (matplotlib, imported only by `query plot` and the web app)."""
+"""Tricolore's charts of its statistics (matplotlib, imported only when `query plot
+tricolore` or the web app draws them)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 DOCUMENT_TARGETS = ("WWWW.WWWW", "WBWB.BWBW", "RRRR.RRRR")
 METHOD_COLOURS = {"unrestricted": "#1b6ca8", "hybrid": "#e07b39", "restricted": "#6b9a3e"}
@@ -50,15 +49,3 @@ def tricolore_figures(con) -> dict:
     panels[0].legend()
     result["targets"] = figure
     return result
-
-
-def write_tricolore_plots(con, folder: Path) -> list[Path]:
-    """Write every chart as PNG and SVG into ``folder`` (created if needed)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, figure in tricolore_figures(con).items():
-        for suffix in ("png", "svg"):
-            path = folder / f"tricolore_{name}.{suffix}"
-            figure.savefig(path, dpi=110)
-            written.append(path)
-    return written

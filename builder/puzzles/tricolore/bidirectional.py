@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.puzzles.tricolore import Tricolore
-from builder.reader import QueryError
-from builder.walk import TricolorePath
+from builder.puzzles import QueryError
+from builder.puzzles.tricolore.answers import TricolorePath
+from builder.puzzles.tricolore.rules import Tricolore
 
 NO_CLICK = -1
 

@@ -1,0 +1,153 @@
+"""Tricolore's answers from its stored tables: the three walk arrays towards a target
+(the column of an all-pairs table, or a whole single-target table), the next optimal
+click, an optimal path, the distance, and why a target cannot be reached.
+
+From node (board, last click) the remaining distance to the target is the stored
+``clicks``, except when ``last`` is the board's sole optimal first click, where it is
+``clicks_avoiding_sole`` (``rules.node_clicks``).  Everything reads through the
+``TableLookup`` the engine lends, so a walk costs one chunk read per array.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from builder.puzzles import CorruptTableError, UnreachableError
+from builder.puzzles.base import TableLookup
+from builder.puzzles.tricolore.rules import (
+    ALL_PAIRS_MAX_SQUARES,
+    WALK_ARRAYS,
+    InconsistentTable,
+    MethodError,
+    Tricolore,
+    check_method,
+    column_clicks,
+    walk_columns,
+)
+
+UNREACHABLE = 255
+
+
+@dataclass(frozen=True)
+class TricolorePath:
+    start: int
+    target: int
+    method: str
+    clicks: tuple[int, ...]
+    boards: tuple[int, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.clicks)
+
+
+def all_pairs_table(tables: TableLookup, rules: Tricolore, method: str) -> tuple[str, ...]:
+    """The all-pairs table of the board's shape and method, checked (a one-line error
+    saying how to build it when it is missing)."""
+    check_method(method)
+    table = ("tricolore", rules.shape_name, method)
+    tables.require(table, {"puzzle": "tricolore", "width": rules.width,
+                           "height": rules.height, "method": method},
+                   all_pairs_advice(tables, rules, method))
+    return table
+
+
+def all_pairs_advice(tables: TableLookup, rules: Tricolore, method: str) -> str:
+    built = [name for name in tables.stored(("tricolore", rules.shape_name))]
+    hint = f" (built for {rules.shape_name}: {', '.join(built)})" if built else ""
+    return (f"no {method} table for {rules.shape_name} Tricolore boards in "
+            f"{tables.location}{hint}: run `make tables` or `builder tricolore --width "
+            f"{rules.width} --height {rules.height}`")
+
+
+def target_table(tables: TableLookup, rules: Tricolore, target: int) -> tuple[str, ...]:
+    """The single-target table towards ``target``, checked."""
+    name = rules.format(target)
+    table = ("tricolore", rules.shape_name, "targets", name)
+    tables.require(table, {"puzzle": "tricolore", "width": rules.width,
+                           "height": rules.height, "target": name},
+                   f"no exact table towards {name} in {tables.location}: build it with "
+                   f"`builder tricolore4x4 --target {name}`, or ask for `--method "
+                   "decomposition` (not optimal)")
+    return table
+
+
+class TargetColumns:
+    """The three walk arrays (``WALK_ARRAYS`` order, each indexed by board) that answer
+    every start towards one target: from the all-pairs table where the board's shape has
+    one, else from the table towards the target (unrestricted clicks only)."""
+
+    def __init__(self, tables: TableLookup, rules: Tricolore, target: int, method: str):
+        check_method(method)
+        if rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
+            self.table = all_pairs_table(tables, rules, method)
+            self.columns = tuple(tables.column(self.table, name, target)
+                                 for name in WALK_ARRAYS)
+        else:
+            if method != "unrestricted":
+                raise MethodError(f"{rules.shape_name} tables are for the unrestricted method")
+            self.table = target_table(tables, rules, target)
+            self.columns = tuple(tables.vector(self.table, name) for name in WALK_ARRAYS)
+        self.where = tables.describe(self.table)
+
+
+def explain_unreachable(rules: Tricolore, target: int, method: str) -> str:
+    name = rules.format(target)
+    if rules.never_reached(target):
+        return (
+            f"{name} cannot be reached: the last clicked square is never blue afterwards, "
+            "so an all-blue board is never the result of a click"
+        )
+    if not rules.in_state_space_one(target, method):
+        return (
+            f"{name} cannot be reached under the {method} method: only bottom-row clicks can "
+            "change the bottom row, and a clicked square is never blue afterwards"
+        )
+    return f"{name} cannot be reached from this start under the {method} method"
+
+
+def hint(rules: Tricolore, towards: TargetColumns, board: int, last: int, target: int,
+         method: str) -> tuple[int | None, int]:
+    """(the next click of an optimal continuation, clicks remaining) from ``board`` when
+    ``last`` was clicked just before (NO_CLICK at the start); (None, 0) at the target."""
+    columns = towards.columns
+    remaining = column_clicks(columns, board, last, target)
+    if remaining == 0:
+        return None, 0
+    if remaining == UNREACHABLE:
+        raise UnreachableError(explain_unreachable(rules, target, method))
+    for square, following in rules.legal_moves(board, last, method):
+        if column_clicks(columns, following, square, target) == remaining - 1:
+            return square, remaining
+    raise CorruptTableError(f"table {towards.where} is inconsistent at {rules.format(board)}")
+
+
+def optimal_path(rules: Tricolore, towards: TargetColumns, start: int, target: int,
+                 method: str) -> TricolorePath:
+    """An optimal click sequence from ``start`` to ``target`` (at least one click)."""
+    try:
+        path = walk_columns(rules, towards.columns, start, target, method)
+    except InconsistentTable as damaged:
+        raise CorruptTableError(
+            f"table {towards.where} is inconsistent at board {rules.format(damaged.board)} "
+            f"({damaged.remaining} clicks to {rules.format(target)} but no click gets closer); "
+            "rebuild it with `make tables FORCE=1`") from None
+    if path is None:
+        raise UnreachableError(explain_unreachable(rules, target, method))
+    return TricolorePath(start, target, method, tuple(square for square, _ in path),
+                         (start, *(board for _, board in path)))
+
+
+def replayed(rules: Tricolore, found: TricolorePath) -> TricolorePath:
+    """``found`` after replaying it click by click under its method: a path that breaks a
+    rule or misses its target is an internal error, never an answer."""
+    board, last = found.start, -1
+    for square in found.clicks:
+        legal = dict(rules.legal_moves(board, last, found.method))
+        if square not in legal:
+            raise CorruptTableError(f"internal error: click {square} is not legal on "
+                                    f"{rules.format(board)}")
+        board, last = legal[square], square
+    if board != found.target or not found.clicks:
+        raise CorruptTableError("internal error: the path does not end on its target")
+    return found

@@ -1,0 +1,52 @@
+"""The plug-ins' table answers as the tests call them: from a data directory, through
+the engine's ``Tables`` (what `query` lends the plug-ins)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builder.puzzles.balls.answers import BallsTable
+from builder.puzzles.tricolore.answers import (
+    TargetColumns,
+    TricolorePath,
+    all_pairs_table,
+    hint,
+    optimal_path,
+)
+from builder.puzzles.tricolore.rules import NO_CLICK, Tricolore, column_clicks
+from builder.reader import Tables
+
+
+def lookup(where: Path | Tables) -> Tables:
+    """A data directory's tables (a ``Tables`` given is used as it is: its chunk caches
+    make repeated questions cheap)."""
+    return where if isinstance(where, Tables) else Tables(where)
+
+
+def tricolore_path(data: Path | Tables, rules: Tricolore, start: int, target: int,
+                   method: str) -> TricolorePath:
+    towards = TargetColumns(lookup(data), rules, target, method)
+    return optimal_path(rules, towards, start, target, method)
+
+
+def tricolore_hint(data: Path | Tables, rules: Tricolore, board: int, last: int, target: int,
+                   method: str) -> tuple[int | None, int]:
+    return hint(rules, TargetColumns(lookup(data), rules, target, method), board, last,
+                target, method)
+
+
+def tricolore_distance(data: Path | Tables, rules: Tricolore, start: int, target: int,
+                       method: str) -> int | None:
+    towards = TargetColumns(lookup(data), rules, target, method)
+    clicks = column_clicks(towards.columns, start, NO_CLICK, target)
+    return None if clicks == 255 else clicks
+
+
+def all_pairs_path(data: Path | Tables, width: int, height: int, method: str) -> Path:
+    """The stored all-pairs table's directory, after the reader has checked it."""
+    tables = lookup(data)
+    return tables.path(all_pairs_table(tables, Tricolore(width, height), method))
+
+
+def balls_table(data: Path | Tables, rules) -> BallsTable:
+    return BallsTable(lookup(data), rules)
