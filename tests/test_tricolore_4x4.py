@@ -187,6 +187,33 @@ def test_decomposition_stays_within_the_documents_23_click_bound(catalog, figure
     assert share > 0.97 > estimate["share_at_most_16"]
 
 
+@pytest.mark.parametrize("width, height", [(3, 3), (4, 3), (3, 4), (5, 3)])
+def test_the_stream_kernel_equals_the_general_kernel_byte_for_byte(width, height):
+    from builder.puzzles.tricolore.stream_search import search_target_streams
+    from builder.puzzles.tricolore.target_search import search_target
+
+    rules = Tricolore(width, height)
+    targets = [0, *np.random.default_rng(width * 10 + height).integers(0, rules.n_boards, 4)]
+    for target in (int(t) for t in targets):
+        if rules.never_reached(target):
+            continue
+        general = search_target(rules.half_tables(), target)
+        streamed = search_target_streams(width, height, target)
+        for name, expected, got in zip(ARRAYS, general, streamed):
+            assert np.array_equal(expected, got), (rules.format(target), name)
+
+
+def test_a_stored_4x4_table_equals_the_general_kernel(data_dir):
+    """The applet's all-red target, built by the stream kernel (`make tables`), against
+    the general single-target kernel run here."""
+    from builder.puzzles.tricolore.target_search import search_target
+
+    target = "RRRR.RRRR.RRRR.RRRR"
+    general = search_target(FULL.half_tables(), FULL.parse(target))
+    for name, expected, stored in zip(ARRAYS, general, target_arrays(data_dir, 4, 4, target)):
+        assert np.array_equal(expected, stored), name
+
+
 def test_forward_search_matches_a_plain_bfs_on_3x3():
     from builder.puzzles.tricolore.target_search import forward_reachable
 

@@ -102,11 +102,10 @@ def all_pairs_block(width: int, height: int, method: str, first: int) -> TaskBlo
 # --- one target of a large board -------------------------------------------------------
 
 def single_target(rules: Tricolore, target: int, progress: bool = True):
-    """(clicks, sole_click, clicks_avoiding_sole) from every board to one target,
-    by the single-target kernel (unrestricted clicks), with a bar per level."""
+    """(clicks, sole_click, clicks_avoiding_sole) from every board to one target (unrestricted
+    clicks), with a bar per level: by the stream kernel on boards of up to 16 squares
+    (``stream_search.py``), else by the general single-target kernel."""
     from tqdm import tqdm
-
-    from builder.puzzles.tricolore.target_search import search_target
 
     bar = tqdm(desc=f"{rules.format(target)} levels", unit="level", disable=not progress)
 
@@ -115,6 +114,12 @@ def single_target(rules: Tricolore, target: int, progress: bool = True):
         bar.set_postfix(frontier_nodes=f"{frontier_nodes:,}")
 
     try:
+        if rules.n_squares <= 16 and rules.height >= 2:  # the stream kernel's range
+            from builder.puzzles.tricolore.stream_search import search_target_streams
+
+            return search_target_streams(rules.width, rules.height, target, report)
+        from builder.puzzles.tricolore.target_search import search_target
+
         return search_target(rules.half_tables(), target, report)
     finally:
         bar.close()

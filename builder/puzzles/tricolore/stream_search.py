@@ -1,0 +1,316 @@
+"""Single-target backward search over every (board, last click) node, on the compact state
+and in contiguous streams (Tricolore boards too large for all-pairs tables; 4×4: 43
+million boards, 731 million nodes).  Imported lazily (numba).
+
+Compact state.  For a board b other than the target, dist(b, last) = 1 + min over clicks
+c != last of dist(next(b, c), c); so every last click of b shares one distance f (also
+the free node's), except possibly the single best first click c*, whose node has f2 > f.
+The whole table is therefore (f, c*, f2) per board, which are exactly the stored arrays
+``clicks``, ``sole_click`` and ``clicks_avoiding_sole``; the search updates them in
+place.  Node (b, c) is in level k's frontier when f(b) = k and c != c*, or f2(b) = k and
+c = c*.  The target's own nodes are the arrivals (level 0); its ``clicks`` is the
+shortest return.
+
+Levels are direction-optimising: a small frontier is *pushed* (each frontier node
+(b2, c) has 0-2 predecessor boards through the inverse click); a large one is *pulled*
+by every unfinished board.  The pull runs in streams: write a board's rank by rows
+(base 3**W each).  A click in row r changes rows r-1 .. r+1 only, so over the boards
+that differ only in the untouched rows at the low end of the rank the successor is
+b + delta, one delta for all of them: ``hits[b + j] |= frontier[b + delta + j] & bit``,
+a loop that vectorises.  Clicks that touch the lowest row use a copy of the frontier
+with the rows rotated (row 0 moved to the low end), kept beside the natural one; the
+apply pass walks both in tiles so that both stay in cache.  Blocks of boards that are
+finished are skipped.
+
+Outputs equal ``target_search.search_target`` byte for byte (the tests check it).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit, prange
+
+UNSET = 255
+PUSH_FRACTION = 8
+"""Push while the frontier holds fewer than boards / PUSH_FRACTION nodes."""
+
+
+@njit(cache=True, inline="always")
+def _popcount(mask):
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _lowest(mask):
+    index = 0
+    while not (mask >> index) & 1:
+        index += 1
+    return index
+
+
+@njit(cache=True, inline="always")
+def _step(board, hits, level, full, target, clicks, sole, avoiding):
+    """Record what the clicks ``hits`` (each leading into the frontier) settle at
+    ``board``; returns the board's nodes that join the next frontier."""
+    if hits == 0:
+        return 0
+    if board == target:  # its nodes are the arrivals; its free node is the return
+        if clicks[board] == UNSET:
+            clicks[board] = level
+        return 0
+    if clicks[board] == UNSET:
+        clicks[board] = level
+        if _popcount(hits) == 1:
+            sole[board] = _lowest(hits)
+            return full & ~hits
+        return full
+    best = sole[board]
+    if best != UNSET and avoiding[board] == UNSET and hits & ~(1 << np.int64(best)):
+        avoiding[board] = level
+        return 1 << np.int64(best)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _settled(board, target, clicks, sole, avoiding):
+    """No node of the board can still change."""
+    if clicks[board] == UNSET:
+        return False
+    return board == target or sole[board] == UNSET or avoiding[board] != UNSET
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _pull(frontier, hits, squares, lengths, offsets, deltas, done, row_size):
+    """``hits[b]`` bit c for every click c of one layout whose successor node is in the
+    frontier, block by block (a block: ``row_size`` consecutive ranks of the layout)."""
+    n_blocks = hits.shape[0] // row_size
+    for block in prange(n_blocks):
+        if done[block]:
+            continue
+        base = block * row_size
+        into = hits[base : base + row_size]
+        into[:] = 0
+        for index in range(squares.shape[0]):
+            bit = np.uint16(1 << squares[index])
+            length = lengths[index]
+            if length >= row_size:  # one delta for the whole block: a contiguous stream
+                source = base + deltas[offsets[index] + base // length]
+                into |= frontier[source : source + row_size] & bit
+            else:
+                for j in range(row_size):
+                    rank = base + j
+                    into[j] |= frontier[rank + deltas[offsets[index] + rank]] & bit
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _apply_dense(level, full, target, hits, hits_rotated, clicks, sole, avoiding, frontier,
+                 frontier_rotated, done, done_rotated, row_size, stride):
+    """Settle every board from both layouts' hits and write the next frontier in both
+    layouts, in tiles of ``row_size`` x ``row_size`` boards (natural rank q * stride + x,
+    rotated rank x * row_size + q); returns the number of frontier nodes."""
+    n_tiles = stride // row_size
+    total = 0
+    for tile in prange(n_tiles):
+        first = tile * row_size
+        open_rotated = np.zeros(row_size, dtype=np.bool_)
+        count = 0
+        for q in range(row_size):
+            block = (q * stride + first) // row_size
+            if done[block]:
+                for x in range(first, first + row_size):
+                    frontier[q * stride + x] = 0
+                    frontier_rotated[x * row_size + q] = 0
+                continue
+            settled = True
+            for x in range(first, first + row_size):
+                board = q * stride + x
+                rotated = x * row_size + q
+                found = np.int64(hits[board] | hits_rotated[rotated])
+                new = _step(board, found, level, full, target, clicks, sole, avoiding)
+                frontier[board] = new
+                frontier_rotated[rotated] = new
+                count += _popcount(new)
+                if not _settled(board, target, clicks, sole, avoiding):
+                    settled = False
+                    open_rotated[x - first] = True
+            done[block] = settled
+        for x in range(first, first + row_size):
+            done_rotated[x] = not open_rotated[x - first]
+        total += count
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _push(level, full, target, boards, n_boards_listed, frontier, hits, touched, split, n_high,
+          colour_low, colour_high, retreat_low, retreat_high, clicks, sole, avoiding):
+    """One pushed level from the listed frontier boards: each frontier node marks its
+    predecessors; ``boards`` is rewritten with the next frontier's boards (returned:
+    their number, and the number of nodes)."""
+    n_touched = 0
+    for index in range(n_boards_listed):
+        board = boards[index]
+        mask = np.int64(frontier[board])
+        frontier[board] = 0
+        high, low = board // split, board % split
+        while mask:
+            square = _lowest(mask)
+            mask &= mask - 1
+            if square < n_high:
+                colour = colour_high[square, high]
+            else:
+                colour = colour_low[square, low]
+            for case in range(2):
+                before = retreat_high[square, colour, case, high]
+                if before < 0:
+                    continue
+                predecessor = before * split + retreat_low[square, colour, case, low]
+                if hits[predecessor] == 0:
+                    touched[n_touched] = predecessor
+                    n_touched += 1
+                hits[predecessor] |= np.uint16(1) << np.uint16(square)
+    listed = 0
+    nodes = 0
+    for index in range(n_touched):
+        board = touched[index]
+        new = _step(board, np.int64(hits[board]), level, full, target, clicks, sole, avoiding)
+        hits[board] = 0
+        if new:
+            frontier[board] = new
+            boards[listed] = board
+            listed += 1
+            nodes += _popcount(new)
+    return listed, nodes
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _rotate(natural, rotated, row_size, stride):
+    """rotated[x * row_size + q] = natural[q * stride + x], in tiles."""
+    for tile in prange(stride // row_size):
+        first = tile * row_size
+        for q in range(row_size):
+            for x in range(first, first + row_size):
+                rotated[x * row_size + q] = natural[q * stride + x]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _deltas(layout_rotated, square, length, n_streams, row_size, stride, split, n_high,
+            colour_low, colour_high, advance_low, advance_high, out):
+    """The successor offset of each stream of one click in one layout."""
+    for stream in prange(n_streams):
+        rank = stream * length
+        board = (rank % row_size) * stride + rank // row_size if layout_rotated else rank
+        high, low = board // split, board % split
+        if square < n_high:
+            colour = colour_high[square, high]
+        else:
+            colour = colour_low[square, low]
+        following = advance_high[square, colour, high] * split + advance_low[square, colour, low]
+        if layout_rotated:
+            following = (following % stride) * row_size + following // stride
+        out[stream] = following - rank
+
+
+def _untouched_low_rows(order: list[int], row: int) -> int:
+    """Rows at the low end of a layout (``order``: rows from the most significant) that a
+    click in ``row`` leaves alone."""
+    count = 0
+    for layout_row in reversed(order):
+        if abs(layout_row - row) <= 1:
+            break
+        count += 1
+    return count
+
+
+@lru_cache(maxsize=4)
+def stream_plan(width: int, height: int):
+    """Per click: its layout (natural, or rows rotated), its stream length and the delta
+    of every stream; with the half tables the push uses.  Built once per board shape."""
+    from builder.puzzles.tricolore.rules import Tricolore
+
+    rules = Tricolore(width, height)
+    tables = rules.half_tables()
+    row_size = 3**width
+    stride = rules.n_boards // row_size
+    natural = list(range(height))
+    rotated = [*range(1, height), 0]
+    plan = {"natural": [], "rotated": []}
+    for square in range(rules.n_squares):
+        row = square // width
+        lengths = {"natural": row_size ** _untouched_low_rows(natural, row),
+                   "rotated": row_size ** _untouched_low_rows(rotated, row)}
+        layout = "natural" if lengths["natural"] >= lengths["rotated"] else "rotated"
+        length = lengths[layout]
+        deltas = np.empty(rules.n_boards // length, dtype=np.int64)
+        _deltas(layout == "rotated", square, length, len(deltas), row_size, stride,
+                tables["split"], tables["n_high"], tables["colour_low"], tables["colour_high"],
+                tables["advance_low"], tables["advance_high"], deltas)
+        plan[layout].append((square, length, deltas))
+    packed = {}
+    for layout, entries in plan.items():
+        squares = np.array([e[0] for e in entries], dtype=np.int64)
+        lengths = np.array([e[1] for e in entries], dtype=np.int64)
+        sizes = [len(e[2]) for e in entries]
+        offsets = np.array(np.cumsum([0, *sizes])[:-1], dtype=np.int64)
+        deltas = (np.concatenate([e[2] for e in entries]) if entries
+                  else np.zeros(0, dtype=np.int64))
+        packed[layout] = (squares, lengths, offsets, deltas)
+    return rules, tables, row_size, stride, packed
+
+
+def search_target_streams(width: int, height: int, target: int, progress=None):
+    """Backward search from ``target``; returns (clicks, sole, avoiding) as
+    ``target_search.search_target`` does.  ``progress(level, frontier_nodes)`` is called
+    after each level."""
+    rules, tables, row_size, stride, plan = stream_plan(width, height)
+    if rules.n_squares > 16 or height < 2:
+        raise ValueError("the stream search covers boards of 2+ rows and at most 16 squares")
+    n_boards = rules.n_boards
+    full = (1 << rules.n_squares) - 1
+    clicks = np.full(n_boards, UNSET, dtype=np.uint8)
+    sole = np.full(n_boards, UNSET, dtype=np.uint8)
+    avoiding = np.full(n_boards, UNSET, dtype=np.uint8)
+    frontier = np.zeros(n_boards, dtype=np.uint16)
+    frontier_rotated = np.zeros(n_boards, dtype=np.uint16)
+    hits = np.zeros(n_boards, dtype=np.uint16)
+    hits_rotated = np.zeros(n_boards, dtype=np.uint16)
+    done = np.zeros(n_boards // row_size, dtype=np.bool_)
+    done_rotated = np.zeros(n_boards // row_size, dtype=np.bool_)
+    boards = np.zeros(n_boards, dtype=np.int64)
+    touched = np.zeros(n_boards, dtype=np.int64)
+    frontier[target] = full
+    boards[0], listed, nodes = target, 1, rules.n_squares
+    dense = False  # the frontier is in both layouts (else: listed in ``boards``)
+    level = 0
+    while nodes:
+        level += 1
+        if level >= UNSET:
+            raise OverflowError("search deeper than 254 levels")
+        if nodes * PUSH_FRACTION < n_boards:
+            if dense:
+                listed = len(found := np.flatnonzero(frontier))
+                boards[:listed] = found
+                dense = False
+            listed, nodes = _push(level, full, target, boards, listed, frontier, hits, touched,
+                                  tables["split"], tables["n_high"], tables["colour_low"],
+                                  tables["colour_high"], tables["retreat_low"],
+                                  tables["retreat_high"], clicks, sole, avoiding)
+        else:
+            if not dense:
+                _rotate(frontier, frontier_rotated, row_size, stride)
+                dense = True
+            _pull(frontier, hits, *plan["natural"], done, row_size)
+            _pull(frontier_rotated, hits_rotated, *plan["rotated"], done_rotated, row_size)
+            nodes = _apply_dense(level, full, target, hits, hits_rotated, clicks, sole,
+                                 avoiding, frontier, frontier_rotated, done, done_rotated,
+                                 row_size, stride)
+            if nodes * PUSH_FRACTION < n_boards:
+                hits[:] = 0  # the push keeps its scratch clear
+        if progress is not None:
+            progress(level, nodes)
+    return clicks, sole, avoiding
