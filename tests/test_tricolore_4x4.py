@@ -187,13 +187,13 @@ def test_decomposition_stays_within_the_documents_23_click_bound(catalog, figure
     assert share > 0.97 > estimate["share_at_most_16"]
 
 
-@pytest.mark.parametrize("width, height", [(3, 3), (4, 3), (3, 4), (5, 3)])
+@pytest.mark.parametrize("width, height", [(3, 3), (4, 3), (3, 4)])
 def test_the_stream_kernel_equals_the_general_kernel_byte_for_byte(width, height):
     from builder.puzzles.tricolore.stream_search import search_target_streams
     from builder.puzzles.tricolore.target_search import search_target
 
     rules = Tricolore(width, height)
-    targets = [0, *np.random.default_rng(width * 10 + height).integers(0, rules.n_boards, 4)]
+    targets = [0, *np.random.default_rng(width * 10 + height).integers(0, rules.n_boards, 3)]
     for target in (int(t) for t in targets):
         if rules.never_reached(target):
             continue
