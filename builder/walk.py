@@ -16,8 +16,6 @@ from builder.puzzles.base import FoundPath
 __all__ = ["FoundPath", "MoveValue", "UnreachableError", "distance_between", "move_values",
            "walk"]
 
-WalkedPath = FoundPath
-
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:
     """A shortest path from position ``start`` to ``target`` by table walk; where the
@@ -50,21 +48,20 @@ def walk(puzzle, tables, variant, start, target) -> FoundPath:
     return FoundPath(tuple(nodes), tuple(labels))
 
 
-def distance_between(puzzle, tables, variant, start, target) -> tuple[int | None, str]:
-    """(fewest moves from position ``start`` to ``target``, None: never; how it was
-    found): the table's value, or the length of the plug-in's search where no table
-    answers."""
+def distance_between(puzzle, tables, variant, start, target) -> int | None:
+    """Fewest moves from position ``start`` to ``target`` (None: never): the table's value,
+    or the length of the plug-in's search where no table answers."""
     node = puzzle.start_node(variant, start)
     try:
-        return puzzle.distance(tables, variant, node, target), "table"
+        return puzzle.distance(tables, variant, node, target)
     except MissingTableError:
         try:
             found = puzzle.search_path(variant, node, target)
         except UnreachableError:
-            return None, "search"
+            return None
         if found is None:
             raise
-        return found.length, found.how
+        return found.length
 
 
 @dataclass(frozen=True)

@@ -246,7 +246,7 @@ def solvable(
 
     chosen, variant, start, goal = _position_and_goal(
         state, target, puzzle, {"method": method, "variant": rule_variant}, "solvable")
-    found, _ = distance_between(chosen, Tables(data), variant, start, goal)
+    found = distance_between(chosen, Tables(data), variant, start, goal)
     able, reached = chosen.goal_words
     shown = chosen.format(variant, start)
     if as_json:
@@ -279,7 +279,7 @@ def distance(
 
     chosen, variant, first, goal = _position_and_goal(
         start, target, puzzle, {"method": method, "variant": rule_variant}, "distance")
-    found, _ = distance_between(chosen, Tables(data), variant, first, goal)
+    found = distance_between(chosen, Tables(data), variant, first, goal)
     if as_json:
         typer.echo(json.dumps({"start": chosen.format(variant, first),
                                "target": chosen.format(variant, goal),

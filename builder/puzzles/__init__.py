@@ -33,6 +33,15 @@ def check_length(text: str, what: str, error: type[PuzzleInputError] = PuzzleInp
     return text
 
 
+def notation_query():
+    """A web endpoint's notation parameter: anything longer than a notation can be is
+    refused before any work (a fresh ``fastapi.Query`` each call: FastAPI names the
+    parameter on the object)."""
+    from fastapi import Query
+
+    return Query(max_length=MAX_INPUT_CHARACTERS)
+
+
 class QueryError(OneLineError):
     """Anything a query should tell its user in one line (the CLI prints it and exits 2)."""
 

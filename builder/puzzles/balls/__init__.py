@@ -519,6 +519,13 @@ def moves_of_states(rules: Balls, keys: np.ndarray, moves: np.ndarray,
     return moves[np.searchsorted(keys, found)]
 
 
+def check_cleared(target: str) -> str:
+    """'cleared', the only target a ball-tube state is played towards."""
+    if target.strip().lower() != "cleared":
+        raise BallsError(f"ball-tube paths go to 'cleared', not {shown(target)}")
+    return "cleared"
+
+
 class BallsPuzzle(WalkablePuzzle):
     """Ball tubes as a plug-in: a state's distance is its symmetry class's, found by its
     class key in the table of its (tubes, capacity, colours)."""
@@ -537,9 +544,7 @@ class BallsPuzzle(WalkablePuzzle):
         return rules.parse(text)
 
     def parse_target(self, rules: Balls, text: str) -> str:
-        if text.strip().lower() != "cleared":
-            raise BallsError(f"ball-tube paths go to 'cleared', not {shown(text)}")
-        return "cleared"
+        return check_cleared(text)
 
     def format(self, rules: Balls, state) -> str:
         return "cleared" if state == "cleared" else rules.format(state)

@@ -14,7 +14,7 @@ import numpy as np
 import typer
 
 from builder.puzzles import CorruptTableError, QueryError, UnreachableError, check_length
-from builder.puzzles.balls import TABLE_LAYOUT, Balls, BallsError
+from builder.puzzles.balls import TABLE_LAYOUT, Balls, BallsError, check_cleared
 from builder.puzzles.base import TableLookup
 
 UNREACHABLE = 255
@@ -119,18 +119,20 @@ def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_mo
             return state, int(moves[chosen])
 
 
+def rules_of(state: str) -> Balls:
+    """The game (tubes, capacity, colours) a state is written in."""
+    return Balls(*Balls.shape_of(check_length(state, "state", BallsError)))
+
+
 def game_of(tables: TableLookup, state: str) -> tuple[Balls, tuple[int, ...], BallsTable]:
-    rules = Balls(*Balls.shape_of(check_length(state, "state", BallsError)))
+    rules = rules_of(state)
     parsed = rules.parse(state)
     return rules, parsed, BallsTable(tables, rules)
 
 
 def print_path(tables: TableLookup, start: str, target: str, as_json: bool) -> None:
     """`query path STATE cleared`: the moves from tube to tube (tubes from 0)."""
-    from builder.puzzles import shown
-
-    if target.strip().lower() != "cleared":
-        raise BallsError(f"ball-tube paths go to 'cleared', not {shown(target)}")
+    check_cleared(target)
     rules, start_state, table = game_of(tables, start)
     found = balls_path(rules, table, start_state)
     states = [rules.format(s) for s in found.states]
@@ -183,12 +185,9 @@ def routes(tables: TableLookup):
     """The endpoints under /api/balls: path, solvable, move, random."""
     from fastapi import APIRouter, Query
 
-    from builder.puzzles import MAX_INPUT_CHARACTERS
+    from builder.puzzles import notation_query as notation
 
     router = APIRouter()
-
-    def notation():
-        return Query(max_length=MAX_INPUT_CHARACTERS)
 
     @router.get("/path")
     def path(state: str = notation()):
@@ -210,7 +209,7 @@ def routes(tables: TableLookup):
     @router.get("/move")
     def move(state: str = notation(), source: int = Query(), target: int = Query()):
         """The state after moving the top ball of tube SOURCE onto tube TARGET (0-based)."""
-        rules = Balls(*Balls.shape_of(check_length(state, "state", BallsError)))
+        rules = rules_of(state)
         for from_tube, to_tube, following in rules.legal_moves(rules.parse(state)):
             if (from_tube, to_tube) == (source, target):
                 return {"state": rules.format(following)}

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from builder.puzzles.bits import popcount
+
 MAX_N = 15
 BINOMIAL = np.zeros((2 * MAX_N + 2, MAX_N + 2), dtype=np.int64)
 for _top in range(2 * MAX_N + 2):
@@ -35,15 +37,6 @@ def _unrank(rank, n):
         mask |= 1 << slot
         slot -= 1
     return gap, mask, colex
-
-
-@njit(cache=True, inline="always")
-def _ones(bits):
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
@@ -73,7 +66,7 @@ def lucas_steps(position, parameters, out):
         low = gap if offset == 2 else gap - 2  # the swapped pair: compressed low, low + 1
         if ((mask >> low) & 1) == ((mask >> (low + 1)) & 1):
             continue  # a jump goes over exactly one piece of the other colour
-        chosen = _ones(mask & ((1 << (low + 2)) - 1))  # the pair's A is the chosen-th
+        chosen = popcount(mask & ((1 << (low + 2)) - 1))  # the pair's A is the chosen-th
         step = BINOMIAL[low, chosen - 1]
         moved = colex + step if (mask >> low) & 1 else colex - step
         out[count] = source * per_gap + moved

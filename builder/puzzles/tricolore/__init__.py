@@ -30,6 +30,7 @@ from builder.puzzles.tricolore.rules import (
     MethodError,
     Tricolore,
     check_method,
+    column_clicks,
     node_clicks,
 )
 
@@ -88,25 +89,13 @@ class TricolorePuzzle(WalkablePuzzle):
 
     def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
                  target: int) -> int | None:
-        """``node_clicks`` read from the all-pairs table of the board's shape, or from the
-        table towards the target on boards too large for all pairs."""
-        from builder.puzzles.tricolore.answers import all_pairs_table, target_table
+        """``node_clicks`` over the walk arrays towards the target: the all-pairs table's
+        column on small boards, else the table towards the target (``TargetColumns``)."""
+        from builder.puzzles.tricolore.answers import TargetColumns
 
         board, last = node
-        rules = game.rules
-        if rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
-            table = all_pairs_table(tables, rules, game.method)
-
-            def read(array: str) -> int:
-                return tables.column_value(table, array, board, target)
-        else:
-            if game.method != "unrestricted":
-                raise MethodError(f"{rules.shape_name} tables are for the unrestricted method")
-            table = target_table(tables, rules, target)
-
-            def read(array: str) -> int:
-                return tables.value(table, array, board)
-        found = node_clicks(read, board, last, target)
+        towards = TargetColumns(tables, game.rules, target, game.method)
+        found = column_clicks(towards.columns, board, last, target)
         return None if found == 255 else found
 
     def explain_unreachable(self, game: TricoloreGame, start: int, target: int) -> str:

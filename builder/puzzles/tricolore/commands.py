@@ -28,38 +28,41 @@ from builder.puzzles.tricolore.rules import (
 )
 
 
+def searched(rules: Tricolore, start: int, target: int, method: str) -> TricolorePath | None:
+    """The bidirectional search, replayed, where no table can answer (unrestricted clicks
+    on boards too large for all-pairs tables); None where it does not apply; an
+    UnreachableError when it proves the target unreachable."""
+    if method != "unrestricted" or rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
+        return None
+    from builder.puzzles.tricolore.bidirectional import bidirectional_path
+
+    found = bidirectional_path(rules, start, target)
+    if found is None:
+        raise UnreachableError(explain_unreachable(rules, target, method))
+    return replayed(rules, found)
+
+
 def exact_path(tables: TableLookup, rules: Tricolore, start: int, target: int,
                method: str) -> tuple[TricolorePath, str]:
-    """An optimal path by table walk, or by bidirectional search where a board too large
-    for all-pairs tables has no table towards the target; replayed before it is returned."""
+    """An optimal path by table walk, or by the bidirectional search where the target has
+    no table; replayed before it is returned."""
     try:
-        found, how = optimal_path(rules, TargetColumns(tables, rules, target, method), start,
-                                  target, method), ""
+        towards = TargetColumns(tables, rules, target, method)
+        return replayed(rules, optimal_path(rules, towards, start, target, method)), ""
     except MissingTableError:
-        if method != "unrestricted" or rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
-            raise
-        from builder.puzzles.tricolore.bidirectional import bidirectional_path
-
-        found, how = bidirectional_path(rules, start, target), ", bidirectional search"
+        found = searched(rules, start, target, method)
         if found is None:
-            raise UnreachableError(explain_unreachable(rules, target, method)) from None
-    return replayed(rules, found), how
+            raise
+        return found, ", bidirectional search"
 
 
 def searched_path(rules: Tricolore, node: tuple[int, int], target: int,
                   method: str) -> FoundPath | None:
-    """The bidirectional search as the engine's fallback (``Puzzle.search_path``): for
-    unrestricted clicks on boards too large for all-pairs tables, from a start node."""
+    """``searched`` as the engine's fallback (``Puzzle.search_path``), from a start node."""
     board, last = node
-    if (method != "unrestricted" or rules.n_squares <= ALL_PAIRS_MAX_SQUARES
-            or last != NO_CLICK):
-        return None
-    from builder.puzzles.tricolore.bidirectional import bidirectional_path
-
-    found = bidirectional_path(rules, board, target)
+    found = searched(rules, board, target, method) if last == NO_CLICK else None
     if found is None:
-        raise UnreachableError(explain_unreachable(rules, target, method))
-    found = replayed(rules, found)
+        return None
     return FoundPath(tuple(zip(found.boards, (NO_CLICK, *found.clicks))),
                      tuple(str(square) for square in found.clicks), "bidirectional search")
 

@@ -32,26 +32,12 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange
 
+from builder.puzzles.bits import lowest_bit, popcount
+from builder.puzzles.tricolore.target_search import click_rank, square_colour
+
 UNSET = 255
 PUSH_FRACTION = 8
 """Push while the frontier holds fewer than boards / PUSH_FRACTION nodes."""
-
-
-@njit(cache=True, inline="always")
-def _popcount(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
-@njit(cache=True, inline="always")
-def _lowest(mask):
-    index = 0
-    while not (mask >> index) & 1:
-        index += 1
-    return index
 
 
 @njit(cache=True, inline="always")
@@ -66,8 +52,8 @@ def _step(board, hits, level, full, target, clicks, sole, avoiding):
         return 0
     if clicks[board] == UNSET:
         clicks[board] = level
-        if _popcount(hits) == 1:
-            sole[board] = _lowest(hits)
+        if popcount(hits) == 1:
+            sole[board] = lowest_bit(hits)
             return full & ~hits
         return full
     best = sole[board]
@@ -135,7 +121,7 @@ def _apply_dense(level, full, target, hits, hits_rotated, clicks, sole, avoiding
                 new = _step(board, found, level, full, target, clicks, sole, avoiding)
                 frontier[board] = new
                 frontier_rotated[rotated] = new
-                count += _popcount(new)
+                count += popcount(new)
                 if not _settled(board, target, clicks, sole, avoiding):
                     settled = False
                     open_rotated[x - first] = True
@@ -159,12 +145,9 @@ def _push(level, full, target, boards, n_boards_listed, frontier, hits, touched,
         frontier[board] = 0
         high, low = board // split, board % split
         while mask:
-            square = _lowest(mask)
+            square = lowest_bit(mask)
             mask &= mask - 1
-            if square < n_high:
-                colour = colour_high[square, high]
-            else:
-                colour = colour_low[square, low]
+            colour = square_colour(square, high, low, n_high, colour_high, colour_low)
             for case in range(2):
                 before = retreat_high[square, colour, case, high]
                 if before < 0:
@@ -184,7 +167,7 @@ def _push(level, full, target, boards, n_boards_listed, frontier, hits, touched,
             frontier[board] = new
             boards[listed] = board
             listed += 1
-            nodes += _popcount(new)
+            nodes += popcount(new)
     return listed, nodes
 
 
@@ -205,12 +188,8 @@ def _deltas(layout_rotated, square, length, n_streams, row_size, stride, split, 
     for stream in prange(n_streams):
         rank = stream * length
         board = (rank % row_size) * stride + rank // row_size if layout_rotated else rank
-        high, low = board // split, board % split
-        if square < n_high:
-            colour = colour_high[square, high]
-        else:
-            colour = colour_low[square, low]
-        following = advance_high[square, colour, high] * split + advance_low[square, colour, low]
+        following = click_rank(board, square, split, n_high, colour_low, colour_high, advance_low,
+                           advance_high)
         if layout_rotated:
             following = (following % stride) * row_size + following // stride
         out[stream] = following - rank

@@ -18,12 +18,14 @@ from builder.puzzles.base import ChunkTasks, Computed, TableLookup, TableSpec, T
 from builder.puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
     METHODS,
+    WALK_ARRAYS,
     BoardError,
     Tricolore,
     check_method,
 )
 
-ARRAYS = ("clicks", "sole_click", "clicks_avoiding_sole")
+ARRAYS = WALK_ARRAYS
+"""The arrays of every Tricolore distance table: those the walk reads, in its order."""
 TARGETS_PER_TASK = 256
 """Target columns per chunk task, and so the all-pairs kernel's batch (a multiple of 64:
 it keeps one bit per target in 64-bit words)."""

@@ -23,31 +23,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from builder.puzzles.bits import lowest_bit, popcount
+
 UNREACHABLE = 255
 UNSET = 255
 
 
 @njit(cache=True, inline="always")
-def _popcount(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
-@njit(cache=True, inline="always")
-def _lowest(mask):
-    index = 0
-    while not (mask >> index) & 1:
-        index += 1
-    return index
-
-
-@njit(cache=True, inline="always")
 def _apply(board, hits, level, full, visited, following, clicks, sole, avoiding):
     """Record what the clicks ``hits`` (leading into the frontier) reach at ``board``."""
-    if _popcount(hits) >= 2:
+    if popcount(hits) >= 2:
         reachable = full
     else:
         reachable = full & ~hits
@@ -55,8 +40,8 @@ def _apply(board, hits, level, full, visited, following, clicks, sole, avoiding)
     new = reachable & ~seen
     if clicks[board] == UNSET:
         clicks[board] = level
-        if hits and _popcount(hits) == 1 and (seen | new) & hits == 0:
-            sole[board] = _lowest(hits)
+        if hits and popcount(hits) == 1 and (seen | new) & hits == 0:
+            sole[board] = lowest_bit(hits)
     elif new and sole[board] != UNSET and (new >> np.int64(sole[board])) & 1:
         avoiding[board] = level
     visited[board] |= new
@@ -65,14 +50,14 @@ def _apply(board, hits, level, full, visited, following, clicks, sole, avoiding)
 
 
 @njit(cache=True, inline="always")
-def _colour(square, high, low, n_high, colour_high, colour_low):
+def square_colour(square, high, low, n_high, colour_high, colour_low):
     return colour_high[square, high] if square < n_high else colour_low[square, low]
 
 
 @njit(cache=True, inline="always")
-def _click(board, square, split, n_high, colour_low, colour_high, advance_low, advance_high):
+def click_rank(board, square, split, n_high, colour_low, colour_high, advance_low, advance_high):
     high, low = board // split, board % split
-    colour = _colour(square, high, low, n_high, colour_high, colour_low)
+    colour = square_colour(square, high, low, n_high, colour_high, colour_low)
     return advance_high[square, colour, high] * split + advance_low[square, colour, low]
 
 
@@ -92,7 +77,7 @@ def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advanc
             found = 0
             high, low = board // split, board % split  # once per board, not per click
             for square in range(n_squares):
-                colour = _colour(square, high, low, n_high, colour_high, colour_low)
+                colour = square_colour(square, high, low, n_high, colour_high, colour_low)
                 result = (advance_high[square, colour, high] * split
                           + advance_low[square, colour, low])
                 # the bitmap (one bit per board) stays in cache; the masks do not
@@ -123,9 +108,9 @@ def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retrea
             continue
         high, low = board // split, board % split
         while mask:
-            square = _lowest(mask)
+            square = lowest_bit(mask)
             mask &= mask - 1
-            colour = _colour(square, high, low, n_high, colour_high, colour_low)
+            colour = square_colour(square, high, low, n_high, colour_high, colour_low)
             # After a click the square is white (it was red, or white) or red (it was blue).
             for case in range(2):
                 before = retreat_high[square, colour, case, high]
@@ -208,7 +193,7 @@ def _count_nodes(masks, occupied):
         for board in range(word * 64, min(masks.shape[0], word * 64 + 64)):
             mask = np.int64(masks[board])
             if mask:
-                total += _popcount(mask)
+                total += popcount(mask)
                 bits |= np.uint64(1) << np.uint64(board - word * 64)
         occupied[word] = bits
     return total
@@ -221,7 +206,7 @@ def _forward_levels(start, n_squares, split, n_high, colour_low, colour_high, ad
     full = np.int64((1 << n_squares) - 1)
     # the start node has no last click: every click is allowed from it
     for square in range(n_squares):
-        result = _click(start, square, split, n_high, colour_low, colour_high, advance_low,
+        result = click_rank(start, square, split, n_high, colour_low, colour_high, advance_low,
                         advance_high)
         visited[result] |= 1 << square
         frontier[result] |= 1 << square
@@ -237,7 +222,7 @@ def _forward_levels(start, n_squares, split, n_high, colour_low, colour_high, ad
             for square in range(n_squares):
                 if mask & ~(np.int64(1) << square) & full == 0:
                     continue  # the only frontier node here was reached by this square
-                result = _click(board, square, split, n_high, colour_low, colour_high,
+                result = click_rank(board, square, split, n_high, colour_low, colour_high,
                                 advance_low, advance_high)
                 bit = np.int64(1) << square
                 if not np.int64(visited[result]) & bit:

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query
 
-from builder.puzzles import MAX_INPUT_CHARACTERS, QueryError
+from builder.puzzles import QueryError, notation_query
 from builder.puzzles.base import TableLookup
 from builder.puzzles.tricolore.answers import TargetColumns, hint, optimal_path
 from builder.puzzles.tricolore.rules import METHODS, NO_CLICK, Tricolore, check_method
-
-
-def _notation():
-    return Query(max_length=MAX_INPUT_CHARACTERS)
 
 
 def routes(tables: TableLookup) -> APIRouter:
@@ -31,7 +27,7 @@ def routes(tables: TableLookup) -> APIRouter:
                 "4x4": tables.stored(("tricolore", "4x4", "targets"))}
 
     @router.get("/hint")
-    def next_click(board: str = _notation(), target: str = _notation(),
+    def next_click(board: str = notation_query(), target: str = notation_query(),
                    method: str = "unrestricted",
                    last: int = Query(NO_CLICK, description="square clicked just before, "
                                                            "-1: none")):
@@ -46,7 +42,7 @@ def routes(tables: TableLookup) -> APIRouter:
                 "method": method, "last": last, "click": click, "remaining": remaining}
 
     @router.get("/path")
-    def path(start: str = _notation(), target: str = _notation(),
+    def path(start: str = notation_query(), target: str = notation_query(),
              method: str = "unrestricted"):
         """An optimal click sequence (the CLI's `query path --json`)."""
         rules, start_rank, target_rank = parse_pair(start, target)
@@ -57,7 +53,7 @@ def routes(tables: TableLookup) -> APIRouter:
                 "length": found.length, "clicks": list(found.clicks), "boards": boards}
 
     @router.get("/click")
-    def click(board: str = _notation(), square: int = Query(), method: str = "unrestricted",
+    def click(board: str = notation_query(), square: int = Query(), method: str = "unrestricted",
               last: int = NO_CLICK):
         """The board after clicking SQUARE, with the method's rules enforced."""
         rules = Tricolore.of_board(board)
