@@ -80,6 +80,8 @@ def _pull(frontier, hits, squares, lengths, offsets, deltas, done, row_size):
         if done[block]:
             continue
         base = block * row_size
+        # Views, not indexed arrays: indexing a view from 0 lets LLVM vectorise the
+        # streams (4-5x faster than base + j indexing, which it leaves scalar).
         into = hits[base : base + row_size]
         into[:] = 0
         for index in range(squares.shape[0]):
@@ -87,11 +89,31 @@ def _pull(frontier, hits, squares, lengths, offsets, deltas, done, row_size):
             length = lengths[index]
             if length >= row_size:  # one delta for the whole block: a contiguous stream
                 source = base + deltas[offsets[index] + base // length]
-                into |= frontier[source : source + row_size] & bit
+                stream = frontier[source : source + row_size]
+                for j in range(row_size):
+                    into[j] |= stream[j] & bit
             else:
                 for j in range(row_size):
                     rank = base + j
                     into[j] |= frontier[rank + deltas[offsets[index] + rank]] & bit
+
+
+@njit(cache=True, inline="always")
+def _settle(found, level, full, clicks, sole, avoiding):
+    """``_step`` without branches on the data, for the dense levels where every board is
+    visited: returns (clicks, sole, avoiding, next frontier nodes) of a board other than
+    the target.  Selects instead of ifs: a mispredicted branch per board cost more than
+    the whole computation."""
+    fresh = (clicks == UNSET) & (found != 0)
+    single = (found & (found - 1)) == 0
+    sole_bit = np.int64(1) << (np.int64(sole) & 15)
+    late = (clicks != UNSET) & (sole != UNSET) & (avoiding == UNSET) & ((found & ~sole_bit) != 0)
+    new_clicks = level if fresh else clicks
+    new_sole = lowest_bit(found | 0x10000) if fresh & single else sole
+    new_avoiding = level if late else avoiding
+    fresh_nodes = full & ~found if single else full
+    nodes = fresh_nodes if fresh else (sole_bit if late else 0)
+    return new_clicks, new_sole, new_avoiding, nodes
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -107,27 +129,41 @@ def _apply_dense(level, full, target, hits, hits_rotated, clicks, sole, avoiding
         open_rotated = np.zeros(row_size, dtype=np.bool_)
         count = 0
         for q in range(row_size):
-            block = (q * stride + first) // row_size
+            base = q * stride + first
+            block = base // row_size
             if done[block]:
-                for x in range(first, first + row_size):
-                    frontier[q * stride + x] = 0
-                    frontier_rotated[x * row_size + q] = 0
+                for x in range(row_size):
+                    frontier[base + x] = 0
+                    frontier_rotated[(first + x) * row_size + q] = 0
                 continue
+            block_hits = hits[base : base + row_size]
+            block_clicks = clicks[base : base + row_size]
+            block_sole = sole[base : base + row_size]
+            block_avoiding = avoiding[base : base + row_size]
+            block_frontier = frontier[base : base + row_size]
             settled = True
-            for x in range(first, first + row_size):
-                board = q * stride + x
-                rotated = x * row_size + q
-                found = np.int64(hits[board] | hits_rotated[rotated])
-                new = _step(board, found, level, full, target, clicks, sole, avoiding)
-                frontier[board] = new
-                frontier_rotated[rotated] = new
-                count += popcount(new)
-                if not _settled(board, target, clicks, sole, avoiding):
-                    settled = False
-                    open_rotated[x - first] = True
+            for x in range(row_size):
+                rotated = (first + x) * row_size + q
+                found = np.int64(block_hits[x] | hits_rotated[rotated])
+                now_clicks, now_sole, now_avoiding, nodes = _settle(
+                    found, level, full, block_clicks[x], block_sole[x], block_avoiding[x])
+                if base + x == target:  # its nodes are the arrivals; its free node the return
+                    now_clicks, now_sole, now_avoiding = block_clicks[x], UNSET, UNSET
+                    if now_clicks == UNSET and found:
+                        now_clicks = level
+                    nodes = 0
+                block_clicks[x] = now_clicks
+                block_sole[x] = now_sole
+                block_avoiding[x] = now_avoiding
+                block_frontier[x] = nodes
+                frontier_rotated[rotated] = nodes
+                count += popcount(nodes)
+                is_open = (now_clicks == UNSET) | ((now_sole != UNSET) & (now_avoiding == UNSET))
+                settled &= not is_open
+                open_rotated[x] |= is_open
             done[block] = settled
-        for x in range(first, first + row_size):
-            done_rotated[x] = not open_rotated[x - first]
+        for x in range(row_size):
+            done_rotated[first + x] = not open_rotated[x]
         total += count
     return total
 
