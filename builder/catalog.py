@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from builder import store
+from builder.puzzles.counting import value_counts
 
 CATALOG_NAME = "catalog.duckdb"
 CATALOG_FORMAT = 9
@@ -95,11 +96,11 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     if not force and catalog_is_current(data_dir):
         return False
     sources = _sources(data_dir)
-    for path, _ in sources:  # statistics only from intact tables
-        store.check_intact(path)
     stamp = _source_stamp(data_dir, sources)
     if not force and _refresh_incrementally(data_dir, sources, stamp):
         return True
+    for path, _ in sources:  # statistics only from intact tables
+        store.check_intact(path)
     with _staged_catalog(catalog_path(data_dir)) as staging:
         con = duckdb.connect(str(staging))
         con.execute(QUIET)
@@ -284,8 +285,9 @@ def _load_distances_of(con, key: str, puzzle, attributes: dict,
         unsigned = values.dtype.kind == "u"
         lowest = 0 if unsigned or not values.size else int(values.min())
         # exact: counts stay far below 2**53 when weighted (float64 bincount)
-        counts = np.bincount(values if unsigned else values.astype(np.int64) - lowest,
-                             weights=weights)
+        counts = (value_counts(values) if unsigned and weights is None else
+                  np.bincount(values if unsigned else values.astype(np.int64) - lowest,
+                              weights=weights))
         for offset in np.flatnonzero(counts):
             value = offset + lowest
             rows.append((key, puzzle.name, spec.variant, spec.table,
@@ -328,7 +330,8 @@ def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
         for key in changed:
             if key in recorded:
                 _unload_source(con, key, recorded[key][1])
-            if key in current:
+            if key in current:  # statistics only from intact tables (the others were checked
+                store.check_intact(current[key][0])  # when they were loaded)
                 _load_source(con, data_dir, *current[key])
         con.execute("UPDATE catalog_info SET stamp = ?", [stamp])
         con.close()

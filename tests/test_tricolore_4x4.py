@@ -262,24 +262,32 @@ def test_target_stats_resume_and_feed_the_estimate(tmp_path):
 
     from builder import catalog
     from builder.execute import InProcess
-    from builder.puzzles.tricolore.tables import canonical_targets, run_target_stats, stats_spec
+    from builder.puzzles.tricolore.tables import (
+        canonical_targets,
+        read_target_records,
+        run_target_stats,
+        stats_spec,
+    )
 
     rules = Tricolore(4, 4)
     targets = canonical_targets(rules, 2, 7)
     perms = FULL.symmetries("unrestricted").values()
     for target in targets:  # canonical: the smallest rank of its orbit
         assert target == min(FULL.apply_symmetry(np.array([target]), p)[0] for p in perms)
-    folder = tmp_path / "tricolore" / "4x4" / "target_stats"
-    folder.mkdir(parents=True)
+    results = tmp_path / "results.jsonl"
     done = rules.format(targets[0])
-    (folder / f"{done}.json").write_text(json.dumps(
+    interrupted = '{"target": "RRRR.RRRR.RRRR.RRRR", "orbit'  # a line a crash cut short
+    results.write_text(json.dumps(
         {"target": done, "orbit_size": 8, "histogram": {"1": 43046721}, "unreachable": 0,
-         "max_clicks": 1}))
-    computed, skipped = run_target_stats(folder, 2, 7, False, InProcess())
+         "max_clicks": 1}) + "\n" + interrupted)
+    computed, skipped = run_target_stats(results, 2, 7, False, InProcess())
     assert (computed, skipped) == (1, 1)
-    record = json.loads((folder / f"{rules.format(targets[1])}.json").read_text())
+    records = read_target_records(results)
+    assert [r["target"] for r in records] == [done, rules.format(targets[1])]
+    assert "RRRR.RRRR.RRRR.RRRR" not in results.read_text()
+    record = records[1]
     assert sum(record["histogram"].values()) + record["unreachable"] == FULL.n_boards
-    build_table(tmp_path, stats_spec(folder), progress=False)
+    build_table(tmp_path, stats_spec(results), progress=False)
     catalog.refresh_catalog(tmp_path)
     import duckdb
 

@@ -29,3 +29,4 @@ def popcount(mask):
 def lowest_bit(mask):
     """The index of the lowest set bit (``mask`` must not be 0)."""
     return np.int64(trailing_zeros(np.uint64(mask)))
+

@@ -272,22 +272,24 @@ def build_stats(
                                          max=100_000)] = 10,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed, the same targets.")
                     ] = 2026,
+    results: Annotated[Path, typer.Option(
+        help="The record file, one JSON line per target (the repository's copy is "
+             "committed; `make tables` publishes it).")] = table_specs.RESULTS_FILE,
     data: Path = Path("data"),
     progress: bool = True,
     executor: Any = None,
 ) -> list[TableSpec]:
     """Toward the full 4×4 all-pairs distribution: one exact search per random canonical
-    target (about 15 s each), keeping each target's histogram and maximum. Resumable:
-    targets already done are skipped. Views: tricolore_4x4_pairs_estimate,
-    tricolore_4x4_hardest_targets.
+    target (a few seconds each), appending each target's histogram and maximum to the
+    results file. Resumable: targets already there are skipped. Views:
+    tricolore_4x4_pairs_estimate, tricolore_4x4_hardest_targets.
 
-    Example: builder tricolore4x4-stats --targets 40 --scheduler tcp://10.0.0.5:8786
+    Example: builder tricolore4x4-stats --targets 1000 --scheduler tcp://10.0.0.5:8786
     """
     import time
 
     started = time.perf_counter()
-    folder = Path(data).joinpath(*table_specs.STATS_FOLDER)
-    computed, skipped = table_specs.run_target_stats(folder, targets, seed, progress, executor)
+    computed, skipped = table_specs.run_target_stats(results, targets, seed, progress, executor)
     print(f"{computed} targets computed, {skipped} already done (skipped) "
           f"in {time.perf_counter() - started:.1f} s", flush=True)
-    return [table_specs.stats_spec(folder)]
+    return [table_specs.stats_spec(results)]

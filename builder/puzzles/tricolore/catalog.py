@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from builder.puzzles.base import CatalogTable
+from builder.puzzles.counting import value_counts
 from builder.puzzles.tricolore.rules import Tricolore
 
 MAX_PAIRS_IN_CATALOG = 50_000_000
@@ -237,7 +238,7 @@ def rows(attributes: dict, read: Callable[[str], Any]) -> dict[str, list | dict]
             for row, clicks in zip(*np.nonzero(boards[:, :255]))]}
     rules = Tricolore(attributes["width"], attributes["height"])
     if "target" in attributes:
-        counts = np.bincount(read("clicks"), minlength=256)
+        counts = value_counts(read("clicks"))
         return {"tricolore_4x4_target_clicks": [
                     (attributes["target"], None if clicks == 255 else int(clicks), int(count))
                     for clicks, count in enumerate(counts) if count],
