@@ -399,6 +399,7 @@ def _mount_plugin_commands() -> None:
     `query plot NAME` for a plug-in with charts."""
     from builder.puzzles import registry
 
+    claimed: dict[str, str] = {}
     for puzzle in registry.PUZZLES:
         if puzzle.figure_names:
             plot_app.command(puzzle.name)(_plot_command(puzzle))
@@ -407,6 +408,12 @@ def _mount_plugin_commands() -> None:
             if name in GROUPS:
                 GROUPS[name].command(puzzle.name)(_plugin_command(function))
                 continue
+            if name in puzzle.top_level_commands:  # also `query NAME` (one plug-in each)
+                if name in claimed:
+                    raise RuntimeError(f"`query {name}` is offered by both {claimed[name]} "
+                                       f"and {puzzle.name}")
+                claimed[name] = puzzle.name
+                app.command(name)(_plugin_command(function))
             if own is None:
                 own = typer.Typer(help=puzzle.summary, no_args_is_help=True)
                 app.add_typer(own, name=puzzle.name)

@@ -201,10 +201,12 @@ def test_a_state_that_cannot_be_cleared_exits_nonzero(data_dir):
 
 
 @pytest.mark.parametrize("state, words", [
-    ("rggx|brrg|gbbr|", "letters"),
-    ("rggbb|brr|gbbr|", "more than 4"),
-    ("rgg|brrg|gbbr|", "equal colours"),
-    ("rgg|brr|gbb|rgb|", "no ball-tube table"),
+    ("rggx|brrg|gbbr|", "same number of balls (r 4, g 4, b 3, x 1)"),
+    ("rggbb|brrg|gbr|", "more than 4"),
+    ("rgg|brrg|gbbr|", "same number of balls"),
+    ("aaaaaaaaa|", "at most 8"),
+    ("ab|ba|0", "lowercase letters"),
+    ("r-g|gr-|", "lowercase letters"),
 ])
 def test_bad_states_get_one_line(data_dir, state, words):
     result = run("query", "solvable", state, data_dir=data_dir)

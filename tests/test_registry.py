@@ -104,10 +104,11 @@ def test_an_unreachable_target_is_one_line_and_exit_1_for_solvable(data_dir):
     assert distance.returncode == 2 and "never blue afterwards" in distance.stderr
 
 
-def test_the_walk_falls_back_to_the_plug_ins_search_where_no_table_answers(tmp_path):
+def test_the_walk_falls_back_to_the_plug_ins_search_where_no_table_answers(tmp_path,
+                                                                          data_dir):
     """An empty data directory: Tricolore 4x4 pairs are answered by its bidirectional
-    search (checked against the rules by replaying), other puzzles say the table is
-    missing."""
+    search (checked against the rules by replaying), ball tubes by their solver, puzzles
+    without a search say the table is missing."""
     from builder.puzzles import MissingTableError
     from tests import reference
 
@@ -119,10 +120,15 @@ def test_the_walk_falls_back_to_the_plug_ins_search_where_no_table_answers(tmp_p
     assert found.how == "bidirectional search" and found.length >= 1
     clicks = [int(label) for label in found.labels]
     assert reference.replay(start, clicks, "unrestricted", 4, 4)[-1] == target
-    balls = registry.by_name("balls")
+    balls = registry.by_name("balls")  # its solver, proven optimal: the table's length
     variant, first, goal = example_game(balls)
-    with pytest.raises(MissingTableError, match="no ball-tube table"):
-        walk(balls, Tables(tmp_path), variant, first, goal)
+    searched = walk(balls, Tables(tmp_path), variant, first, goal)
+    tabled = walk(balls, Tables(data_dir), variant, first, goal)
+    assert "proven optimal" in searched.how and searched.length == tabled.length
+    hanoi = registry.by_name("hanoi")
+    variant, first, goal = example_game(hanoi)
+    with pytest.raises(MissingTableError):
+        walk(hanoi, Tables(tmp_path), variant, first, goal)
 
 
 def test_the_web_mounts_each_plug_ins_endpoints_and_charts(data_dir):

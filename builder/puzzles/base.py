@@ -446,6 +446,10 @@ class Puzzle(ABC):
         default."""
         return {}
 
+    top_level_commands: ClassVar[tuple[str, ...]] = ()
+    """Names among ``query_commands`` also mounted as `query NAME` (ball tubes: `query
+    solve`); two plug-ins claiming one name is an error at start-up."""
+
     def default_tables(self) -> list[TableSpec]:
         """The tables `builder tables` (and `make tables`) builds for it through the
         engine's build routine; none by default."""

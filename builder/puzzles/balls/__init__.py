@@ -47,6 +47,7 @@ from builder.puzzles.base import (
     CatalogTable,
     Computed,
     DistanceArray,
+    FoundPath,
     Move,
     TableSpec,
     WalkablePuzzle,
@@ -55,7 +56,10 @@ from builder.puzzles.base import (
 TABLE_LAYOUT = "symmetry classes"
 """Ball tables hold one entry per class key (older tables, by labelled rank, are stale)."""
 
-LETTERS = "rgbyopcw"
+LETTERS = "rgbyopcwadefhijklmnqstuvxz"
+"""Colour letters in colour order: the first eight as the tables have always numbered
+them, then the rest of the alphabet, so any 26 lowercase letters can be written."""
+MAX_CAPACITY = 8
 EMPTY = -1
 
 
@@ -72,10 +76,19 @@ class Balls:
     tubes: int = 4
     capacity: int = 4
     colours: int = 3
+    letters: str = ""
+    """The letters of the colours in colour order (default: the first ``colours`` of
+    LETTERS); a state written with other letters keeps them."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.colours <= len(LETTERS):
             raise BallsError(f"{self.colours} colours: from 1 to {len(LETTERS)}")
+        if not 1 <= self.capacity <= MAX_CAPACITY:
+            raise BallsError(f"tubes of {self.capacity} balls: from 1 to {MAX_CAPACITY}")
+        if not self.letters:
+            object.__setattr__(self, "letters", LETTERS[: self.colours])
+        if len(self.letters) != self.colours:
+            raise BallsError(f"{len(self.letters)} letters for {self.colours} colours")
         if self.tubes < self.colours or self.capacity < 1:
             raise BallsError(
                 f"{self.tubes} tubes cannot hold {self.colours} colours of "
@@ -324,7 +337,7 @@ class Balls:
 
     def parse(self, text: str) -> tuple[int, ...]:
         parts = text.strip().lower().split("|")
-        letters = LETTERS[: self.colours]
+        letters = self.letters
         if len(parts) != self.tubes:
             raise BallsError(f"state {shown(text)} has {len(parts)} tubes, not {self.tubes} "
                              f"(tubes separated by '|', e.g. {self.format(self.initial_state())})")
@@ -346,8 +359,27 @@ class Balls:
                      self.codes_of_tubes(tubes, np.array([len(p) for p in parts])))
 
     def format(self, state: tuple[int, ...]) -> str:
-        return "|".join("".join(LETTERS[int(b)] for b in self.code_balls[code] if b != EMPTY)
+        return "|".join("".join(self.letters[b] for b in self.tube_of_code(code))
                         for code in state)
+
+    def tube_of_code(self, code: int) -> list[int]:
+        """A tube's colours, top first, by arithmetic (no code table: there are
+        26**8 codes at the largest size)."""
+        code = int(code)
+        length = int(np.searchsorted(self.code_offsets, code, side="right")) - 1
+        value = code - int(self.code_offsets[length])
+        return [value // self.colours ** (length - 1 - depth) % self.colours
+                for depth in range(length)]
+
+    def tubes_of_state(self, state: tuple[int, ...]) -> list[list[int]]:
+        """Every tube's colours bottom first (the solver's order)."""
+        return [self.tube_of_code(code)[::-1] for code in state]
+
+    def state_of_tubes(self, tubes: list[list[int]]) -> tuple[int, ...]:
+        """The state of tubes given bottom first."""
+        return tuple(int(self.code_offsets[len(tube)]) + sum(
+            colour * self.colours ** depth for depth, colour in enumerate(tube))
+            for tube in tubes)
 
     def state_of_rank(self, rank: int) -> tuple[int, ...]:
         return tuple(int(code) for code in self.codes_of_ranks(np.array([rank]))[0])
@@ -356,15 +388,31 @@ class Balls:
     def shape_of(text: str, colours: int | None = None) -> tuple[int, int, int]:
         """(tubes, capacity, colours) a state's notation implies: capacity = balls per
         colour, colours = distinct letters."""
+        return Balls.game_of(text, colours)[:3]
+
+    @staticmethod
+    def game_of(text: str, colours: int | None = None) -> tuple[int, int, int, str]:
+        """(tubes, capacity, colours, letters) of a state's notation: capacity = balls per
+        colour, colours = the distinct letters, in LETTERS order."""
         parts = check_length(text, "state", BallsError).strip().lower().split("|")
         balls = "".join(parts)
-        found = sorted(set(balls))
+        found = sorted(set(balls), key=lambda letter: LETTERS.find(letter))
         if not balls or any(ch not in LETTERS for ch in found):
-            raise BallsError(f"state {shown(text)}: tubes of letters from {LETTERS!r} joined by '|'")
+            raise BallsError(f"state {shown(text)}: tubes of lowercase letters (a colour "
+                             "each) joined by '|'")
+        if not colours and len({balls.count(letter) for letter in found}) > 1:
+            counts = ", ".join(f"{ch} {balls.count(ch)}" for ch in found)
+            raise BallsError(f"state {shown(text)}: every colour needs the same number of "
+                             f"balls ({counts})")
         k = colours or len(found)
         if len(balls) % k:
             raise BallsError(f"state {shown(text)} has {len(balls)} balls: not {k} equal colours")
-        return len(parts), len(balls) // k, k
+        capacity = len(balls) // k
+        if capacity > MAX_CAPACITY:
+            raise BallsError(f"state {shown(text)}: {capacity} balls per colour, at most "
+                             f"{MAX_CAPACITY}")
+        letters = "".join(found) if not colours else LETTERS[:colours]
+        return len(parts), capacity, k, letters
 
     def initial_level(self) -> int:
         fill = np.array([self.capacity] * self.colours + [0] * (self.tubes - self.colours))
@@ -538,7 +586,7 @@ class BallsPuzzle(WalkablePuzzle):
         return "|" in text
 
     def variant(self, start: str, target: str, options: dict) -> Balls:
-        return Balls(*Balls.shape_of(start))
+        return Balls(*Balls.game_of(start))
 
     def parse(self, rules: Balls, text: str) -> tuple[int, ...]:
         return rules.parse(text)
@@ -585,10 +633,17 @@ class BallsPuzzle(WalkablePuzzle):
         print_path(tables, start, target, as_json)
         return True
 
-    def query_commands(self) -> dict:
-        from builder.puzzles.balls.answers import deal
+    def search_path(self, rules: Balls, node: tuple[int, ...], target) -> FoundPath:
+        from builder.puzzles.balls.answers import search_path
 
-        return {"random": deal}
+        return search_path(rules, node)
+
+    def query_commands(self) -> dict:
+        from builder.puzzles.balls.answers import deal, solve
+
+        return {"random": deal, "solve": solve}
+
+    top_level_commands = ("solve",)
 
     def web_routes(self, tables):
         from builder.puzzles.balls.answers import routes

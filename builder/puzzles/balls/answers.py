@@ -13,9 +13,15 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
-from builder.puzzles import CorruptTableError, QueryError, UnreachableError, check_length
+from builder.puzzles import (
+    CorruptTableError,
+    MissingTableError,
+    QueryError,
+    UnreachableError,
+    check_length,
+)
 from builder.puzzles.balls import TABLE_LAYOUT, Balls, BallsError, check_cleared
-from builder.puzzles.base import TableLookup
+from builder.puzzles.base import FoundPath, TableLookup
 
 UNREACHABLE = 255
 
@@ -121,7 +127,7 @@ def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_mo
 
 def rules_of(state: str) -> Balls:
     """The game (tubes, capacity, colours) a state is written in."""
-    return Balls(*Balls.shape_of(check_length(state, "state", BallsError)))
+    return Balls(*Balls.game_of(check_length(state, "state", BallsError)))
 
 
 def game_of(tables: TableLookup, state: str) -> tuple[Balls, tuple[int, ...], BallsTable]:
@@ -131,16 +137,25 @@ def game_of(tables: TableLookup, state: str) -> tuple[Balls, tuple[int, ...], Ba
 
 
 def print_path(tables: TableLookup, start: str, target: str, as_json: bool) -> None:
-    """`query path STATE cleared`: the moves from tube to tube (tubes from 0)."""
+    """`query path STATE cleared`: the moves from tube to tube (tubes from 0), by table walk
+    or, where no table holds the game, by the solver (a proven shortest solution only)."""
     check_cleared(target)
-    rules, start_state, table = game_of(tables, start)
-    found = balls_path(rules, table, start_state)
+    rules = rules_of(start)
+    try:
+        table = BallsTable(tables, rules)
+    except MissingTableError:
+        path = search_path(rules, rules.parse(start))
+        found = BallsPath(path.nodes, tuple(tuple(int(t) for t in label.split(" -> "))
+                                            for label in path.labels))
+        how = path.how
+    else:
+        found, how = balls_path(rules, table, rules.parse(start)), "table walk"
     states = [rules.format(s) for s in found.states]
     if as_json:
         typer.echo(json.dumps({"start": states[0], "target": states[-1], "length": found.length,
                                "moves": [list(m) for m in found.moves], "states": states}))
         return
-    typer.echo(f"{states[0]} -> cleared: {found.length} moves (shortest, table walk)")
+    typer.echo(f"{states[0]} -> cleared: {found.length} moves (shortest, {how})")
     width = max(len(states[0]), 5)
     typer.echo(f"{'step':<5} {'state':<{width}}  move (tubes from 0)")
     for step, state in enumerate(states):
@@ -155,29 +170,48 @@ def deal(
                                             "cleared.")] = False,
     min_moves: Annotated[int, typer.Option("--min-moves", help="At least this many moves "
                                            "(implies --clearable).", min=0, max=255)] = 0,
-    tubes: Annotated[int, typer.Option(help="Tubes.")] = 4,
-    capacity: Annotated[int, typer.Option(help="Balls per tube.")] = 4,
-    colours: Annotated[int, typer.Option(help="Colours.")] = 3,
+    tubes: Annotated[int, typer.Option(help="Tubes (or give --empty).")] = 4,
+    capacity: Annotated[int, typer.Option(help="Balls per tube (up to 8).", min=1,
+                                          max=8)] = 4,
+    colours: Annotated[int, typer.Option(help="Colours (up to 26).", min=1, max=26)] = 3,
+    empty: Annotated[int | None, typer.Option(help="Empty tubes: tubes = colours + empty.",
+                                              min=0, max=22)] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed, 0 or more (default: fresh).",
                                              min=0, max=2**63 - 1)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
     tables: Any = None,
 ) -> None:
     """Deal a random starting state (the first tubes full, the rest empty), optionally one
-    that can be cleared and needs at least N moves: the document's fair games. Drawn
-    uniformly from the starting states that qualify.
+    that can be cleared and needs at least N moves: the document's fair games. From the
+    table where one holds the game (uniform over the starting states that qualify); at
+    any other size, random deals until the solver proves one clearable in N or more
+    fewest moves.
 
-    Example: query random balls --clearable --min-moves 15
+    Example: query random balls --colours 12 --capacity 4 --empty 2 --min-moves 40
     """
+    if empty is not None:
+        tubes = colours + empty
     rules = Balls(tubes, capacity, colours)
-    state, moves = deal_balls(rules, BallsTable(tables, rules), np.random.default_rng(seed),
-                              min_moves, clearable)
-    result = {"state": rules.format(state), "clearable": moves != 255,
-              "moves": None if moves == 255 else moves}
+    rng = np.random.default_rng(seed)
+    try:
+        table = BallsTable(tables, rules)
+    except MissingTableError:
+        found = deal_any(colours, capacity, tubes - colours, min_moves, rng)
+        result = {"state": rules.format(found.states[0]), "clearable": True,
+                  "moves": found.length, "verdict": found.verdict,
+                  "explored": found.explored}
+        proof = f"proven optimal by {found.how}"
+    else:
+        state, moves = deal_balls(rules, table, rng, min_moves, clearable)
+        result = {"state": rules.format(state), "clearable": moves != 255,
+                  "moves": None if moves == 255 else moves,
+                  "verdict": "optimal" if moves != 255 else "unclearable", "explored": 0}
+        proof = "table"
     if as_json:
         typer.echo(json.dumps(result))
     else:
-        typer.echo(f"{result['state']}  " + (f"clearable in {moves} moves" if moves != 255
+        typer.echo(f"{result['state']}  " + (f"clearable in {result['moves']} moves ({proof})"
+                                             if result["clearable"]
                                              else "can never be cleared"))
 
 
@@ -191,20 +225,38 @@ def routes(tables: TableLookup):
 
     @router.get("/path")
     def path(state: str = notation()):
-        """The shortest way to clear STATE (the CLI's `query path STATE cleared --json`)."""
-        rules, parsed, table = game_of(tables, state)
-        found = balls_path(rules, table, parsed)
-        states = [rules.format(s) for s in found.states]
-        return {"start": states[0], "target": states[-1], "length": found.length,
-                "moves": [list(m) for m in found.moves], "states": states}
+        """The shortest way to clear STATE (the CLI's `query path STATE cleared --json`):
+        by table walk, or by the solver at sizes no table holds."""
+        rules = rules_of(state)
+        try:
+            rules, parsed, table = game_of(tables, state)
+            found = balls_path(rules, table, parsed)
+            states, moves = found.states, found.moves
+        except MissingTableError:
+            found = search_path(rules, rules.parse(state))
+            states = found.nodes
+            moves = [tuple(int(t) for t in label.split(" -> ")) for label in found.labels]
+        shown = [rules.format(s) for s in states]
+        return {"start": shown[0], "target": shown[-1], "length": len(moves),
+                "moves": [list(m) for m in moves], "states": shown}
+
+    @router.get("/solve")
+    def solve_state(state: str = notation(),
+                    budget: int = Query(SOLVER_BUDGET, ge=1_000, le=20_000_000)):
+        """What is proven about clearing STATE (the CLI's `query solve STATE --json`)."""
+        found = answer(tables, state, budget)
+        return {**found.as_dict(), "state": found.rules.format(found.rules.parse(state))}
 
     @router.get("/solvable")
     def solvable(state: str = notation()):
         """Whether STATE can be cleared, and in how few moves."""
-        rules, parsed, table = game_of(tables, state)
-        moves = table.moves_to_clear(parsed)
-        return {"state": rules.format(parsed), "clearable": moves != 255,
-                "moves": None if moves == 255 else moves}
+        found = answer(tables, state)
+        if found.verdict not in ("optimal", "unclearable"):
+            raise QueryError(f"not proven within {SOLVER_BUDGET:,} states: at least "
+                             f"{found.lower_bound} moves")
+        return {"state": found.rules.format(found.rules.parse(state)),
+                "clearable": found.verdict == "optimal", "moves": found.length
+                if found.verdict == "optimal" else None}
 
     @router.get("/move")
     def move(state: str = notation(), source: int = Query(), target: int = Query()):
@@ -225,3 +277,166 @@ def routes(tables: TableLookup):
         return {"state": rules.format(state), "clearable": True, "moves": moves}
 
     return router
+
+
+# --- any size: the solver where no table answers ----------------------------------------
+
+SOLVER_BUDGET = 2_000_000
+"""States the solver may store by default (`--budget`)."""
+DEAL_ATTEMPTS = 200
+"""Random deals `query random balls` tries before giving up on a difficulty."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What is known about clearing one state: the verdict, and the solution if any (in
+    the state's own tube numbering)."""
+
+    rules: Balls
+    verdict: str
+    """optimal, unclearable, best_found or unresolved (``solver.Solution``)."""
+    states: tuple[tuple[int, ...], ...]
+    moves: tuple[tuple[int, int], ...]
+    lower_bound: int
+    explored: int
+    how: str
+
+    @property
+    def length(self) -> int | None:
+        return len(self.moves) if self.states else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"state": self.rules.format(self.states[0]) if self.states else None,
+                "verdict": self.verdict, "length": self.length,
+                "lower_bound": self.lower_bound, "moves": [list(m) for m in self.moves],
+                "states": [self.rules.format(s) for s in self.states],
+                "explored": self.explored, "how": self.how}
+
+
+def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) -> Answer:
+    """The solver's answer for one state (``solver.py``), its solution replayed in the
+    state's own tube numbering."""
+    from builder.puzzles.balls.solver import canonical, solve
+
+    tubes = rules.tubes_of_state(start)
+    found = solve(tubes, rules.colours, rules.capacity, budget)
+    how = f"search: A* over {found.explored:,} states"
+    if not found.states:
+        return Answer(rules, found.verdict, (), (), found.lower_bound, found.explored, how)
+    states, moves = [start], []
+    for wanted in found.states[1:]:
+        for source, destination in _legal_pairs(tubes, rules.capacity):
+            following = [list(tube) for tube in tubes]
+            following[destination].append(following[source].pop())
+            if canonical(following) == wanted:
+                break
+        else:
+            raise RuntimeError("the solver's solution does not replay")  # a bug, not input
+        tubes = following
+        states.append(rules.state_of_tubes(tubes))
+        moves.append((source, destination))
+    return Answer(rules, found.verdict, tuple(states), tuple(moves), found.lower_bound,
+                  found.explored, how)
+
+
+def _legal_pairs(tubes: list[list[int]], capacity: int):
+    for source, tube in enumerate(tubes):
+        if not tube:
+            continue
+        for destination, other in enumerate(tubes):
+            if destination != source and len(other) < capacity and (
+                    not other or other[-1] == tube[-1]):
+                yield source, destination
+
+
+def answer(tables: TableLookup, state: str, budget: int = SOLVER_BUDGET) -> Answer:
+    """A state's answer: by table walk where a table holds its game, else by the solver."""
+    rules = rules_of(state)
+    start = rules.parse(state)
+    try:
+        table = BallsTable(tables, rules)
+    except MissingTableError:
+        return searched(rules, start, budget)
+    try:
+        found = balls_path(rules, table, start)
+    except NotClearableError:
+        return Answer(rules, "unclearable", (start,), (), 0, 0, "table")
+    return Answer(rules, "optimal", found.states, found.moves, found.length, 0, "table walk")
+
+
+def search_path(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET
+                ) -> FoundPath:
+    """A proven shortest way to clear ``start`` by the solver (the engine's fallback where
+    no table answers)."""
+    found = searched(rules, start, budget)
+    if found.verdict == "unclearable":
+        raise NotClearableError(f"{rules.format(start)} can never be cleared (every one of "
+                                f"the {found.explored:,} states it reaches explored)")
+    if found.verdict != "optimal":
+        best = f"; best found {found.length} moves" if found.length is not None else ""
+        raise QueryError(f"no shortest solution proven within {budget:,} states (at least "
+                         f"{found.lower_bound} moves{best}): try `query solve STATE "
+                         "--budget N` with a larger N")
+    return FoundPath(found.states, tuple(f"{s} -> {d}" for s, d in found.moves),
+                     found.how + ", proven optimal")
+
+
+def solve(
+    state: Annotated[str, typer.Argument(help="Tubes top first joined by '|', one lowercase "
+                                              "letter per colour, e.g. rggb|brrg|gbbr||.")],
+    *,
+    budget: Annotated[int, typer.Option(help="States the search may store (about 150 "
+                                        "bytes each).", min=1_000, max=200_000_000)]
+    = SOLVER_BUDGET,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    tables: Any = None,
+) -> int:
+    """Fewest moves to clear STATE at any size (up to 26 colours, tubes of up to 8): by
+    table walk where a table holds the game, else by an A* search that says what it
+    proved: optimal, unclearable (every reachable state explored), or best_found /
+    unresolved when the budget ran out (with a proven lower bound). Exits 1 when the state
+    cannot be cleared, 2 when nothing was proven.
+
+    Example: query solve "abcd|dcba|abcd|dcba||"
+    """
+    found = answer(tables, state, budget)
+    rules = found.rules
+    if as_json:
+        result = found.as_dict()
+        result["state"] = rules.format(rules.parse(state))
+        typer.echo(json.dumps(result))
+    else:
+        shown = rules.format(rules.parse(state))
+        if found.verdict == "unclearable":
+            typer.echo(f"{shown}: cannot be cleared (proven: {found.how})")
+        elif found.verdict == "unresolved":
+            typer.echo(f"{shown}: unresolved within the budget: at least {found.lower_bound} "
+                       f"moves, no solution found ({found.how}); raise --budget")
+        else:
+            words = ("optimal" if found.verdict == "optimal" else
+                     f"best found, at least {found.lower_bound} moves")
+            typer.echo(f"{shown}: {found.length} moves ({words}; {found.how})")
+            for step, (source, destination) in enumerate(found.moves, 1):
+                typer.echo(f"{step:>4}  {source} -> {destination}  "
+                           f"{rules.format(found.states[step])}")
+    return {"optimal": 0, "best_found": 2, "unresolved": 2, "unclearable": 1}[found.verdict]
+
+
+def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
+             rng: np.random.Generator, budget: int = SOLVER_BUDGET) -> Answer:
+    """A random starting game (colours tubes full, ``empty`` empty) that the solver proves
+    clearable in at least ``min_moves`` moves (fewest): deals are drawn uniformly until
+    one qualifies."""
+    rules = Balls(colours + empty, capacity, colours)
+    balls = np.repeat(np.arange(colours), capacity)
+    for _ in range(DEAL_ATTEMPTS):
+        rng.shuffle(balls)
+        tubes = [list(balls[t * capacity:(t + 1) * capacity]) for t in range(colours)]
+        start = rules.state_of_tubes([[int(b) for b in tube] for tube in tubes]
+                                     + [[]] * empty)
+        found = searched(rules, start, budget)
+        if found.verdict == "optimal" and found.length >= min_moves:
+            return found
+    raise QueryError(f"no deal of {colours} colours in tubes of {capacity} with {empty} "
+                     f"empty needing {min_moves}+ moves proven in {DEAL_ATTEMPTS} tries: ask "
+                     "for fewer moves")

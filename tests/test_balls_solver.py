@@ -1,0 +1,162 @@
+"""The ball-tube solver (any size): optimal lengths equal the tables where tables exist, a
+plain breadth-first search in this file agrees on small deals, every solution replays
+legally to a cleared state, unclearable deals are proven so, a spent budget says so with
+a sound lower bound, and the commands' answers."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import deque
+
+import numpy as np
+import pytest
+
+from builder.puzzles.balls import Balls
+from builder.puzzles.balls.answers import searched
+from tests.test_cli import run
+from tests.walks import balls_table
+
+
+def plain_moves(tubes: list[list[int]], capacity: int):
+    """Every legal move, by the document's rule (tubes bottom first)."""
+    for source, tube in enumerate(tubes):
+        for destination, other in enumerate(tubes):
+            if tube and destination != source and len(other) < capacity and (
+                    not other or other[-1] == tube[-1]):
+                following = [list(t) for t in tubes]
+                following[destination].append(following[source].pop())
+                yield (source, destination), following
+
+
+def plain_cleared(tubes: list[list[int]], capacity: int) -> bool:
+    return all(not tube or (len(tube) == capacity and len(set(tube)) == 1) for tube in tubes)
+
+
+def plain_fewest_moves(tubes: list[list[int]], capacity: int) -> int | None:
+    """Breadth-first over states up to tube order (None: never cleared)."""
+    def key(state):
+        return tuple(sorted(tuple(t) for t in state))
+
+    seen, queue = {key(tubes): 0}, deque([tubes])
+    while queue:
+        state = queue.popleft()
+        if plain_cleared(state, capacity):
+            return seen[key(state)]
+        for _, following in plain_moves(state, capacity):
+            if key(following) not in seen:
+                seen[key(following)] = seen[key(state)] + 1
+                queue.append(following)
+    return None
+
+
+def random_deal(rng: random.Random, colours: int, capacity: int, empty: int):
+    balls = [c for c in range(colours) for _ in range(capacity)]
+    rng.shuffle(balls)
+    return [balls[t * capacity:(t + 1) * capacity] for t in range(colours)] + [[]] * empty
+
+
+def replays_to_cleared(rules: Balls, answer) -> bool:
+    """The moves, replayed by the plain rule from the first state, pass through every
+    state the answer lists and end cleared."""
+    tubes = rules.tubes_of_state(answer.states[0])
+    for step, move in enumerate(answer.moves, 1):
+        legal = dict(plain_moves(tubes, rules.capacity))
+        if move not in legal:
+            return False
+        tubes = legal[move]
+        if rules.state_of_tubes(tubes) != answer.states[step]:
+            return False
+    return plain_cleared(tubes, rules.capacity)
+
+
+@pytest.mark.parametrize("shape", [(4, 4, 3), (5, 4, 4)])
+def test_optimal_lengths_and_verdicts_equal_the_tables(data_dir, shape):
+    rules = Balls(*shape)
+    table = balls_table(data_dir, rules)
+    rng = np.random.default_rng(sum(shape))
+    states = rules.codes_of_ranks(rng.integers(0, rules.n_states, 120))
+    expected = table.moves_of_states(states)
+    assert (expected == 255).any() and (expected != 255).any()  # both verdicts sampled
+    for state, moves in zip(states, expected):
+        answer = searched(rules, tuple(int(code) for code in state))
+        if moves == 255:
+            assert answer.verdict == "unclearable", rules.format(tuple(state))
+        else:
+            assert (answer.verdict, answer.length) == ("optimal", moves), rules.format(
+                tuple(state))
+            assert replays_to_cleared(rules, answer)
+
+
+def test_a_plain_search_agrees_on_small_deals():
+    rng = random.Random(16)
+    verdicts = set()
+    for _ in range(60):
+        colours, capacity, empty = rng.randint(2, 4), rng.randint(2, 4), rng.randint(0, 2)
+        tubes = random_deal(rng, colours, capacity, empty)
+        rules = Balls(colours + empty, capacity, colours)
+        answer = searched(rules, rules.state_of_tubes(tubes))
+        expected = plain_fewest_moves(tubes, capacity)
+        verdicts.add(answer.verdict)
+        if expected is None:
+            assert answer.verdict == "unclearable", tubes
+        else:
+            assert (answer.verdict, answer.length) == ("optimal", expected), tubes
+            assert replays_to_cleared(rules, answer)
+    assert verdicts == {"optimal", "unclearable"}
+
+
+@pytest.mark.parametrize("state", ["ab|ba", "abc|bca|cab", "aabb|bbaa"])
+def test_deals_with_no_way_out_are_proven_unclearable(state):
+    rules = Balls(*Balls.game_of(state))
+    answer = searched(rules, rules.parse(state))
+    assert answer.verdict == "unclearable" and answer.explored >= 1
+
+
+def test_large_deals_replay_and_respect_the_bound():
+    """14 colours, tubes of 4, 2 empty (the app-sized game): an optimal solution that
+    replays, at least as long as the lower bound the module states (balls that must
+    move), which is also what a tiny budget reports."""
+    rng = random.Random(14)
+    tubes = random_deal(rng, 14, 4, 2)
+    rules = Balls(16, 4, 14)
+    start = rules.state_of_tubes(tubes)
+    answer = searched(rules, start)
+    assert answer.verdict == "optimal" and replays_to_cleared(rules, answer)
+    longest = {}
+    for tube in tubes:
+        run_length = next((i for i, ball in enumerate(tube) if ball != tube[0]), len(tube))
+        if tube:
+            longest[tube[0]] = max(longest.get(tube[0], 0), run_length)
+    assert answer.length >= 56 - sum(longest.values())
+    spent = searched(rules, start, budget=1_000)
+    assert spent.verdict in ("best_found", "unresolved")
+    assert spent.lower_bound <= answer.length
+    if spent.verdict == "best_found":
+        assert spent.length >= answer.length and replays_to_cleared(rules, spent)
+
+
+def test_query_solve_answers_in_json_and_exit_codes(data_dir):
+    result = run("query", "solve", "abcd|dcba|abcd|dcba||", "--json", data_dir=data_dir)
+    found = json.loads(result.stdout)
+    assert result.returncode == 0 and found["verdict"] == "optimal"
+    assert set(found) >= {"state", "verdict", "length", "lower_bound", "moves", "states",
+                          "explored"}
+    assert found["length"] == len(found["moves"]) == len(found["states"]) - 1
+    assert found["states"][-1].count("|") == 5
+    tabled = json.loads(run("query", "solve", "rggb|brrg|gbbr|", "--json",
+                            data_dir=data_dir).stdout)
+    assert tabled["how"] == "table walk" and tabled["explored"] == 0
+    never = run("query", "solve", "abc|bca|cab", "--json", data_dir=data_dir)
+    assert never.returncode == 1 and json.loads(never.stdout)["verdict"] == "unclearable"
+
+
+def test_query_random_balls_deals_at_any_size_with_its_proof(data_dir):
+    result = run("query", "random", "balls", "--colours", "9", "--empty", "2",
+                 "--min-moves", "30", "--seed", "5", "--json", data_dir=data_dir)
+    dealt = json.loads(result.stdout)
+    assert dealt["verdict"] == "optimal" and dealt["moves"] >= 30
+    rules = Balls(*Balls.game_of(dealt["state"]))
+    assert (rules.tubes, rules.colours) == (11, 9)
+    answer = searched(rules, rules.parse(dealt["state"]))
+    assert answer.length == dealt["moves"]
