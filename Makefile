@@ -23,6 +23,7 @@ test: tables
 bench: tables
 	$(VENV)/bin/python bench/run.py --full-build --data $(DATA)
 	$(VENV)/bin/python bench/dask_scaling.py --width 4 --height 2 --method hybrid --data $(DATA)
+	$(VENV)/bin/python bench/balls_solver.py --data $(DATA)
 
 clean-data:
 	rm -rf $(DATA)/tricolore $(DATA)/catalog.duckdb
