@@ -102,6 +102,10 @@ def path(
     rule_variant: VariantOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
+    build_table: Annotated[bool, typer.Option(
+        "--build-table", help="First build the table that answers this pair if it is "
+                              "missing (Tricolore 4x4 targets: seconds), then walk it.")]
+    = False,
 ) -> None:
     """A shortest move sequence from START to TARGET, by walking the stored tables.
 
@@ -122,6 +126,8 @@ def path(
 
     chosen = registry.choose(start, puzzle)
     options = registry.check_options(chosen, {"method": method, "variant": rule_variant})
+    if build_table:
+        _build_answering_table(chosen, start, target, options, data, as_json)
     tables = Tables(data)
     if chosen.print_path(
             tables, lambda which, variant, first, last: walk(which, tables, variant, first, last),
@@ -129,6 +135,26 @@ def path(
             as_json):
         return
     _generic_path(chosen, start, target, data, as_json, options)
+
+
+def _build_answering_table(puzzle, start: str, target: str, options: dict, data: Path,
+                           quiet: bool) -> None:
+    """`query path --build-table`: build (if missing) the table the plug-in says answers
+    the pair, and bring the catalog up to date with it (progress on stderr)."""
+    from builder.catalog import refresh_catalog
+    from builder.routine import build_table
+
+    variant = puzzle.variant(start, target, options)
+    spec = puzzle.table_answering(variant, puzzle.parse(variant, start),
+                                  puzzle.parse_target(variant, target))
+    if spec is None:
+        return  # the stored tables (or the plug-in's search) already answer it
+    import contextlib
+
+    with contextlib.redirect_stdout(sys.stderr):
+        result = build_table(Path(data), spec, progress=not quiet)
+        if result.built:
+            refresh_catalog(Path(data))
 
 
 def _generic_path(puzzle, start: str, target: str, data: Path, as_json: bool,

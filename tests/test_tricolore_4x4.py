@@ -298,3 +298,24 @@ def test_target_stats_resume_and_feed_the_estimate(tmp_path):
         shares = con.execute("SELECT sum(share) FROM tricolore_4x4_pairs_estimate").fetchone()[0]
         hardest = con.execute("SELECT count(*) FROM tricolore_4x4_hardest_targets").fetchone()[0]
     assert abs(shares - 1) < 1e-9 and hardest == 2
+
+
+def test_query_path_builds_the_missing_target_table_on_request(tmp_path):
+    """`query path --build-table` on a 4x4 pair with no table: the table is published
+    under the data directory and the answer is its walk, which replays to the target."""
+    import json
+
+    from tests import reference
+    from tests.test_cli import run
+
+    start, target = "RRRR.RRRR.RRRR.RRRR", "RWRW.RRRR.RRRR.RRRB"
+    result = run("query", "path", start, target, "--build-table", "--json",
+                 data_dir=tmp_path)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)
+    assert (tmp_path / "tricolore" / "4x4" / "targets" / f"{target}.zarr").is_dir()
+    assert not [p for p in (tmp_path / "tricolore" / "4x4" / "targets").iterdir()
+                if p.name.startswith(".")]  # nothing half-written left beside it
+    assert reference.replay(start, found["clicks"], "unrestricted", 4, 4)[-1] == target
+    walked = target_arrays(tmp_path, 4, 4, target)[0]
+    assert found["length"] == walked[FULL.parse(start)]

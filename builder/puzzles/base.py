@@ -405,6 +405,13 @@ class Puzzle(ABC):
         UnreachableError when the search proves the target unreachable."""
         return None
 
+    def table_answering(self, variant: Any, start: Hashable, target: Hashable
+                        ) -> TableSpec | None:
+        """The table that would answer a path from ``start`` to ``target`` by walk, when
+        building it on request is worth it (`query path --build-table`: Tricolore 4×4
+        targets, seconds each); None (the default): none to offer."""
+        return None
+
     def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
         """Why ``target`` cannot be reached from ``start`` (one line)."""
         return (f"{self.format(variant, target)} cannot be reached from "

@@ -98,6 +98,14 @@ class TricolorePuzzle(WalkablePuzzle):
         found = column_clicks(towards.columns, board, last, target)
         return None if found == 255 else found
 
+    def table_answering(self, game: TricoloreGame, start: int, target: int):
+        """The exact table towards the target, on boards too large for all-pairs tables
+        (unrestricted clicks: the only method such tables are built for)."""
+        if game.rules.n_squares <= ALL_PAIRS_MAX_SQUARES or game.method != "unrestricted":
+            return None
+        return table_specs.target_spec(game.rules.format(target), game.rules.width,
+                                       game.rules.height)
+
     def explain_unreachable(self, game: TricoloreGame, start: int, target: int) -> str:
         from builder.puzzles.tricolore.answers import explain_unreachable
 
