@@ -215,13 +215,26 @@ def test_a_stored_4x4_table_equals_the_general_kernel(data_dir):
 
 
 def test_forward_search_matches_a_plain_bfs_on_3x3():
+    from builder.puzzles.tricolore.stream_search import forward_reachable_streams
     from builder.puzzles.tricolore.target_search import forward_reachable
 
     rules = Tricolore(3, 3)
     for start in ("RRR.RRR.RRR", "BBB.BBB.BBB", "WRB.BWR.RBW"):
-        reached = forward_reachable(rules.half_tables(), rules.parse(start))
-        expected = reference.distances_from(start, "unrestricted", 3, 3)
-        assert set(rules.format_many(np.flatnonzero(reached))) == set(expected)
+        expected = set(reference.distances_from(start, "unrestricted", 3, 3))
+        for reached in (forward_reachable(rules.half_tables(), rules.parse(start)),
+                        forward_reachable_streams(3, 3, rules.parse(start))):
+            assert set(rules.format_many(np.flatnonzero(reached))) == expected
+
+
+@pytest.mark.parametrize("width, height", [(4, 3), (3, 4)])
+def test_the_stream_forward_search_equals_the_general_one(width, height):
+    from builder.puzzles.tricolore.stream_search import forward_reachable_streams
+    from builder.puzzles.tricolore.target_search import forward_reachable
+
+    rules = Tricolore(width, height)
+    for start in (0, rules.n_boards // 3, rules.n_boards - 1):
+        assert np.array_equal(forward_reachable(rules.half_tables(), start),
+                              forward_reachable_streams(width, height, start))
 
 
 def test_only_all_blue_is_unreachable_on_4x4(catalog, figures):
@@ -319,3 +332,20 @@ def test_query_path_builds_the_missing_target_table_on_request(tmp_path):
     assert reference.replay(start, found["clicks"], "unrestricted", 4, 4)[-1] == target
     walked = target_arrays(tmp_path, 4, 4, target)[0]
     assert found["length"] == walked[FULL.parse(start)]
+
+
+def test_the_committed_target_records_are_published(catalog):
+    """`make tables` gathers results/tricolore_4x4_targets.jsonl (committed) into the
+    estimate views, every record whole: its histogram covers all 43 million boards."""
+    from builder.puzzles.tricolore.tables import RESULTS_FILE, read_target_records
+
+    records = read_target_records(RESULTS_FILE)
+    assert len(records) >= 1000
+    for record in records:
+        assert sum(record["histogram"].values()) + record["unreachable"] == FULL.n_boards
+        assert record["max_clicks"] == max(int(c) for c in record["histogram"])
+    (targets,) = catalog.execute("SELECT max(targets) FROM tricolore_4x4_pairs_estimate"
+                                 ).fetchone()
+    (hardest,) = catalog.execute("SELECT count(*) FROM tricolore_4x4_hardest_targets"
+                                 ).fetchone()
+    assert targets == hardest == len(records)

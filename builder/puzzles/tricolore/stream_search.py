@@ -349,3 +349,99 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
         if progress is not None:
             progress(level, nodes)
     return clicks, sole, avoiding
+
+
+# --- forward reachability in streams ---------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def _push_streams(frontier, following, squares, lengths, offsets, deltas, row_size):
+    """``following``: bit c at every node click c leads to from a frontier node whose last
+    click was not c; in one layout, click by click, a block of ``row_size`` boards (one
+    delta) at a time.  Successors may coincide (a click is not invertible), so each layout
+    writes its own array."""
+    following[:] = 0
+    n_blocks = frontier.shape[0] // row_size
+    for index in range(squares.shape[0]):
+        bit = np.uint16(1 << squares[index])
+        others = np.uint16(~bit)
+        length = lengths[index]
+        for block in range(n_blocks):
+            base = block * row_size
+            source = frontier[base : base + row_size]
+            if length >= row_size:  # one delta for the block: a contiguous stream
+                into_base = base + deltas[offsets[index] + base // length]
+                into = following[into_base : into_base + row_size]
+                for j in range(row_size):
+                    into[j] |= bit * np.uint16((source[j] & others) != 0)
+            else:  # boards of three rows: a click in the middle row touches every row
+                for j in range(row_size):
+                    rank = base + j
+                    following[rank + deltas[offsets[index] + rank]] |= bit * np.uint16(
+                        (source[j] & others) != 0)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _push_both_layouts(frontier, frontier_rotated, following, following_rotated,
+                       squares, lengths, offsets, deltas, squares_rotated, lengths_rotated,
+                       offsets_rotated, deltas_rotated, row_size):
+    """The two layouts' pushes, one per thread (each writes its own array)."""
+    for layout in prange(2):
+        if layout == 0:
+            _push_streams(frontier, following, squares, lengths, offsets, deltas, row_size)
+        else:
+            _push_streams(frontier_rotated, following_rotated, squares_rotated,
+                          lengths_rotated, offsets_rotated, deltas_rotated, row_size)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _settle_forward(following, following_rotated, visited, frontier, row_size, stride):
+    """Both layouts' arrivals merged: the nodes not visited before become the frontier
+    (natural layout) and are marked visited; returns their number."""
+    total = 0
+    for tile in prange(stride // row_size):
+        first = tile * row_size
+        count = 0
+        for q in range(row_size):
+            for x in range(first, first + row_size):
+                board = q * stride + x
+                arrived = following[board] | following_rotated[x * row_size + q]
+                new = arrived & ~visited[board]
+                visited[board] |= new
+                frontier[board] = new
+                count += popcount(new)
+        total += count
+    return total
+
+
+def forward_reachable_streams(width: int, height: int, start: int, progress=None
+                              ) -> np.ndarray:
+    """Boards reachable from ``start`` by one or more clicks (a forward search over every
+    (board, last click) node, pushed in streams in both layouts at once); a bool array
+    over boards, equal to ``target_search.forward_reachable``.  ``progress(level,
+    new_nodes)`` after each level."""
+    rules, tables, row_size, stride, plan = stream_plan(width, height)
+    if rules.n_squares > 16 or height < 2:
+        raise ValueError("the stream search covers boards of 2+ rows and at most 16 squares")
+    n_boards = rules.n_boards
+    visited = np.zeros(n_boards, np.uint16)
+    frontier = np.zeros(n_boards, np.uint16)
+    frontier_rotated = np.zeros(n_boards, np.uint16)
+    following = np.zeros(n_boards, np.uint16)
+    following_rotated = np.zeros(n_boards, np.uint16)
+    for square in range(rules.n_squares):  # the start has no last click: any square
+        result = click_rank(start, square, tables["split"], tables["n_high"],
+                            tables["colour_low"], tables["colour_high"], tables["advance_low"],
+                            tables["advance_high"])
+        visited[result] |= 1 << square
+        frontier[result] |= 1 << square
+    level, nodes = 1, rules.n_squares
+    while nodes:
+        _rotate(frontier, frontier_rotated, row_size, stride)
+        _push_both_layouts(frontier, frontier_rotated, following, following_rotated,
+                           *plan["natural"], *plan["rotated"], row_size)
+        nodes = _settle_forward(following, following_rotated, visited, frontier, row_size,
+                                stride)
+        level += 1
+        if progress is not None:
+            progress(level, nodes)
+    return visited != 0

@@ -227,12 +227,17 @@ def reachability_spec(start: str = REACHABILITY_START, width: int = 4,
     start = rules.format(rules.parse(start))
 
     def compute(progress: bool) -> Computed:
-        from builder.puzzles.tricolore.target_search import forward_reachable
-
         if progress:
             print(f"forward search from {start} over every (board, last click) node ...",
                   flush=True)
-        reached = forward_reachable(rules.half_tables(), rules.parse(start))
+        if rules.n_squares <= 16 and rules.height >= 2:  # the stream kernel's range
+            from builder.puzzles.tricolore.stream_search import forward_reachable_streams
+
+            reached = forward_reachable_streams(width, height, rules.parse(start))
+        else:
+            from builder.puzzles.tricolore.target_search import forward_reachable
+
+            reached = forward_reachable(rules.half_tables(), rules.parse(start))
         unreached = np.flatnonzero(~reached).astype(np.int64)
         return Computed({"unreached": unreached}, {
             "boards": rules.n_boards, "unreached_count": len(unreached),
