@@ -44,10 +44,10 @@ def compute_table(spec: TableSpec, progress: bool = False, data_dir: Path | None
     """Every array of a spec, in memory, and the attributes its ``compute`` (or its
     chunk tasks' ``finish``) yielded.  ``data_dir``: where a table derived from stored
     tables (``reads_tables``) reads them."""
-    from builder.kernels.graph_bfs import breadth_first
-
     if spec.tasks is not None:
         return _tasks_in_memory(spec, progress)
+    if spec.searches:  # its kernel compiles when imported (a third of a second)
+        from builder.kernels.graph_bfs import breadth_first
     arrays: dict[str, np.ndarray] = {}
     label = "/".join(spec.parts)
     for name, search in tqdm(spec.searches.items(), desc=label, unit="array",

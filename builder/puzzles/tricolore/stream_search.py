@@ -294,7 +294,8 @@ def _buffers(n_boards: int, row_size: int, kept: dict | None) -> dict[str, np.nd
     for name, (size, dtype, start) in shapes.items():
         array = buffers.get(name)
         if array is None or array.shape != (size,):
-            array = buffers[name] = (np.zeros(size, dtype) if start is None
+            # zeros are mapped lazily: the kernels touch those pages in parallel
+            array = buffers[name] = (np.zeros(size, dtype) if not start
                                      else np.full(size, start, dtype))
         elif start is not None:
             array.fill(start)
