@@ -196,6 +196,48 @@ def bench_make_tables(rows, data: Path):
                     "`builder tables` with every table current (nothing rebuilt)"))
 
 
+def bench_make_tables_fresh(rows):
+    """`builder tables` into an empty data directory, as a fresh clone's `make tables` runs
+    it: with numba's cache empty (cold: every kernel compiles) and then filled (warm)."""
+    import os
+    import tempfile
+
+    builder = str(Path(sys.executable).parent / "builder")
+    with tempfile.TemporaryDirectory(prefix="fresh-tables-") as folder:
+        environment = {**os.environ, "NUMBA_CACHE_DIR": str(Path(folder) / "numba")}
+        for kind in ("cold", "warm"):
+            started = time.perf_counter()
+            subprocess.run([builder, "tables", "--quiet", "--data",
+                            str(Path(folder) / f"data-{kind}")], check=True,
+                           capture_output=True, env=environment)
+            rows.append(row(f"make_tables_fresh_{kind}", time.perf_counter() - started, None,
+                            f"`builder tables` into an empty directory, numba cache {kind} "
+                            "(every table and the catalog; make tables also installs the "
+                            "venv on a new machine)"))
+
+
+def bench_stats_targets(rows, count: int = 3):
+    """`builder tricolore4x4-stats` per target (the stream search reusing its arrays, the
+    histogram and orbit) against the general kernel it replaced, same targets."""
+    from builder.puzzles.tricolore.tables import canonical_targets, target_stats_task
+    from builder.puzzles.tricolore.target_search import search_target
+
+    rules = Tricolore(4, 4)
+    targets = canonical_targets(rules, count, 99)
+    target_stats_task(targets[0])  # compile / load the cache, fill the kept arrays
+    started = time.perf_counter()
+    for target in targets:
+        target_stats_task(target)
+    product = (time.perf_counter() - started) / count
+    started = time.perf_counter()
+    for target in targets:
+        np.bincount(search_target(rules.half_tables(), target)[0], minlength=256)
+    baseline = (time.perf_counter() - started) / count
+    rows.append(row("tricolore_4x4_stats_per_target", product, baseline,
+                    f"seconds per random canonical target ({count}), stream kernel with kept "
+                    "arrays vs the general kernel; the first such run measured 13.6 s a target"))
+
+
 def bench_target_build_cli(rows, data: Path):
     """`builder tricolore4x4 --target X` as a whole process into a copy of the data
     directory: the search, the publish and the catalog updated for that table alone."""
@@ -301,7 +343,10 @@ def main() -> None:
 
     bench_load(rows, data)
     bench_tricolore_4x4(rows, data)
+    bench_stats_targets(rows)
     bench_target_build_cli(rows, data)
+    if args.full_build:
+        bench_make_tables_fresh(rows)
     bench_storage(rows, data)
     bench_query(rows, data)
     bench_cold_cli(rows, data)
