@@ -51,7 +51,20 @@ def walk(puzzle, tables, variant, start, target) -> FoundPath:
 def distance_between(puzzle, tables, variant, start, target) -> int | None:
     """Fewest moves from position ``start`` to ``target`` (None: never): the table's value,
     or the length of the plug-in's search where no table answers."""
-    node = puzzle.start_node(variant, start)
+    return _node_distance(puzzle, tables, variant, puzzle.start_node(variant, start), target)
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    label: str
+    node: object
+    distance: int | None
+    """Fewest moves to the target after this move (None: never)."""
+
+
+def _node_distance(puzzle, tables, variant, node, target) -> int | None:
+    """A node's distance: the table's, or the length of the plug-in's search where no
+    table answers (None: never)."""
     try:
         return puzzle.distance(tables, variant, node, target)
     except MissingTableError:
@@ -64,17 +77,10 @@ def distance_between(puzzle, tables, variant, start, target) -> int | None:
         return found.length
 
 
-@dataclass(frozen=True)
-class MoveValue:
-    label: str
-    node: object
-    distance: int | None
-    """Fewest moves to the target after this move (None: never)."""
-
-
 def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list[MoveValue]]:
-    """The distance from ``node`` and every legal move with the distance after it."""
-    here = puzzle.distance(tables, variant, node, target)
+    """The distance from ``node`` and every legal move with the distance after it (by the
+    plug-in's search, a move at a time, where no table answers)."""
+    here = _node_distance(puzzle, tables, variant, node, target)
     return here, [MoveValue(move.label, move.state,
-                            puzzle.distance(tables, variant, move.state, target))
+                            _node_distance(puzzle, tables, variant, move.state, target))
                   for move in puzzle.moves(variant, node)]

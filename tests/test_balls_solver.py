@@ -160,3 +160,16 @@ def test_query_random_balls_deals_at_any_size_with_its_proof(data_dir):
     assert (rules.tubes, rules.colours) == (11, 9)
     answer = searched(rules, rules.parse(dealt["state"]))
     assert answer.length == dealt["moves"]
+
+
+def test_query_moves_values_every_move_by_the_solver_where_no_table_exists(data_dir):
+    state = "abcd|dcba|abcd|dcba||"
+    result = run("query", "moves", state, "--json", data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)
+    rules = Balls(*Balls.game_of(state))
+    legal = rules.legal_moves(rules.parse(state))
+    assert len(found["moves"]) == len(legal) > 0
+    for entry, (_, _, following) in zip(found["moves"], legal):
+        assert entry["state"] == rules.format(following)
+        assert entry["distance"] == searched(rules, following).length

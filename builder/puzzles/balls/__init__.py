@@ -60,6 +60,8 @@ LETTERS = "rgbyopcwadefhijklmnqstuvxz"
 """Colour letters in colour order: the first eight as the tables have always numbered
 them, then the rest of the alphabet, so any 26 lowercase letters can be written."""
 MAX_CAPACITY = 8
+MAX_CODE_TABLE = 1 << 20
+"""Tube codes up to which a game keeps per-code tables (top, pop, push, settled)."""
 EMPTY = -1
 
 
@@ -433,8 +435,25 @@ class Balls:
         lengths = np.array([self.capacity] * self.colours + [0] * (self.tubes - self.colours))
         return int(self.class_keys(self.codes_of_tubes(rows, lengths)[None])[0])
 
+    @property
+    def has_code_tables(self) -> bool:
+        """Small enough for per-code tables (the tables' games; 26 colours in tubes of 8
+        have 2 * 10**11 codes): else moves are worked out from the tubes."""
+        return self.n_codes <= MAX_CODE_TABLE
+
     def legal_moves(self, state: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
         """(from tube, to tube, resulting state) for every legal move of one state."""
+        if not self.has_code_tables:
+            tubes = self.tubes_of_state(state)
+            moves = []
+            for source, tube in enumerate(tubes):
+                for destination, other in enumerate(tubes):
+                    if tube and destination != source and len(other) < self.capacity and (
+                            not other or other[-1] == tube[-1]):
+                        following = [list(t) for t in tubes]
+                        following[destination].append(following[source].pop())
+                        moves.append((source, destination, self.state_of_tubes(following)))
+            return moves
         moves = []
         for source, code in enumerate(state):
             ball = int(self.code_top[code])
@@ -452,6 +471,9 @@ class Balls:
         return moves
 
     def is_cleared(self, state: tuple[int, ...]) -> bool:
+        if not self.has_code_tables:
+            return all(not tube or (len(tube) == self.capacity and len(set(tube)) == 1)
+                       for tube in self.tubes_of_state(state))
         return bool(self.code_settled[list(state)].all())
 
     def memory_estimate(self) -> int:
