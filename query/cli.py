@@ -13,6 +13,7 @@ Heavy modules (duckdb, zarr, numba) are imported only by the commands that need 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sys
@@ -58,6 +59,8 @@ VariantOption = Annotated[str | None, typer.Option(
 PuzzleOption = Annotated[str | None, typer.Option(
     "--puzzle", help="Which puzzle the notation is (default: the one that recognises it; "
     "needed only when two do).", show_default=False)]
+GoalArgument = Annotated[str | None, typer.Argument(
+    help="The target (default: the puzzle's goal, e.g. 'cleared' for ball tubes).")]
 SeedOption = Annotated[int | None, typer.Option(
     help="Random seed, 0 or more (default: fresh).", min=0, max=2**63 - 1)]
 
@@ -149,8 +152,6 @@ def _build_answering_table(puzzle, start: str, target: str, options: dict, data:
                                   puzzle.parse_target(variant, target))
     if spec is None:
         return  # the stored tables (or the plug-in's search) already answer it
-    import contextlib
-
     with contextlib.redirect_stdout(sys.stderr):
         result = build_table(Path(data), spec, progress=not quiet)
         if result.built:
@@ -186,9 +187,7 @@ def _generic_path(puzzle, start: str, target: str, data: Path, as_json: bool,
 @app.command()
 def moves(
     state: Annotated[str, typer.Argument(help="A position in any puzzle's notation.")],
-    target: Annotated[str | None, typer.Argument(
-        help="The target (default: the puzzle's goal, e.g. 'cleared' for ball tubes).")]
-    = None,
+    target: GoalArgument = None,
     method: MethodOption = None,
     puzzle: PuzzleOption = None,
     rule_variant: VariantOption = None,
@@ -254,9 +253,7 @@ def solvable(
     state: Annotated[str, typer.Argument(help="A position in any puzzle's notation, e.g. "
                                               "ball tubes top-first joined by '|': "
                                               "rggb|brrg|gbbr|.")],
-    target: Annotated[str | None, typer.Argument(
-        help="The target (default: the puzzle's goal, e.g. 'cleared' for ball tubes).")]
-    = None,
+    target: GoalArgument = None,
     method: MethodOption = None,
     puzzle: PuzzleOption = None,
     rule_variant: VariantOption = None,

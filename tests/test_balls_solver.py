@@ -108,7 +108,7 @@ def test_a_plain_search_agrees_on_small_deals():
 
 @pytest.mark.parametrize("state", ["ab|ba", "abc|bca|cab", "aabb|bbaa"])
 def test_deals_with_no_way_out_are_proven_unclearable(state):
-    rules = Balls(*Balls.game_of(state))
+    rules = Balls.of_state(state)
     answer = searched(rules, rules.parse(state))
     assert answer.verdict == "unclearable" and answer.explored >= 1
 
@@ -156,20 +156,32 @@ def test_query_random_balls_deals_at_any_size_with_its_proof(data_dir):
                  "--min-moves", "30", "--seed", "5", "--json", data_dir=data_dir)
     dealt = json.loads(result.stdout)
     assert dealt["verdict"] == "optimal" and dealt["moves"] >= 30
-    rules = Balls(*Balls.game_of(dealt["state"]))
+    rules = Balls.of_state(dealt["state"])
     assert (rules.tubes, rules.colours) == (11, 9)
     answer = searched(rules, rules.parse(dealt["state"]))
-    assert answer.length == dealt["moves"]
+    assert answer.length == dealt["moves"] and replays_to_cleared(rules, answer)
+    tubes = rules.tubes_of_state(rules.parse(dealt["state"]))  # a start: full, then empty
+    assert [len(t) for t in tubes] == [4] * 9 + [0] * 2
 
 
-def test_query_moves_values_every_move_by_the_solver_where_no_table_exists(data_dir):
-    state = "abcd|dcba|abcd|dcba||"
-    result = run("query", "moves", state, "--json", data_dir=data_dir)
+def test_query_moves_values_every_move_by_the_solver_where_no_table_exists(data_dir,
+                                                                           tmp_path):
+    """`query moves` in an empty data directory (the solver values each move) on a state
+    of the tabled 5-tube game: every value equals the table's, built by the backward
+    search."""
+    rules = Balls(5, 4, 4)
+    table = balls_table(data_dir, rules)
+    states = rules.codes_of_ranks(np.random.default_rng(3).integers(0, rules.n_states, 400))
+    tabled = table.moves_of_states(states)
+    state = rules.format(tuple(int(c) for c in states[np.flatnonzero(
+        (tabled != 255) & (tabled > 3))[0]]))
+    result = run("query", "moves", state, "--json", data_dir=tmp_path)
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
-    rules = Balls(*Balls.game_of(state))
     legal = rules.legal_moves(rules.parse(state))
     assert len(found["moves"]) == len(legal) > 0
-    for entry, (_, _, following) in zip(found["moves"], legal):
+    expected = table.moves_of_states(np.array([following for *_, following in legal]))
+    assert found["distance"] == table.moves_to_clear(rules.parse(state))
+    for entry, (_, _, following), value in zip(found["moves"], legal, expected):
         assert entry["state"] == rules.format(following)
-        assert entry["distance"] == searched(rules, following).length
+        assert entry["distance"] == (None if value == 255 else value)

@@ -8,12 +8,13 @@ import numpy as np
 COUNT_SLICE = 1 << 20
 
 
-def value_counts(values: np.ndarray) -> np.ndarray:
+def value_counts(values: np.ndarray, minlength: int = 0) -> np.ndarray:
     """How many entries of an unsigned integer array hold each value (index: the value),
     a slice at a time: ``np.bincount`` on the whole would first copy it as int64, eight
-    bytes per entry (on a 4×4 Tricolore table, 344 MB and most of a second)."""
+    bytes per entry (on a 4×4 Tricolore table, 344 MB and most of a second).  At least
+    ``minlength`` entries."""
     values = np.asarray(values).ravel()
-    counts = np.zeros(0, np.int64)
+    counts = np.zeros(minlength, np.int64)
     for first in range(0, values.size, COUNT_SLICE):
         part = np.bincount(values[first:first + COUNT_SLICE])
         if part.size > counts.size:

@@ -386,14 +386,14 @@ class Balls:
     def state_of_rank(self, rank: int) -> tuple[int, ...]:
         return tuple(int(code) for code in self.codes_of_ranks(np.array([rank]))[0])
 
-    @staticmethod
-    def shape_of(text: str, colours: int | None = None) -> tuple[int, int, int]:
-        """(tubes, capacity, colours) a state's notation implies: capacity = balls per
-        colour, colours = distinct letters."""
-        return Balls.game_of(text, colours)[:3]
+    @classmethod
+    def of_state(cls, text: str) -> Balls:
+        """The game a state is written in (its tubes, balls per colour, colours and their
+        letters)."""
+        return cls(*cls.game_of(text))
 
     @staticmethod
-    def game_of(text: str, colours: int | None = None) -> tuple[int, int, int, str]:
+    def game_of(text: str) -> tuple[int, int, int, str]:
         """(tubes, capacity, colours, letters) of a state's notation: capacity = balls per
         colour, colours = the distinct letters, in LETTERS order."""
         parts = check_length(text, "state", BallsError).strip().lower().split("|")
@@ -402,19 +402,16 @@ class Balls:
         if not balls or any(ch not in LETTERS for ch in found):
             raise BallsError(f"state {shown(text)}: tubes of lowercase letters (a colour "
                              "each) joined by '|'")
-        if not colours and len({balls.count(letter) for letter in found}) > 1:
+        if len({balls.count(letter) for letter in found}) > 1:
             counts = ", ".join(f"{ch} {balls.count(ch)}" for ch in found)
             raise BallsError(f"state {shown(text)}: every colour needs the same number of "
                              f"balls ({counts})")
-        k = colours or len(found)
-        if len(balls) % k:
-            raise BallsError(f"state {shown(text)} has {len(balls)} balls: not {k} equal colours")
+        k = len(found)
         capacity = len(balls) // k
         if capacity > MAX_CAPACITY:
             raise BallsError(f"state {shown(text)}: {capacity} balls per colour, at most "
                              f"{MAX_CAPACITY}")
-        letters = "".join(found) if not colours else LETTERS[:colours]
-        return len(parts), capacity, k, letters
+        return len(parts), capacity, k, "".join(found)
 
     def initial_level(self) -> int:
         fill = np.array([self.capacity] * self.colours + [0] * (self.tubes - self.colours))
@@ -444,16 +441,9 @@ class Balls:
     def legal_moves(self, state: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
         """(from tube, to tube, resulting state) for every legal move of one state."""
         if not self.has_code_tables:
-            tubes = self.tubes_of_state(state)
-            moves = []
-            for source, tube in enumerate(tubes):
-                for destination, other in enumerate(tubes):
-                    if tube and destination != source and len(other) < self.capacity and (
-                            not other or other[-1] == tube[-1]):
-                        following = [list(t) for t in tubes]
-                        following[destination].append(following[source].pop())
-                        moves.append((source, destination, self.state_of_tubes(following)))
-            return moves
+            return [(source, destination, self.state_of_tubes(following))
+                    for source, destination, following
+                    in tube_moves(self.tubes_of_state(state), self.capacity)]
         moves = []
         for source, code in enumerate(state):
             ball = int(self.code_top[code])
@@ -481,6 +471,21 @@ class Balls:
         count (8) and the search's sort space (8), for no fewer classes than
         ``classes_lower_bound``; plus working space."""
         return self.classes_lower_bound() * 25 + 200 * 2**20
+
+
+def tube_moves(tubes: list[list[int]], capacity: int):
+    """(from tube, to tube, tubes after) for every legal move, tubes given as colour lists
+    bottom first: the rule worked out on the tubes themselves (games too large for code
+    tables, and the solver's solutions replayed in a state's own tube numbering)."""
+    for source, tube in enumerate(tubes):
+        if not tube:
+            continue
+        for destination, other in enumerate(tubes):
+            if destination != source and len(other) < capacity and (
+                    not other or other[-1] == tube[-1]):
+                following = [list(t) for t in tubes]
+                following[destination].append(following[source].pop())
+                yield source, destination, following
 
 
 def _multinomial(counts: np.ndarray) -> int:
@@ -608,7 +613,7 @@ class BallsPuzzle(WalkablePuzzle):
         return "|" in text
 
     def variant(self, start: str, target: str, options: dict) -> Balls:
-        return Balls(*Balls.game_of(start))
+        return Balls.of_state(start)
 
     def parse(self, rules: Balls, text: str) -> tuple[int, ...]:
         return rules.parse(text)

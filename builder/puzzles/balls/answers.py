@@ -127,13 +127,7 @@ def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_mo
 
 def rules_of(state: str) -> Balls:
     """The game (tubes, capacity, colours) a state is written in."""
-    return Balls(*Balls.game_of(check_length(state, "state", BallsError)))
-
-
-def game_of(tables: TableLookup, state: str) -> tuple[Balls, tuple[int, ...], BallsTable]:
-    rules = rules_of(state)
-    parsed = rules.parse(state)
-    return rules, parsed, BallsTable(tables, rules)
+    return Balls.of_state(check_length(state, "state", BallsError))
 
 
 def print_path(tables: TableLookup, start: str, target: str, as_json: bool) -> None:
@@ -141,15 +135,7 @@ def print_path(tables: TableLookup, start: str, target: str, as_json: bool) -> N
     or, where no table holds the game, by the solver (a proven shortest solution only)."""
     check_cleared(target)
     rules = rules_of(start)
-    try:
-        table = BallsTable(tables, rules)
-    except MissingTableError:
-        path = search_path(rules, rules.parse(start))
-        found = BallsPath(path.nodes, tuple(tuple(int(t) for t in label.split(" -> "))
-                                            for label in path.labels))
-        how = path.how
-    else:
-        found, how = balls_path(rules, table, rules.parse(start)), "table walk"
+    found, how = shortest(tables, rules, rules.parse(start))
     states = [rules.format(s) for s in found.states]
     if as_json:
         typer.echo(json.dumps({"start": states[0], "target": states[-1], "length": found.length,
@@ -228,17 +214,10 @@ def routes(tables: TableLookup):
         """The shortest way to clear STATE (the CLI's `query path STATE cleared --json`):
         by table walk, or by the solver at sizes no table holds."""
         rules = rules_of(state)
-        try:
-            rules, parsed, table = game_of(tables, state)
-            found = balls_path(rules, table, parsed)
-            states, moves = found.states, found.moves
-        except MissingTableError:
-            found = search_path(rules, rules.parse(state))
-            states = found.nodes
-            moves = [tuple(int(t) for t in label.split(" -> ")) for label in found.labels]
-        shown = [rules.format(s) for s in states]
-        return {"start": shown[0], "target": shown[-1], "length": len(moves),
-                "moves": [list(m) for m in moves], "states": shown}
+        found, _ = shortest(tables, rules, rules.parse(state))
+        shown = [rules.format(s) for s in found.states]
+        return {"start": shown[0], "target": shown[-1], "length": found.length,
+                "moves": [list(m) for m in found.moves], "states": shown}
 
     @router.get("/solve")
     def solve_state(state: str = notation(),
@@ -316,6 +295,7 @@ class Answer:
 def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) -> Answer:
     """The solver's answer for one state (``solver.py``), its solution replayed in the
     state's own tube numbering."""
+    from builder.puzzles.balls import tube_moves
     from builder.puzzles.balls.solver import canonical, solve
 
     tubes = rules.tubes_of_state(start)
@@ -325,9 +305,7 @@ def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) 
         return Answer(rules, found.verdict, (), (), found.lower_bound, found.explored, how)
     states, moves = [start], []
     for wanted in found.states[1:]:
-        for source, destination in _legal_pairs(tubes, rules.capacity):
-            following = [list(tube) for tube in tubes]
-            following[destination].append(following[source].pop())
+        for source, destination, following in tube_moves(tubes, rules.capacity):
             if canonical(following) == wanted:
                 break
         else:
@@ -337,16 +315,6 @@ def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) 
         moves.append((source, destination))
     return Answer(rules, found.verdict, tuple(states), tuple(moves), found.lower_bound,
                   found.explored, how)
-
-
-def _legal_pairs(tubes: list[list[int]], capacity: int):
-    for source, tube in enumerate(tubes):
-        if not tube:
-            continue
-        for destination, other in enumerate(tubes):
-            if destination != source and len(other) < capacity and (
-                    not other or other[-1] == tube[-1]):
-                yield source, destination
 
 
 def answer(tables: TableLookup, state: str, budget: int = SOLVER_BUDGET) -> Answer:
@@ -360,14 +328,34 @@ def answer(tables: TableLookup, state: str, budget: int = SOLVER_BUDGET) -> Answ
     try:
         found = balls_path(rules, table, start)
     except NotClearableError:
-        return Answer(rules, "unclearable", (start,), (), 0, 0, "table")
+        return Answer(rules, "unclearable", (), (), 0, 0, "table")
     return Answer(rules, "optimal", found.states, found.moves, found.length, 0, "table walk")
+
+
+def shortest(tables: TableLookup, rules: Balls, start: tuple[int, ...]
+             ) -> tuple[BallsPath, str]:
+    """A shortest way to clear ``start`` and how it was found: by table walk where a table
+    holds the game, else by the solver (proven shortest only)."""
+    try:
+        table = BallsTable(tables, rules)
+    except MissingTableError:
+        found = proven(rules, start)
+        return BallsPath(found.states, found.moves), found.how + ", proven optimal"
+    return balls_path(rules, table, start), "table walk"
 
 
 def search_path(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET
                 ) -> FoundPath:
     """A proven shortest way to clear ``start`` by the solver (the engine's fallback where
     no table answers)."""
+    found = proven(rules, start, budget)
+    return FoundPath(found.states, tuple(f"{s} -> {d}" for s, d in found.moves),
+                     found.how + ", proven optimal")
+
+
+def proven(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) -> Answer:
+    """The solver's answer when it proves a shortest solution; NotClearableError when it
+    proves there is none, a QueryError when its budget runs out first."""
     found = searched(rules, start, budget)
     if found.verdict == "unclearable":
         raise NotClearableError(f"{rules.format(start)} can never be cleared (every one of "
@@ -377,8 +365,7 @@ def search_path(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGE
         raise QueryError(f"no shortest solution proven within {budget:,} states (at least "
                          f"{found.lower_bound} moves{best}): try `query solve STATE "
                          "--budget N` with a larger N")
-    return FoundPath(found.states, tuple(f"{s} -> {d}" for s, d in found.moves),
-                     found.how + ", proven optimal")
+    return found
 
 
 def solve(

@@ -27,9 +27,6 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-MAX_CAPACITY = 8
-MAX_COLOURS = 26
-MAX_TUBES = 48
 BITS = 5
 LENGTH_SHIFT = 56
 DEFAULT_BUDGET = 2_000_000

@@ -33,7 +33,10 @@ import numpy as np
 from numba import njit, prange
 
 from builder.puzzles.bits import lowest_bit, popcount
-from builder.puzzles.tricolore.target_search import click_rank, square_colour
+from builder.puzzles.tricolore.target_search import (
+    click_rank,
+    mark_predecessors,
+)
 
 UNSET = 255
 PUSH_FRACTION = 8
@@ -179,20 +182,8 @@ def _push(level, full, target, boards, n_boards_listed, frontier, hits, touched,
         board = boards[index]
         mask = np.int64(frontier[board])
         frontier[board] = 0
-        high, low = board // split, board % split
-        while mask:
-            square = lowest_bit(mask)
-            mask &= mask - 1
-            colour = square_colour(square, high, low, n_high, colour_high, colour_low)
-            for case in range(2):
-                before = retreat_high[square, colour, case, high]
-                if before < 0:
-                    continue
-                predecessor = before * split + retreat_low[square, colour, case, low]
-                if hits[predecessor] == 0:
-                    touched[n_touched] = predecessor
-                    n_touched += 1
-                hits[predecessor] |= np.uint16(1) << np.uint16(square)
+        n_touched = mark_predecessors(board, mask, split, n_high, colour_low, colour_high,
+                                      retreat_low, retreat_high, hits, touched, n_touched)
     listed = 0
     nodes = 0
     for index in range(n_touched):

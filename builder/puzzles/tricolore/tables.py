@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from builder.puzzles.base import ChunkTasks, Computed, TableLookup, TableSpec, TaskBlock
+from builder.puzzles.counting import value_counts
 from builder.puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
     METHODS,
@@ -290,7 +291,7 @@ def target_stats_task(target: int) -> dict:
     rules = Tricolore(4, 4)
     started = time.perf_counter()
     clicks = search_target_streams(4, 4, target, kept=_KEPT_BUFFERS)[0]
-    histogram = np.bincount(clicks, minlength=256)
+    histogram = value_counts(clicks, minlength=256)
     perms = list(rules.symmetries("unrestricted").values())
     orbit = {int(rules.apply_symmetry(np.array([target]), p)[0]) for p in perms}
     return {

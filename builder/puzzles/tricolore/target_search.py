@@ -95,6 +95,31 @@ def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advanc
             progressed[block] = 1
 
 
+@njit(cache=True, inline="always")
+def mark_predecessors(board, mask, split, n_high, colour_low, colour_high, retreat_low,
+                      retreat_high, hits, touched, n_touched):
+    """For each click c in ``mask`` (the frontier nodes (board, c)), set bit c in ``hits``
+    of every board that click c turns into ``board`` (0 to 2 of them, through the inverse
+    click); boards hit for the first time are listed in ``touched``.  Returns the new
+    length of that list."""
+    high, low = board // split, board % split
+    while mask:
+        square = lowest_bit(mask)
+        mask &= mask - 1
+        colour = square_colour(square, high, low, n_high, colour_high, colour_low)
+        # After a click the square is white (it was red, or white) or red (it was blue).
+        for case in range(2):
+            before = retreat_high[square, colour, case, high]
+            if before < 0:
+                continue
+            predecessor = before * split + retreat_low[square, colour, case, low]
+            if hits[predecessor] == 0:
+                touched[n_touched] = predecessor
+                n_touched += 1
+            hits[predecessor] |= 1 << square
+    return n_touched
+
+
 @njit(cache=True, nogil=True)
 def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retreat_low, retreat_high,
                 frontier, visited, following, clicks, sole, avoiding, hits):
@@ -106,21 +131,8 @@ def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retrea
         mask = np.int64(frontier[board])
         if mask == 0:
             continue
-        high, low = board // split, board % split
-        while mask:
-            square = lowest_bit(mask)
-            mask &= mask - 1
-            colour = square_colour(square, high, low, n_high, colour_high, colour_low)
-            # After a click the square is white (it was red, or white) or red (it was blue).
-            for case in range(2):
-                before = retreat_high[square, colour, case, high]
-                if before < 0:
-                    continue
-                predecessor = before * split + retreat_low[square, colour, case, low]
-                if hits[predecessor] == 0:
-                    touched[n_touched] = predecessor
-                    n_touched += 1
-                hits[predecessor] |= 1 << square
+        n_touched = mark_predecessors(board, mask, split, n_high, colour_low, colour_high,
+                                      retreat_low, retreat_high, hits, touched, n_touched)
     for board in range(n_boards):
         following[board] = 0
     progressed = False
