@@ -14,13 +14,20 @@ from builder.puzzles import CorruptTableError, MissingTableError, UnreachableErr
 from builder.puzzles.base import FoundPath
 
 __all__ = ["FoundPath", "MoveValue", "UnreachableError", "distance_between", "move_values",
-           "walk"]
+           "walk", "walk_node"]
 
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:
     """A shortest path from position ``start`` to ``target`` by table walk; where the
     table is missing, the plug-in's own search (``search_path``) if it offers one."""
-    node = puzzle.start_node(variant, start)
+    return walk_node(puzzle, tables, variant, puzzle.start_node(variant, start), target,
+                     start)
+
+
+def walk_node(puzzle, tables, variant, node, target, position) -> FoundPath:
+    """A shortest path from walk node ``node`` (whose position is ``position``) to
+    ``target``: a game in progress carries more than its position (Tricolore: the square
+    clicked last)."""
     try:
         remaining = puzzle.distance(tables, variant, node, target)
     except MissingTableError:
@@ -29,7 +36,7 @@ def walk(puzzle, tables, variant, start, target) -> FoundPath:
             raise
         return found
     if remaining is None:
-        raise UnreachableError(puzzle.explain_unreachable(variant, start, target))
+        raise UnreachableError(puzzle.explain_unreachable(variant, position, target))
     nodes, labels = [node], []
     while remaining > 0:
         for move in puzzle.moves(variant, node):

@@ -1,24 +1,30 @@
 """`query serve`: the applet's successor, served from the built tables (FastAPI).
 
-One page (static/index.html) plays Tricolore 4×2 / 4×4 and the ball tubes with optimal
-hints.  The JSON API behind it is the plug-ins' own endpoints (``Puzzle.web_routes``,
-mounted under /api/NAME) and their charts (``Puzzle.figures``); it gives the same
-answers as the CLI's ``--json`` and is documented at /docs.  Bad requests get a 4xx
-with a one-line message; nothing ever returns a traceback.
+One page (static/index.html, driven by static/app.js) plays every registered puzzle that
+has a board renderer (``Puzzle.renderer``, served at /renderers/NAME.js) through the
+generic game API (query/play.py), with optimal hints.  Beside it are the plug-ins' own
+endpoints (``Puzzle.web_routes``, mounted under /api/NAME) and their charts
+(``Puzzle.figures``); the answers are the CLI's ``--json`` ones and are documented at
+/docs, whose assets are served locally (no CDN: it works offline).  Bad requests get a
+4xx with a one-line message; nothing ever returns a traceback or a server path.
 """
 
 from __future__ import annotations
 
 import io
+import sys
 import threading
 from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from builder.puzzles import OneLineError, PuzzleInputError, UnreachableError, registry
 from builder.reader import MissingTableError, Tables, open_catalog
+from query import play
 
 STATIC = Path(__file__).parent / "static"
 
@@ -40,7 +46,8 @@ def _one_line(error: RequestValidationError) -> str:
 
 
 def create_app(data_dir: Path) -> FastAPI:
-    app = FastAPI(title="Puzzle tablebases",
+    data_dir = Path(data_dir)
+    app = FastAPIOffline(title="Puzzle tablebases",
                   description="Optimal hints and paths for every registered puzzle with "
                               "endpoints, answered from the built tables (the CLI's --json "
                               "answers).")
@@ -65,7 +72,20 @@ def create_app(data_dir: Path) -> FastAPI:
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    renderers = {puzzle.name: Path(sys.modules[type(puzzle).__module__].__file__).parent
+                 / puzzle.renderer for puzzle in registry.PUZZLES if puzzle.renderer}
+
+    @app.get("/renderers/{name}.js", include_in_schema=False)
+    def renderer(name: str) -> FileResponse:
+        if name not in renderers:
+            raise PuzzleInputError(f"no renderer for {name[:40]!r}")
+        return FileResponse(renderers[name], media_type="text/javascript")
+
     tables = Tables(data_dir)
+    app.include_router(play.routes(tables, data_dir, lambda m: _web_message(m, data_dir)),
+                       prefix="/api", tags=["play"])
     for puzzle in registry.PUZZLES:
         router = puzzle.web_routes(tables)
         if router is not None:

@@ -34,3 +34,19 @@ def catalog(data_dir):
 @pytest.fixture(scope="session")
 def figures() -> dict:
     return FIGURES
+
+
+@pytest.fixture(scope="session")
+def server(data_dir):
+    from tests.browser import served
+
+    with served(data_dir) as address:
+        yield address
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from tests.browser import chromium
+
+    with chromium() as launched:
+        yield launched

@@ -3,23 +3,19 @@ Chromium (Playwright driving Debian's chromium)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from builder.puzzles import registry
+from builder.puzzles.lightsout import LightsOut
 from builder.puzzles.tricolore import Tricolore
+from builder.reader import Tables
+from builder.walk import distance_between
 from query.web import create_app
-from tests import reference
-from tests.walks import tricolore_distance
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +61,11 @@ def test_balls_endpoints(client):
 @pytest.mark.parametrize("url, params, status", [
     ("/api/tricolore/hint", {"board": "WBXW.WBRB", "target": "RRRR.RRRR"}, 400),
     ("/api/tricolore/hint", {"board": "WBWW.WBRB", "target": "BBBB.BBBB"}, 422),
-    ("/api/tricolore/hint", {"board": "WBWW.WBRB", "target": "RRRR.RRRR", "method": "x"}, 400),
+    ("/api/tricolore/hint", {"board": "WBWW.WBRB", "target": "RRRR.RRRR", "method": "x"}, 422),
+    ("/api/balls/random", {"min_moves": ""}, 422),
+    ("/api/play/nosuch/position", {"state": "x"}, 422),
+    ("/api/play/tricolore/position", {"state": "WBWW.WBRB", "context": "9"}, 400),
+    ("/api/play/lucas/position", {"state": "AAA_BBB", "method": "hybrid"}, 400),
     ("/api/tricolore/hint", {"board": "WBWW.WBRB", "target": "RRRR.RRRR", "last": 9}, 400),
     ("/api/tricolore/click", {"board": "WBWW.WBRB", "square": 3, "last": 3}, 400),
     ("/api/balls/move", {"state": "rggb|brrg|gbbr|", "source": 0, "target": 1}, 400),
@@ -75,7 +75,9 @@ def test_balls_endpoints(client):
 def test_bad_requests_get_a_clear_4xx(client, url, params, status):
     response = client.get(url, params=params)
     assert response.status_code == status
-    assert "Traceback" not in response.text and response.json()["detail"]
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and detail and "\n" not in detail  # one line, never a list
+    assert "Traceback" not in response.text
 
 
 def test_docs_and_charts_are_served(client):
@@ -83,87 +85,6 @@ def test_docs_and_charts_are_served(client):
     assert "/api/tricolore/hint" in client.get("/openapi.json").text
     chart = client.get("/api/tricolore/plots/methods.svg")
     assert chart.status_code == 200 and chart.text.lstrip().startswith("<?xml")
-
-
-@pytest.fixture(scope="module")
-def server(data_dir):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "query"), "serve", "--port", str(port),
-         "--data", str(data_dir)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        message = ("Chromium is not installed (Debian package `chromium`): the browser tests "
-                   "cannot run")
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"])
-        yield launched
-        launched.close()
-
-
-def test_play_hint_and_solve_in_a_real_browser(server, browser, data_dir, tmp_path_factory):
-    page = browser.new_page()
-    page.goto(server)
-    page.wait_for_selector("#tri-board .square")
-    # click two squares: the second click of the same square must be refused
-    page.click('#tri-board .square[data-square="5"]')
-    page.wait_for_function("document.getElementById('tri-clicks').textContent === '1'")
-    assert "forbidden" in page.get_attribute('#tri-board .square[data-square="5"]', "class")
-    page.click('#tri-board .square[data-square="5"]')
-    page.wait_for_function("document.getElementById('tri-status').textContent.includes("
-                           "'cannot be clicked')")
-    board = page.text_content("#tri-board-text")
-    assert reference.replay(board, [], "unrestricted", 4, 2) == [board]
-    page.click("#tri-hint")
-    page.wait_for_selector("#tri-board .square.hinted")
-    assert "remain" in page.text_content("#tri-status")
-    # a fresh board solved from scratch takes exactly the tabled number of clicks
-    page.click("#tri-new")
-    start = page.text_content("#tri-board-text")
-    rules = Tricolore(4, 2)
-    expected = tricolore_distance(data_dir, rules, rules.parse(start), rules.parse("RRRR.RRRR"),
-                                  "unrestricted")
-    page.click("#tri-solve")
-    page.wait_for_function("document.getElementById('tri-status').textContent.includes("
-                           "'Target reached')", timeout=30_000)
-    assert page.text_content("#tri-board-text") == "RRRR.RRRR"
-    assert int(page.text_content("#tri-clicks")) == expected
-    # ball tubes: deal, solve, reach cleared
-    page.fill("#balls-difficulty", "10")
-    page.click("#balls-deal")
-    page.wait_for_function("document.getElementById('balls-status').textContent.includes("
-                           "'clearable game')")
-    page.click("#balls-solve")
-    page.wait_for_function("document.getElementById('balls-status').textContent.includes("
-                           "'Cleared')", timeout=30_000)
-    folder = tmp_path_factory.mktemp("screenshots")
-    page.screenshot(path=str(folder / "page.png"), full_page=True)
-    assert (folder / "page.png").stat().st_size > 10_000
-    page.close()
 
 
 def test_hint_at_the_target_counts_the_shortest_return_like_path(client):
@@ -209,3 +130,111 @@ def test_charts_are_drawn_once_and_leave_no_figure_open(client):
     assert first.status_code == 200 and first.text == second.text
     assert first.text.lstrip().startswith("<?xml")
     assert plt.get_fignums() == []
+
+
+# --- the generic game API every renderer plays through -------------------------------
+
+def _replays(puzzle, variant, node, moves, target) -> bool:
+    """Each answered move is a legal move of the plug-in's rules, with the position the
+    API says, and the last reaches the target."""
+    for answered in moves:
+        legal = {puzzle.format(variant, m.state) + "/" + puzzle.node_context(variant, m.state):
+                 m.state for m in puzzle.moves(variant, node)}
+        key = answered["state"] + "/" + answered["context"]
+        if key not in legal:
+            return False
+        node = legal[key]
+    return puzzle.at_target(variant, node, target)
+
+
+@pytest.mark.parametrize("name", [p.name for p in registry.PUZZLES if p.renderer])
+def test_every_playable_puzzle_answers_par_moves_values_and_a_path_that_replays(
+        client, data_dir, name):
+    puzzle = registry.by_name(name)
+    start, target = puzzle.example
+    listed = {p["name"]: p for p in client.get("/api/puzzles").json()}
+    assert listed[name]["renderer"] == f"/renderers/{name}.js"
+    script = client.get(listed[name]["renderer"])
+    assert script.status_code == 200 and "export function draw" in script.text
+    position = client.get(f"/api/play/{name}/position",
+                          params={"state": start, "target": target, "values": True}).json()
+    variant = puzzle.variant(start, target, {})
+    goal = puzzle.parse_target(variant, target)
+    expected = distance_between(puzzle, Tables(data_dir), variant, puzzle.parse(variant, start),
+                                goal)
+    assert position["distance"] == expected
+    assert len(position["moves"]) == len(puzzle.moves(variant, puzzle.start_node(
+        variant, puzzle.parse(variant, start))))
+    # the recurrence: the par is one more than the best value after a move
+    assert position["distance"] == 1 + min(m["distance"] for m in position["moves"]
+                                           if m["distance"] is not None)
+    path = client.get(f"/api/play/{name}/path", params={"state": start, "target": target}).json()
+    assert path["length"] == expected == len(path["moves"])
+    node = puzzle.start_node(variant, puzzle.parse(variant, start))
+    assert _replays(puzzle, variant, node, path["moves"], goal)
+
+
+def test_a_game_in_progress_keeps_tricolore_s_last_click(client):
+    """The context carries the square clicked last: it is not offered again, and the path
+    from the node never starts with it."""
+    first = client.get("/api/play/tricolore/position",
+                       params={"state": "WBWW.WBRB", "target": "RRRR.RRRR"}).json()
+    move = first["moves"][3]
+    after = client.get("/api/play/tricolore/position",
+                       params={"state": move["state"], "target": "RRRR.RRRR",
+                               "context": move["context"]}).json()
+    assert after["context"] == "3" and "3" not in [m["label"] for m in after["moves"]]
+    path = client.get("/api/play/tricolore/path",
+                      params={"state": move["state"], "target": "RRRR.RRRR",
+                              "context": "3"}).json()
+    assert path["moves"][0]["label"] != "3"
+    rules = Tricolore(4, 2)
+    fresh = tricolore_distance_from(rules, move["state"], "RRRR.RRRR", last=3)
+    assert path["length"] == after["distance"] == fresh
+
+
+def tricolore_distance_from(rules, board: str, target: str, last: int) -> int:
+    """A plain breadth-first search over (board, last click) in the test."""
+    from collections import deque
+
+    start, goal = (rules.parse(board), last), rules.parse(target)
+    seen, queue = {start: 0}, deque([start])
+    while queue:
+        node = queue.popleft()
+        if node[0] == goal and node[1] != -1:
+            return seen[node]
+        for square, following in rules.legal_moves(node[0], node[1], "unrestricted"):
+            if (following, square) not in seen:
+                seen[(following, square)] = seen[node] + 1
+                queue.append((following, square))
+    raise AssertionError("unreachable")
+
+
+def test_lights_out_plays_on_any_board_by_linear_algebra(client):
+    """No table holds 4x4 Lights Out: the path is the fewest-click solution, checked by
+    trying every click set in the test (2^16)."""
+    board = "1001.0110.0110.1001"
+    path = client.get("/api/play/lightsout/path", params={"state": board}).json()
+    rules = LightsOut(4, 4)
+    start = rules.parse(board)
+    fewest = min(clicks.bit_count() for clicks in range(1 << 16)
+                 if rules.press(start, [b for b in range(16) if clicks >> b & 1]) == 0)
+    assert path["length"] == fewest and path["moves"][-1]["state"] == "0000.0000.0000.0000"
+    solutions = client.get("/api/lightsout/solve", params={"board": board}).json()
+    assert solutions["solutions"] == sum(
+        1 for clicks in range(1 << 16)
+        if rules.press(start, [b for b in range(16) if clicks >> b & 1]) == 0)
+
+
+def test_the_schema_has_response_models_and_enums(client):
+    schema = client.get("/openapi.json").json()
+    position = schema["paths"]["/api/play/{puzzle}/position"]["get"]
+    assert "PositionOut" in str(position["responses"]["200"])
+    puzzle = next(p for p in position["parameters"] if p["name"] == "puzzle")
+    assert "enum" in str(schema["components"]["schemas"].get("PuzzleName", puzzle))
+    hint = schema["paths"]["/api/tricolore/hint"]["get"]
+    method = next(p for p in hint["parameters"] if p["name"] == "method")
+    assert "Method" in str(method["schema"]) and schema["components"]["schemas"]["Method"][
+        "enum"] == ["unrestricted", "hybrid", "restricted"]
+    assert all(operation.get("summary") for route in schema["paths"].values()
+               for operation in route.values())

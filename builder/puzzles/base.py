@@ -344,6 +344,22 @@ class Puzzle(ABC):
         """True when the walk has arrived (a start equal to its target has not)."""
         return node == target
 
+    def node_context(self, variant: Any, node: Hashable) -> str:
+        """What a walk node carries beyond its position's notation, as text, so that a web
+        page can hand the node back (Tricolore: the square clicked last); "" (the default):
+        nothing, the notation is the node."""
+        return ""
+
+    def resume_node(self, variant: Any, state: Hashable, context: str) -> Hashable:
+        """The walk node of position ``state`` with ``context`` from ``node_context`` (""
+        is the start of play); a PuzzleInputError when the context is malformed."""
+        if context:
+            from builder.puzzles import PuzzleInputError, shown
+
+            raise PuzzleInputError(f"context {shown(context)}: {self.name} positions carry "
+                                   "none (leave it empty)")
+        return self.start_node(variant, state)
+
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         """The distance arrays of one of its stored tables (given the table's attributes),
         for the catalog's generic views; none by default."""
@@ -433,6 +449,12 @@ class Puzzle(ABC):
         connection): name -> matplotlib ``Figure``.  `query plot NAME` writes them and the
         web serves them at ``/api/NAME/plots/CHART.svg``."""
         return {}
+
+    renderer: ClassVar[str | None] = None
+    """Its board on the web page: the file name of an ES module in the plug-in's package
+    (served at ``/renderers/NAME.js``); the page offers every puzzle that has one.  The
+    module's contract (``title``, ``rules``, ``settings``, ``newGame``, ``draw``...) is
+    written at the top of ``query/static/app.js``, which drives it."""
 
     def web_routes(self, tables: TableLookup) -> Any:
         """Its own JSON endpoints for `query serve`: a FastAPI ``APIRouter`` (fastapi

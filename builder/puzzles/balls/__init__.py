@@ -608,6 +608,7 @@ class BallsPuzzle(WalkablePuzzle):
     name = "balls"
     summary = "ball tubes: move a top ball onto its colour or an empty tube until sorted"
     example = ("rggb|brrg|gbbr|", "cleared")
+    renderer = "renderer.js"
 
     def recognises(self, text: str) -> bool:
         return "|" in text

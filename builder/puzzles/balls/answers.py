@@ -20,7 +20,7 @@ from builder.puzzles import (
     UnreachableError,
     check_length,
 )
-from builder.puzzles.balls import TABLE_LAYOUT, Balls, BallsError, check_cleared
+from builder.puzzles.balls import MAX_CAPACITY, TABLE_LAYOUT, Balls, BallsError, check_cleared
 from builder.puzzles.base import FoundPath, TableLookup
 
 UNREACHABLE = 255
@@ -209,7 +209,7 @@ def routes(tables: TableLookup):
 
     router = APIRouter()
 
-    @router.get("/path")
+    @router.get("/path", summary="The shortest way to clear a state")
     def path(state: str = notation()):
         """The shortest way to clear STATE (the CLI's `query path STATE cleared --json`):
         by table walk, or by the solver at sizes no table holds."""
@@ -219,14 +219,14 @@ def routes(tables: TableLookup):
         return {"start": shown[0], "target": shown[-1], "length": found.length,
                 "moves": [list(m) for m in found.moves], "states": shown}
 
-    @router.get("/solve")
+    @router.get("/solve", summary="What is proven about a state")
     def solve_state(state: str = notation(),
                     budget: int = Query(SOLVER_BUDGET, ge=1_000, le=20_000_000)):
         """What is proven about clearing STATE (the CLI's `query solve STATE --json`)."""
         found = answer(tables, state, budget)
         return {**found.as_dict(), "state": found.rules.format(found.rules.parse(state))}
 
-    @router.get("/solvable")
+    @router.get("/solvable", summary="Whether a state can be cleared")
     def solvable(state: str = notation()):
         """Whether STATE can be cleared, and in how few moves."""
         found = answer(tables, state)
@@ -237,7 +237,7 @@ def routes(tables: TableLookup):
                 "clearable": found.verdict == "optimal", "moves": found.length
                 if found.verdict == "optimal" else None}
 
-    @router.get("/move")
+    @router.get("/move", summary="Move a ball")
     def move(state: str = notation(), source: int = Query(), target: int = Query()):
         """The state after moving the top ball of tube SOURCE onto tube TARGET (0-based)."""
         rules = rules_of(state)
@@ -246,13 +246,25 @@ def routes(tables: TableLookup):
                 return {"state": rules.format(following)}
         raise QueryError(f"tube {source} -> tube {target} is not a legal move")
 
-    @router.get("/random")
+    @router.get("/random", summary="Deal a clearable game")
     def random_deal(min_moves: int = Query(0, ge=0, le=255),
+                    colours: int = Query(3, ge=2, le=14, description="colours (one full "
+                                         "tube each)"),
+                    capacity: int = Query(4, ge=2, le=MAX_CAPACITY, description="balls "
+                                          "per tube"),
+                    empty: int = Query(1, ge=1, le=3, description="empty tubes"),
                     seed: int | None = Query(None, ge=0, lt=2**63)):
-        """A random starting game that can be cleared in at least MIN_MOVES moves."""
-        rules = Balls(4, 4, 3)
-        state, moves = deal_balls(rules, BallsTable(tables, rules),
-                                  np.random.default_rng(seed), min_moves, clearable=True)
+        """A random starting game that can be cleared in at least MIN_MOVES moves: from the
+        table where one holds the game, else proven by the solver."""
+        rules = Balls(colours + empty, capacity, colours)
+        rng = np.random.default_rng(seed)
+        try:
+            table = BallsTable(tables, rules)
+        except MissingTableError:
+            found = deal_any(colours, capacity, empty, min_moves, rng)
+            return {"state": rules.format(found.states[0]), "clearable": True,
+                    "moves": found.length}
+        state, moves = deal_balls(rules, table, rng, min_moves, clearable=True)
         return {"state": rules.format(state), "clearable": True, "moves": moves}
 
     return router

@@ -55,6 +55,7 @@ class HanoiPuzzle(WalkablePuzzle):
     unit = "moves"
     summary = "Tower of Hanoi on 3 or 4 pegs (the Reve's puzzle), up to 12 discs"
     example = ("AAAAAA", "DDDDDD")
+    renderer = "renderer.js"
     options = ("variant",)
 
     def recognises(self, text: str) -> bool:

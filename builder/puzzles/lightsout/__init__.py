@@ -23,11 +23,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from builder.puzzles import PuzzleInputError, check_length, shown
+from builder.puzzles import (
+    MissingTableError,
+    PuzzleInputError,
+    UnreachableError,
+    check_length,
+    shown,
+)
 from builder.puzzles.base import (
     CatalogTable,
     Computed,
     DistanceArray,
+    FoundPath,
     Move,
     TableSpec,
     WalkablePuzzle,
@@ -252,13 +259,40 @@ class LightsOutPuzzle(WalkablePuzzle):
 
     def distance(self, tables, rules: LightsOut, node: int, target: int) -> int | None:
         if (rules.rows, rules.cols) != TABLE_SHAPE:
-            raise LightsOutError(f"only the 5x5 board has a table; solve {rules.rows}x"
-                                 f"{rules.cols} boards with `query lightsout solve`")
+            raise MissingTableError(f"only the 5x5 board has a table; solve {rules.rows}x"
+                                    f"{rules.cols} boards with `query lightsout solve`")
         table = ("lightsout", "tables")
         tables.require(table, {"puzzle": "lightsout"},
                        "no Lights Out table: run `make tables` or `builder lightsout`")
         found = tables.value(table, "clicks_5x5", node ^ target)
         return None if found == 255 else found
+
+    def search_path(self, rules: LightsOut, node: int, target: int) -> FoundPath | None:
+        """The fewest clicks on any board by linear algebra over GF(2) (clicks commute, so
+        a shortest path is a minimum-weight solution in any order); None where the
+        solutions are too many to enumerate for a proven minimum."""
+        solution = rules.solve(node, target)
+        if not solution.solvable:
+            raise UnreachableError(self.explain_unreachable(rules, node, target))
+        if not solution.exact_minimum:
+            return None
+        nodes = [node]
+        for button in solution.clicks:
+            nodes.append(nodes[-1] ^ rules.click_masks[button])
+        return FoundPath(tuple(nodes), tuple(map(str, solution.clicks)),
+                         how="linear algebra over GF(2)")
+
+    def explain_unreachable(self, rules: LightsOut, start: int, target: int) -> str:
+        return (f"{rules.format(target)} cannot be reached from {rules.format(start)}: the "
+                f"{rules.rows}x{rules.cols} board has nullity {rules.nullity}, so only 1 "
+                f"board in {2 ** rules.nullity} is reachable from a given one")
+
+    renderer = "renderer.js"
+
+    def web_routes(self, tables):
+        from builder.puzzles.lightsout.commands import routes
+
+        return routes()
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         return [DistanceArray("5x5", "from all off", "clicks_5x5", 255)]

@@ -254,6 +254,7 @@ class LucasPuzzle(WalkablePuzzle):
     name = "lucas"
     summary = "Lucas' inverted pieces: swap n A's and n B's across one gap"
     example = ("AAA_BBB", "BBB_AAA")
+    renderer = "renderer.js"
     options = ("variant",)
 
     def recognises(self, text: str) -> bool:

@@ -73,6 +73,7 @@ class SlidingPuzzle(WalkablePuzzle):
     unit = "moves"
     summary = "sliding tiles: the 8-puzzle (3x3, goal 123.456.780) and 2x2 to 2x4 boards"
     example = ("867.254.301", "123.456.780")
+    renderer = "renderer.js"
 
     def recognises(self, text: str) -> bool:
         text = text.strip()

@@ -79,6 +79,17 @@ class TricolorePuzzle(WalkablePuzzle):
     def start_node(self, game: TricoloreGame, board: int) -> tuple[int, int]:
         return (board, NO_CLICK)
 
+    def node_context(self, game: TricoloreGame, node: tuple[int, int]) -> str:
+        return "" if node[1] == NO_CLICK else str(node[1])
+
+    def resume_node(self, game: TricoloreGame, board: int, context: str) -> tuple[int, int]:
+        if not context:
+            return (board, NO_CLICK)
+        if not context.isdigit() or int(context) >= game.rules.n_squares:
+            raise PuzzleInputError(f"last clicked square {context[:8]!r}: a square of the "
+                                   f"board, 0 to {game.rules.n_squares - 1} (empty: none)")
+        return (board, int(context))
+
     def at_target(self, game: TricoloreGame, node: tuple[int, int], target: int) -> bool:
         return node[0] == target and node[1] != NO_CLICK
 
@@ -140,6 +151,8 @@ class TricolorePuzzle(WalkablePuzzle):
         from builder.puzzles.tricolore.plots import tricolore_figures
 
         return tricolore_figures(catalog)
+
+    renderer = "renderer.js"
 
     def web_routes(self, tables):
         from builder.puzzles.tricolore.web import routes

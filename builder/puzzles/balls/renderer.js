@@ -1,0 +1,117 @@
+// Ball tubes on the web page (the shell's renderer contract: query/static/app.js).
+import { decorate, findMove, textOn } from "/static/board.js";
+
+// Okabe–Ito's eight first (the letters r g b y o p c w keep their colours), then more
+// hues; every ball also carries its letter, so no colour has to be told by hue alone.
+const COLOURS = {
+  r: "#d55e00", g: "#009e73", b: "#0072b2", y: "#f0e442", o: "#e69f00", p: "#cc79a7",
+  c: "#56b4e9", w: "#ffffff", a: "#7f7f7f", d: "#332288", e: "#88ccee", f: "#44aa99",
+  h: "#117733", i: "#999933", j: "#ddcc77", k: "#661100", l: "#cc6677", m: "#882255",
+  n: "#aa4499", q: "#000000", s: "#bbbbbb", t: "#6699cc", u: "#994f00", v: "#e1be6a",
+  x: "#40b0a6", z: "#5d3a9b",
+};
+
+export const title = "Ball tubes";
+export const rules = "Move the top ball of a tube onto an empty tube or onto a ball of its "
+  + "own colour, if the tube has room. Choose a tube, then the tube to move to. Cleared: "
+  + "every colour gathered in a tube of its own. Tubes are numbered from 1.";
+
+export function settings() {
+  return [
+    { name: "colours", label: "Colours", type: "number", min: 2, max: 14, value: 3 },
+    { name: "capacity", label: "Balls per tube", type: "number", min: 2, max: 8, value: 4 },
+    { name: "empty", label: "Empty tubes", type: "number", min: 1, max: 3, value: 1 },
+    { name: "difficulty", label: "Moves at least", type: "number", min: 0, max: 60, value: 8 },
+  ];
+}
+
+export async function newGame(settings, api) {
+  const dealt = await api("/api/balls/random", {
+    colours: settings.colours || 3, capacity: settings.capacity || 4,
+    empty: settings.empty || 1, min_moves: settings.difficulty || 0 });
+  return { state: dealt.state, target: "cleared", options: {} };
+}
+
+const tube = (index) => `tube ${Number(index) + 1}`;
+
+export function describe(label) {
+  const [source, destination] = label.split(" -> ");
+  return `move ${tube(source)} → ${tube(destination)}`;
+}
+
+let selected = null;  // the tube chosen first, for the state it was chosen in
+let selectedIn = "";
+
+export function draw(board, view, ui) {
+  if (selectedIn !== view.state) selected = null;
+  board.innerHTML = "";
+  const tubes = view.state.split("|");
+  const capacity = Math.max(4, ...tubes.map((t) => t.length));
+  const area = document.createElement("div");
+  area.className = "tubes";
+  area.setAttribute("role", "group");
+  tubes.forEach((balls, index) => {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.className = "tube" + (index === selected ? " selected" : "");
+    element.dataset.row = 0;
+    element.dataset.col = index;
+    element.style.height = `${capacity * 42 + 34}px`;
+    const number = document.createElement("span");
+    number.className = "tube-number";
+    number.textContent = index + 1;
+    element.appendChild(number);
+    for (const colour of balls) {
+      const ball = document.createElement("span");
+      ball.className = "ball";
+      ball.style.background = COLOURS[colour] || "#cccccc";
+      ball.style.color = textOn(COLOURS[colour] || "#cccccc");
+      ball.textContent = colour.toUpperCase();
+      element.appendChild(ball);
+    }
+    const words = balls ? `holds ${[...balls].map((c) => c.toUpperCase()).join(", ")} from the bottom`
+      : "empty";
+    element.setAttribute("aria-label", `${tube(index)}, ${words}`
+      + (index === selected ? ", chosen" : ""));
+    element.setAttribute("aria-pressed", String(index === selected));
+    if (view.hint && view.hint.label.split(" -> ").map(Number).includes(index)) {
+      element.classList.add("hinted");
+    }
+    element.onclick = () => {
+      if (selected === null) { selected = index; selectedIn = view.state; draw(board, view, ui); return; }
+      if (selected === index) { selected = null; draw(board, view, ui); return; }
+      const label = `${selected} -> ${index}`;
+      const move = findMove(view, label);
+      const from = selected;
+      selected = null;
+      if (move) ui.play(move);
+      else {
+        draw(board, view, ui);
+        ui.illegal(`${describe(label)} is not legal: ${tubes[from] ? "the tube must be "
+          + "empty or topped by the same colour, with room" : `${tube(from)} is empty`}.`);
+      }
+    };
+    area.appendChild(element);
+  });
+  board.appendChild(area);
+  if (view.values || view.sequence) {
+    // the moves themselves, valued or numbered, as a list under the tubes
+    const list = document.createElement("ol");
+    list.className = "move-list";
+    const labels = (view.sequence || view.moves).map((m) => m.label);
+    for (const label of labels) {
+      const item = document.createElement("li");
+      item.textContent = describe(label);
+      item.setAttribute("aria-label", describe(label));
+      if (view.values) decorate(item, { ...view, sequence: null }, (m) => m.label === label);
+      list.appendChild(item);
+    }
+    board.appendChild(list);
+  }
+  if (view.hint) {
+    const note = document.createElement("p");
+    note.className = "hint-note";
+    note.textContent = `Hint: ${describe(view.hint.label)}`;
+    board.appendChild(note);
+  }
+}

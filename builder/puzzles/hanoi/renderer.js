@@ -1,0 +1,104 @@
+// The Tower of Hanoi on the web page (the shell's renderer contract: query/static/app.js).
+import { moveKey, textOn } from "/static/board.js";
+
+const DISC_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00",
+  "#cc79a7", "#7f7f7f", "#332288", "#88ccee", "#44aa99", "#117733"];
+
+export const title = "Tower of Hanoi";
+export const rules = "Move the whole tower to the last peg, one disc at a time, never a "
+  + "larger disc on a smaller one. Choose a peg, then the peg to move its top disc to. On "
+  + "4 pegs it is the Reve's puzzle.";
+
+export function settings() {
+  return [
+    { name: "pegs", label: "Pegs", choices: [["3", "3"], ["4", "4"]] },
+    { name: "discs", label: "Discs", choices: [["4", "4"], ["3", "3"], ["5", "5"], ["6", "6"],
+      ["7", "7"], ["8", "8"]] },
+  ];
+}
+
+export async function newGame(settings) {
+  const pegs = Number(settings.pegs || 3), discs = Number(settings.discs || 4);
+  return { state: "A".repeat(discs), target: "ABCD"[pegs - 1].repeat(discs),
+           options: { variant: String(pegs) } };
+}
+
+export function describe(label) {
+  const [, disc, way] = label.split(" ");
+  return `move disc ${disc} from peg ${way.replace("->", " to peg ")}`;
+}
+
+let selected = null;
+let selectedIn = "";
+
+export function draw(board, view, ui) {
+  if (selectedIn !== view.state) selected = null;
+  board.innerHTML = "";
+  const discs = view.state.length;
+  const pegs = Math.max(3, ..."ABCD".split("").filter((p) => (view.state + view.target).includes(p))
+    .map((p) => "ABCD".indexOf(p) + 1));
+  const area = document.createElement("div");
+  area.className = "pegs";
+  area.setAttribute("role", "group");
+  for (let index = 0; index < pegs; index++) {
+    const peg = "ABCD"[index];
+    const element = document.createElement("button");
+    element.type = "button";
+    element.className = "peg" + (selected === peg ? " selected" : "");
+    element.dataset.row = 0;
+    element.dataset.col = index;
+    element.style.height = `${discs * 24 + 40}px`;
+    const name = document.createElement("span");
+    name.className = "tube-number";
+    name.textContent = peg;
+    element.appendChild(name);
+    const here = [];
+    for (let disc = discs - 1; disc >= 0; disc--) if (view.state[disc] === peg) here.push(disc);
+    for (const disc of here) {
+      const shape = document.createElement("span");
+      shape.className = "disc";
+      shape.style.width = `${30 + (disc * 70) / Math.max(1, discs - 1)}px`;
+      shape.style.background = DISC_COLOURS[disc % DISC_COLOURS.length];
+      shape.style.color = textOn(DISC_COLOURS[disc % DISC_COLOURS.length]);
+      shape.textContent = disc + 1;
+      element.appendChild(shape);
+    }
+    element.setAttribute("aria-label", `peg ${peg}, ${here.length ? "discs "
+      + here.map((d) => d + 1).join(", ") + " from the bottom" : "empty"}`);
+    element.setAttribute("aria-pressed", String(selected === peg));
+    if (view.hint && view.hint.label.split(" ")[2].split("->").includes(peg)) {
+      element.classList.add("hinted");
+    }
+    element.onclick = () => {
+      if (selected === null) { selected = peg; selectedIn = view.state; draw(board, view, ui); return; }
+      if (selected === peg) { selected = null; draw(board, view, ui); return; }
+      const from = selected;
+      selected = null;
+      const move = view.moves.find((m) => m.label.endsWith(` ${from}->${peg}`));
+      if (move) ui.play(move);
+      else {
+        draw(board, view, ui);
+        ui.illegal(`No disc can move from peg ${from} to peg ${peg}: ${view.state.includes(from)
+          ? "a larger disc may not go on a smaller one" : `peg ${from} is empty`}.`);
+      }
+    };
+    area.appendChild(element);
+  }
+  board.appendChild(area);
+  if (view.hint) note(board, `Hint: ${describe(view.hint.label)}`);
+  if (view.sequence) note(board, view.sequence.map((m, i) => `${i + 1}. ${describe(m.label)}`).join("; "));
+  if (view.values) {
+    const best = Math.min(...[...view.values.values()].filter((v) => v !== null));
+    note(board, view.moves.map((m) => {
+      const after = view.values.get(moveKey(m));
+      return `${describe(m.label)}: ${after === best ? "✓" : "✗"} ${after}`;
+    }).join("; "));
+  }
+}
+
+function note(board, text) {
+  const paragraph = document.createElement("p");
+  paragraph.className = "hint-note";
+  paragraph.textContent = text;
+  board.appendChild(paragraph);
+}

@@ -1,0 +1,56 @@
+// Lucas' inverted pieces on the web page (the shell's renderer contract: query/static/app.js).
+import { cell, decorate, grid } from "/static/board.js";
+
+const COLOURS = { A: "#e69f00", B: "#0072b2", _: "#ffffff" };
+
+export const title = "Lucas' inverted pieces";
+export const rules = "Swap the A's and the B's across the one gap. A piece slides into "
+  + "the gap next to it, or jumps over one piece into the gap behind it. Either way: any "
+  + "piece moves in both directions; forward only: A's move right and B's left. Click a "
+  + "piece to move it into the gap.";
+
+export function settings() {
+  return [
+    { name: "n", label: "Pieces of each kind", choices: [["3", "3"], ["2", "2"], ["4", "4"],
+      ["5", "5"], ["6", "6"]] },
+    { name: "variant", label: "Rule", choices: [["either way", "either way"],
+      ["forward", "forward only"]] },
+  ];
+}
+
+export async function newGame(settings) {
+  const n = Number(settings.n || 3);
+  return { state: "A".repeat(n) + "_" + "B".repeat(n), target: "B".repeat(n) + "_" + "A".repeat(n),
+           options: { variant: settings.variant || "either way" } };
+}
+
+export function describe(label) {
+  const [piece, kind] = label.split(" ");
+  return `${piece} ${kind}s into the gap`;
+}
+
+export function draw(board, view, ui) {
+  const cells = view.state;
+  const area = grid(board, cells.length, cells.length > 11 ? 44 : 52);
+  const gap = cells.indexOf("_");
+  [...cells].forEach((piece, index) => {
+    // the move of this piece is the one that leaves the gap where the piece was
+    const move = view.moves.find((m) => m.state.indexOf("_") === index);
+    const square = cell({
+      row: 0, col: index, text: piece === "_" ? "" : piece, background: COLOURS[piece],
+      size: cells.length > 11 ? 44 : 52,
+      label: piece === "_" ? `cell ${index + 1}, the gap` : `cell ${index + 1}, piece ${piece}`
+        + (move ? "" : ", cannot move"),
+      onClick: () => {
+        if (move) ui.play(move);
+        else ui.illegal(piece === "_" ? "Click a piece, not the gap."
+          : `That ${piece} cannot move: it must be next to the gap or one piece away from it`
+            + (view.moves.length ? " (and move the way the rule allows)." : "."));
+      },
+    });
+    if (!move && index !== gap) square.classList.add("forbidden");
+    // a move belongs to the cell its piece leaves: the gap after it
+    decorate(square, view, (m) => m.state.indexOf("_") === index);
+    area.appendChild(square);
+  });
+}

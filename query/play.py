@@ -1,0 +1,262 @@
+"""The web page's generic game API: every registered puzzle with a board renderer is
+played through these endpoints, which know no puzzle (they read the plug-in's hooks).
+
+- ``GET /api/puzzles``: what the registry holds, with each renderer's address.
+- ``GET /api/play/{puzzle}/position``: a position's distance to the target (the par), its
+  legal moves (with their values on request) and whether a table could be built for it.
+- ``GET /api/play/{puzzle}/path``: an optimal move sequence (table walk, else the
+  plug-in's search).
+- ``POST /api/play/{puzzle}/table`` and ``GET /api/jobs/{id}``: build the table that
+  answers a pair (``Puzzle.table_answering``) in the background and follow its progress.
+
+A walk node travels to the page and back as its notation plus the plug-in's
+``node_context`` text.  The puzzle's options (a Tricolore method, a Lucas or Hanoi
+variant) are passed as query parameters of the same names.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field
+
+from builder.puzzles import (
+    MAX_INPUT_CHARACTERS,
+    MissingTableError,
+    OneLineError,
+    PuzzleInputError,
+    UnreachableError,
+    registry,
+)
+from builder.walk import walk_node
+
+PLAYABLE = tuple(p for p in registry.PUZZLES if p.walkable)
+PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
+OPTION_NAMES = sorted({option for p in registry.PUZZLES for option in p.options})
+
+
+class PuzzleInfo(BaseModel):
+    name: str
+    summary: str
+    unit: str = Field(description="what a path's length counts (moves, clicks)")
+    example: tuple[str, str]
+    options: list[str] = Field(description="query parameters its variants take")
+    renderer: str | None = Field(description="address of its board renderer (ES module)")
+    walkable: bool
+    figures: list[str] = Field(description="addresses of its charts (SVG)")
+
+
+class MoveOut(BaseModel):
+    label: str
+    state: str
+    context: str
+    distance: int | None = Field(None, description="fewest moves to the target after this "
+                                 "move (only with values=true; null: never)")
+
+
+class PositionOut(BaseModel):
+    puzzle: str
+    state: str
+    context: str = Field(description="what the position carries beyond its notation "
+                         "(Tricolore: the square clicked last); hand it back unchanged")
+    target: str
+    unit: str
+    at_target: bool
+    distance: int | None = Field(description="fewest moves to the target (null: never, or "
+                                 "unknown when answered_by is 'none')")
+    answered_by: str = Field(description="'table', 'search' or 'none' (no table and no "
+                             "search asked for: see detail)")
+    detail: str = Field("", description="why no distance, when answered_by is 'none'")
+    buildable: bool = Field(description="a table answering this target can be built "
+                            "on request (POST .../table)")
+    moves: list[MoveOut]
+    variant: dict[str, Any]
+
+
+class PathOut(BaseModel):
+    puzzle: str
+    start: str
+    target: str
+    length: int
+    how: str = Field(description="'table walk' or the plug-in's search")
+    moves: list[MoveOut] = Field(description="each move and the position after it")
+
+
+class JobOut(BaseModel):
+    id: int
+    state: str = Field(description="'queued', 'building', 'done' or 'failed'")
+    seconds: float
+    detail: str = ""
+
+
+def _options(puzzle, request: Request) -> dict[str, str]:
+    given = {name: request.query_params[name] for name in OPTION_NAMES
+             if request.query_params.get(name)}
+    return registry.check_options(puzzle, given)
+
+
+class _Game:
+    """One request's puzzle, variant, node and target, from the query parameters."""
+
+    def __init__(self, name: PuzzleName, state: str, target: str, context: str,
+                 request: Request):
+        self.puzzle = registry.by_name(name.value)
+        puzzle = self.puzzle
+        target = target or ""
+        self.variant = puzzle.variant(state, target, _options(puzzle, request))
+        if not target:
+            target = puzzle.default_target(self.variant) or ""
+            if not target:
+                raise PuzzleInputError(f"{puzzle.name} needs a target: e.g. "
+                                       f"{puzzle.example[1]}")
+        self.position = puzzle.parse(self.variant, state)
+        self.target = puzzle.parse_target(self.variant, target)
+        self.node = puzzle.resume_node(self.variant, self.position, context)
+
+    def move_out(self, label: str, node, distance: int | None = None) -> MoveOut:
+        return MoveOut(label=label, state=self.puzzle.format(self.variant, node),
+                       context=self.puzzle.node_context(self.variant, node), distance=distance)
+
+    def distance(self, tables, node, search: bool) -> tuple[int | None, str, str]:
+        puzzle = self.puzzle
+        if puzzle.at_target(self.variant, node, self.target):
+            return 0, "table", ""
+        try:
+            return puzzle.distance(tables, self.variant, node, self.target), "table", ""
+        except MissingTableError as missing:
+            if not search:
+                return None, "none", str(missing)
+            try:
+                found = puzzle.search_path(self.variant, node, self.target)
+            except UnreachableError:
+                return None, "search", ""
+            if found is None:
+                return None, "none", str(missing)
+            return found.length, "search", ""
+
+
+_TEXT = Query(max_length=MAX_INPUT_CHARACTERS)
+
+
+def routes(tables, data_dir: Path, web_message) -> APIRouter:
+    router = APIRouter()
+    jobs: dict[int, JobOut] = {}
+    job_ids = itertools.count(1)
+    building = threading.Lock()
+
+    @router.get("/puzzles", response_model=list[PuzzleInfo], summary="Registered puzzles")
+    def puzzles() -> list[PuzzleInfo]:
+        """Every registered puzzle; those with a renderer are playable on the page."""
+        return [PuzzleInfo(name=p.name, summary=p.summary, unit=p.unit,
+                           example=p.example, options=list(p.options),
+                           renderer=f"/renderers/{p.name}.js" if p.renderer else None,
+                           walkable=p.walkable,
+                           figures=[f"/api/{p.name}/plots/{name}.svg"
+                                    for name in p.figure_names])
+                for p in registry.PUZZLES]
+
+    @router.get("/play/{puzzle}/position", response_model=PositionOut,
+                summary="A position: its par, its legal moves, their values")
+    def position(request: Request, puzzle: PuzzleName, state: str = _TEXT,
+                 target: str = Query("", max_length=MAX_INPUT_CHARACTERS,
+                                     description="empty: the puzzle's default target"),
+                 context: str = Query("", max_length=64),
+                 values: bool = Query(False, description="also each move's distance after "
+                                      "it (a search per move where no table answers)"),
+                 search: bool = Query(True, description="where no table answers, use the "
+                                      "plug-in's search (seconds on a 4x4 Tricolore)")
+                 ) -> PositionOut:
+        """Fewest moves from STATE to TARGET, and every legal move from it (each with the
+        position after it; with VALUES, its distance too).  Options of the puzzle
+        (``method``, ``variant``) are further query parameters."""
+        game = _Game(puzzle, state, target, context, request)
+        here, answered_by, detail = game.distance(tables, game.node, search)
+        moves = []
+        for move in game.puzzle.moves(game.variant, game.node):
+            value = game.distance(tables, move.state, search)[0] if values else None
+            moves.append(game.move_out(move.label, move.state, value))
+        buildable = (answered_by != "table" and game.puzzle.table_answering(
+            game.variant, game.position, game.target) is not None)
+        return PositionOut(
+            puzzle=game.puzzle.name, state=game.puzzle.format(game.variant, game.node),
+            context=game.puzzle.node_context(game.variant, game.node),
+            target=game.puzzle.format(game.variant, game.target), unit=game.puzzle.unit,
+            at_target=game.puzzle.at_target(game.variant, game.node, game.target),
+            distance=here, answered_by=answered_by, detail=web_message(detail),
+            buildable=buildable, moves=moves,
+            variant=game.puzzle.variant_fields(game.variant))
+
+    @router.get("/play/{puzzle}/path", response_model=PathOut,
+                summary="An optimal move sequence")
+    def path(request: Request, puzzle: PuzzleName, state: str = _TEXT,
+             target: str = Query("", max_length=MAX_INPUT_CHARACTERS),
+             context: str = Query("", max_length=64)) -> PathOut:
+        """A shortest path from STATE (with CONTEXT) to TARGET: by table walk, or by the
+        plug-in's search where no table answers."""
+        game = _Game(puzzle, state, target, context, request)
+        if game.puzzle.at_target(game.variant, game.node, game.target):
+            found_nodes, labels, how = [game.node], [], "table walk"
+        else:
+            found = _walk_from(game, tables)
+            found_nodes, labels, how = list(found.nodes), list(found.labels), found.how
+        return PathOut(puzzle=game.puzzle.name,
+                       start=game.puzzle.format(game.variant, found_nodes[0]),
+                       target=game.puzzle.format(game.variant, game.target),
+                       length=len(labels), how=how,
+                       moves=[game.move_out(label, node)
+                              for label, node in zip(labels, found_nodes[1:])])
+
+    @router.post("/play/{puzzle}/table", response_model=JobOut, status_code=202,
+                 summary="Build the table answering a target")
+    def build(request: Request, puzzle: PuzzleName, state: str = _TEXT,
+              target: str = Query("", max_length=MAX_INPUT_CHARACTERS)) -> JobOut:
+        """Start building the table that answers STATE -> TARGET by walk (a 4x4 Tricolore
+        target: seconds); follow it at /api/jobs/{id}.  One build runs at a time."""
+        game = _Game(puzzle, state, target, "", request)
+        spec = game.puzzle.table_answering(game.variant, game.position, game.target)
+        if spec is None:
+            raise PuzzleInputError("no table to build: the stored tables or the "
+                                   f"{game.puzzle.name} search already answer it")
+        job = JobOut(id=next(job_ids), state="queued", seconds=0.0)
+        jobs[job.id] = job
+        threading.Thread(target=_run_build, args=(job, spec), daemon=True).start()
+        return job
+
+    def _run_build(job: JobOut, spec) -> None:
+        from builder.catalog import refresh_catalog
+        from builder.routine import build_table
+
+        started = time.perf_counter()
+        with building:
+            job.state = "building"
+            try:
+                result = build_table(data_dir, spec, progress=False, log=lambda *a: None)
+                if result.built:
+                    refresh_catalog(data_dir)
+                job.state = "done"
+            except OneLineError as error:
+                job.state, job.detail = "failed", web_message(str(error))
+            except Exception as error:  # noqa: BLE001 (a thread's failure must reach the page as one line)
+                job.state, job.detail = "failed", f"internal error ({type(error).__name__})"
+            job.seconds = round(time.perf_counter() - started, 1)
+
+    @router.get("/jobs/{job_id}", response_model=JobOut, summary="A table build's progress")
+    def job_state(job_id: int) -> JobOut:
+        """Where a build started by POST /api/play/{puzzle}/table stands."""
+        job = jobs.get(job_id)
+        if job is None:
+            raise MissingTableError(f"no build job {job_id}")
+        return job
+
+    return router
+
+
+def _walk_from(game: _Game, tables):
+    """A shortest path from the game's node (a game in progress, not only a start)."""
+    return walk_node(game.puzzle, tables, game.variant, game.node, game.target, game.position)

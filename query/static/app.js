@@ -1,0 +1,441 @@
+// The page's game shell: it knows no puzzle.  It lists what /api/puzzles holds, loads the
+// chosen puzzle's renderer (an ES module its plug-in ships, at /renderers/NAME.js) and
+// plays it through the generic game API (/api/play/NAME/...): par, hints, move values,
+// the numbered optimal sequence, Solve with Step and Stop, Undo, shareable URLs.
+//
+// A renderer module exports:
+//   title            the puzzle's name on the page
+//   rules            one paragraph of rules (plain text)
+//   settings()       the game's choices: [{name, label, choices: [[value, text]...]} or
+//                    {name, label, type: "number", min, max, value} or
+//                    {name, label, type: "text", placeholder}], first choice the default
+//   newGame(s, api)  a fresh game for settings s: {state, target, options}; api(path,
+//                    params) fetches JSON (throws Error(detail) on a 4xx)
+//   draw(board, view, ui)   draws view = {state, context, target, moves, hint, values,
+//                    sequence, settings} into board; a player's action calls ui.play(move)
+//                    with one of view.moves, or ui.illegal(reason).  Cells a player can
+//                    act on are <button>s with data-row/data-col (arrow keys move
+//                    between them).  Moves are {label, state, context}: view.hint is the
+//                    move to highlight, view.values a Map moveKey(move) -> distance after
+//                    it, view.sequence the moves of an optimal path to number on the
+//                    board (board.js's decorate() draws all three).
+//   describe(label)  a move in words ("click square 6")
+//   extra(view, api) optional: a line of puzzle facts under the board (a Promise of text)
+//
+// Every player action first cancels whatever is running (a Solve, a pending request):
+// `cancel()` bumps a generation counter and every asynchronous step checks it.
+
+import { moveKey } from "/static/board.js";
+
+const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const SOLVE_DELAY_MS = 350;
+
+async function api(path, params = {}, method = "GET") {
+  const response = await fetch(path + "?" + new URLSearchParams(params), { method });
+  let body;
+  try { body = await response.json(); } catch { body = {}; }
+  if (!response.ok) {
+    const detail = typeof body.detail === "string" ? body.detail : response.statusText;
+    throw new Error(detail || `request failed (${response.status})`);
+  }
+  return body;
+}
+
+const game = {
+  puzzles: [], info: null, renderer: null, settings: {}, options: {},
+  state: "", context: "", target: "", history: [], made: 0, par: null,
+  view: null, generation: 0, solving: false, slowSearch: false,
+};
+
+class Cancelled extends Error {}
+
+function cancel() {
+  game.generation += 1;
+  game.solving = false;
+  showSolving();
+}
+
+function guard(generation) {
+  if (generation !== game.generation) throw new Cancelled();
+}
+
+function say(text, kind = "") {
+  const status = $("status");
+  status.textContent = text;
+  status.className = "status " + kind;
+}
+
+function failed(error) {
+  if (error instanceof Cancelled) return;
+  say(error.message, "warning");
+}
+
+function unitWord(count) {
+  const unit = game.info ? game.info.unit : "moves";
+  return count === 1 ? unit.replace(/s$/, "") : unit;
+}
+
+function positionParams(extra = {}) {
+  return { state: game.state, target: game.target, context: game.context, ...game.options, ...extra };
+}
+
+function showSolving() {
+  $("solve").disabled = game.solving;
+  $("stop").disabled = !game.solving;
+}
+
+// ---- the URL holds the game, so that a position can be shared ------------------------
+function saveUrl() {
+  const params = new URLSearchParams({ puzzle: game.info.name, state: game.state,
+                                       target: game.target });
+  if (game.context) params.set("context", game.context);
+  for (const [name, value] of Object.entries(game.options)) params.set("option." + name, value);
+  for (const [name, value] of Object.entries(game.settings)) params.set("set." + name, value);
+  history.replaceState(null, "", "#" + params.toString());
+}
+
+function readUrl() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const found = { puzzle: params.get("puzzle"), state: params.get("state"),
+                  target: params.get("target") || "", context: params.get("context") || "",
+                  options: {}, settings: {} };
+  for (const [key, value] of params) {
+    if (key.startsWith("option.")) found.options[key.slice(7)] = value;
+    if (key.startsWith("set.")) found.settings[key.slice(4)] = value;
+  }
+  return found;
+}
+
+// ---- drawing -----------------------------------------------------------------------
+function draw(extra = {}) {
+  const view = { state: game.state, context: game.context, target: game.target,
+                 moves: game.view ? game.view.moves : [], hint: null, values: null,
+                 sequence: null, settings: game.settings, ...extra };
+  // a keyboard player keeps their place on the board when it is drawn again
+  const focused = document.activeElement;
+  const place = focused && $("board").contains(focused) && focused.dataset.row !== undefined
+    ? `[data-row="${focused.dataset.row}"][data-col="${focused.dataset.col}"]` : null;
+  game.renderer.draw($("board"), view, { play: (move) => playerMove(move),
+                                         illegal: (reason) => say(reason, "warning") });
+  if (place) {
+    const again = $("board").querySelector(place);
+    if (again) again.focus();
+  }
+  $("state-text").textContent = game.state;
+  $("target-text").textContent = game.target;
+  $("made").textContent = game.made;
+}
+
+function showPar() {
+  const par = $("par");
+  if (game.par === null || game.par === undefined) {
+    par.textContent = game.view && game.view.answered_by !== "none"
+      ? "This position can never reach the target." : "";
+  } else {
+    par.textContent = `Par: this game needs ${game.par} ${unitWord(game.par)}.`;
+  }
+}
+
+function describeView(view) {
+  if (view.at_target) {
+    const par = game.par === null ? "" : `, optimal ${game.par}`;
+    return [`Target reached: ${game.made} ${unitWord(game.made)}${par}.`,
+            game.par !== null && game.made === game.par ? "success" : ""];
+  }
+  if (view.answered_by === "none") {
+    return [view.buildable ? "No table for this target yet: Hint and Solve search "
+            + "(a few seconds each), or build the table below." : view.detail, ""];
+  }
+  if (view.distance === null) return ["This position can never reach the target.", "warning"];
+  const searched = view.buildable ? " (found by search: no table for this target yet; "
+    + "build it below for instant hints)" : "";
+  return [`${view.distance} ${unitWord(view.distance)} remain at best${searched}.`, ""];
+}
+
+// ---- the game's position ------------------------------------------------------------
+async function refresh(generation, { atStart = false } = {}) {
+  const started = performance.now();
+  const search = atStart || !game.slowSearch;
+  const view = await api(`/api/play/${game.info.name}/position`, positionParams({ search }));
+  guard(generation);
+  if (atStart) {
+    game.slowSearch = view.answered_by === "search" && performance.now() - started > 1000;
+    game.par = view.distance;
+  }
+  game.view = view;
+  game.state = view.state; game.context = view.context; game.target = view.target;
+  draw();
+  showPar();
+  const [text, kind] = describeView(view);
+  say(text, kind);
+  $("build").hidden = !view.buildable;
+  saveUrl();
+  if (game.renderer.extra) {
+    game.renderer.extra(view, api).then((text) => {
+      if (generation === game.generation) $("extra").textContent = text || "";
+    }).catch(() => {});
+  } else {
+    $("extra").textContent = "";
+  }
+  return view;
+}
+
+async function start(position) {
+  cancel();
+  const generation = game.generation;
+  Object.assign(game, { state: position.state, target: position.target || "",
+                        context: position.context || "", options: position.options || {},
+                        history: [], made: 0, par: null, view: null });
+  $("par").textContent = "";
+  say("Working out the par…");
+  await refresh(generation, { atStart: true });
+}
+
+async function playerMove(move) {
+  cancel();
+  try { await makeMove(move, game.generation); } catch (error) { failed(error); }
+}
+
+async function makeMove(move, generation) {
+  game.history.push([game.state, game.context, game.made]);
+  game.state = move.state; game.context = move.context; game.made += 1;
+  draw();
+  await refresh(generation);
+}
+
+async function optimalPath(generation) {
+  const found = await api(`/api/play/${game.info.name}/path`, positionParams());
+  guard(generation);
+  return found;
+}
+
+async function hint() {
+  cancel();
+  const generation = game.generation;
+  say("Looking up the best move…");
+  const found = await optimalPath(generation);
+  if (!found.moves.length) { say("Already at the target."); return; }
+  const first = found.moves[0];
+  draw({ hint: first });
+  say(`Hint: ${game.renderer.describe(first.label)}; ${found.length} `
+      + `${unitWord(found.length)} remain.`);
+}
+
+async function step() {
+  cancel();
+  const generation = game.generation;
+  const found = await optimalPath(generation);
+  if (!found.moves.length) { say("Already at the target."); return; }
+  await makeMove(found.moves[0], generation);
+}
+
+async function solve() {
+  cancel();
+  const generation = game.generation;
+  game.solving = true;
+  showSolving();
+  try {
+    const found = await optimalPath(generation);
+    for (const move of found.moves) {
+      draw({ hint: move });
+      await sleep(SOLVE_DELAY_MS);
+      guard(generation);
+      await makeMove(move, generation);
+    }
+  } finally {
+    if (generation === game.generation) { game.solving = false; showSolving(); }
+  }
+}
+
+async function showValues() {
+  cancel();
+  const generation = game.generation;
+  say("Valuing every move…");
+  const view = await api(`/api/play/${game.info.name}/position`,
+                         positionParams({ values: true, search: true }));
+  guard(generation);
+  const values = new Map(view.moves.map((move) => [moveKey(move), move.distance]));
+  draw({ values });
+  say(view.distance === null ? "No move leads to the target."
+      : `Moves marked ✓ keep the optimum (${view.distance} ${unitWord(view.distance)}); `
+        + "the others cost more.");
+}
+
+async function showSequence() {
+  cancel();
+  const generation = game.generation;
+  const found = await optimalPath(generation);
+  draw({ sequence: found.moves });
+  say(found.length ? `An optimal sequence, numbered: ${found.moves.map((m, i) => `${i + 1}. `
+      + game.renderer.describe(m.label)).join("; ")}.` : "Already at the target.");
+}
+
+function undo() {
+  cancel();
+  const previous = game.history.pop();
+  if (!previous) { say("Nothing to undo."); return; }
+  [game.state, game.context, game.made] = previous;
+  refresh(game.generation).catch(failed);
+}
+
+async function newGame() {
+  cancel();
+  const generation = game.generation;
+  readSettings();
+  $("par").textContent = "";
+  say("Dealing…");
+  const fresh = await game.renderer.newGame(game.settings, api);
+  guard(generation);
+  await start(fresh);
+}
+
+async function buildTable() {
+  cancel();
+  const generation = game.generation;
+  const job = await api(`/api/play/${game.info.name}/table`,
+                        { state: game.state, target: game.target, ...game.options }, "POST");
+  const progress = $("build-progress");
+  progress.hidden = false;
+  $("build").disabled = true;
+  try {
+    for (;;) {
+      await sleep(500);
+      const now = await api(`/api/jobs/${job.id}`);
+      if (now.state === "failed") throw new Error(`building the table failed: ${now.detail}`);
+      if (now.state === "done") break;
+      say(`Building this target's table… ${now.seconds ? now.seconds + " s" : ""}`);
+    }
+  } finally {
+    progress.hidden = true;
+    $("build").disabled = false;
+  }
+  if (generation !== game.generation) return;
+  game.slowSearch = false;
+  await refresh(generation, { atStart: game.made === 0 });
+}
+
+// ---- settings and puzzles -----------------------------------------------------------
+function readSettings() {
+  for (const field of game.renderer.settings()) {
+    const input = $("setting-" + field.name);
+    if (input) game.settings[field.name] = input.value;
+  }
+}
+
+function drawSettings(initial) {
+  const form = $("settings");
+  form.innerHTML = "";
+  for (const field of game.renderer.settings(game.settings)) {
+    const label = document.createElement("label");
+    label.textContent = field.label + " ";
+    let input;
+    if (field.choices) {
+      input = document.createElement("select");
+      for (const [value, text] of field.choices) {
+        const option = document.createElement("option");
+        option.value = value; option.textContent = text;
+        input.appendChild(option);
+      }
+      input.value = initial[field.name] ?? field.choices[0][0];
+    } else {
+      input = document.createElement("input");
+      input.type = field.type || "text";
+      if (field.min !== undefined) input.min = field.min;
+      if (field.max !== undefined) input.max = field.max;
+      if (field.placeholder) input.placeholder = field.placeholder;
+      input.value = initial[field.name] ?? (field.value ?? "");
+    }
+    input.id = "setting-" + field.name;
+    input.name = field.name;
+    input.onchange = () => newGame().catch(failed);
+    label.appendChild(input);
+    form.appendChild(label);
+  }
+  readSettings();
+}
+
+async function choosePuzzle(name, shared = null) {
+  cancel();
+  $("par").textContent = "";
+  const info = game.puzzles.find((p) => p.name === name);
+  if (!info) throw new Error(`no puzzle ${name} on this page`);
+  game.info = info;
+  game.renderer = await import(info.renderer);
+  for (const button of document.querySelectorAll("#puzzles button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.puzzle === name));
+  }
+  $("game-title").textContent = game.renderer.title;
+  $("game-rules").textContent = game.renderer.rules;
+  const charts = $("chart-list");
+  charts.innerHTML = "";
+  for (const address of info.figures) {
+    const image = document.createElement("img");
+    image.className = "chart";
+    image.src = address;
+    image.alt = `${game.renderer.title}: ${address.split("/").pop().replace(".svg", "")} chart`;
+    charts.appendChild(image);
+  }
+  $("charts").hidden = !info.figures.length;
+  game.settings = {};
+  drawSettings(shared ? shared.settings : {});
+  if (shared && shared.state) await start(shared);
+  else await newGame();
+}
+
+function arrowKeys(event) {
+  const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  const delta = moves[event.key];
+  const here = document.activeElement;
+  if (!delta || !here || here.dataset.row === undefined) return;
+  const row = Number(here.dataset.row) + delta[0];
+  const col = Number(here.dataset.col) + delta[1];
+  const next = $("board").querySelector(`[data-row="${row}"][data-col="${col}"]`);
+  if (next) { next.focus(); event.preventDefault(); }
+}
+
+const SHORTCUTS = { h: "hint", s: "step", n: "new", u: "undo", v: "values", o: "sequence" };
+
+function shortcut(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement?.tagName)) return;
+  const button = SHORTCUTS[event.key] && $(SHORTCUTS[event.key]);
+  if (button && !button.disabled) { button.click(); event.preventDefault(); }
+}
+
+function wire(id, action) {
+  $(id).onclick = () => { action().catch(failed); };
+}
+
+async function main() {
+  game.puzzles = (await api("/api/puzzles")).filter((p) => p.renderer);
+  const list = $("puzzles");
+  for (const info of game.puzzles) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.puzzle = info.name;
+    button.textContent = info.summary.split(/[:(]/)[0].trim();
+    button.title = info.summary;
+    button.onclick = () => choosePuzzle(info.name).catch(failed);
+    list.appendChild(button);
+  }
+  wire("new", newGame); wire("hint", hint); wire("step", step); wire("solve", solve);
+  wire("values", showValues); wire("sequence", showSequence); wire("build", buildTable);
+  $("stop").onclick = () => { cancel(); say("Stopped."); };
+  $("undo").onclick = undo;
+  $("board").addEventListener("keydown", arrowKeys);
+  document.addEventListener("keydown", shortcut);
+  showSolving();
+  // a shared link pasted into this tab: play the game it holds
+  window.addEventListener("hashchange", () => openShared().catch(failed));
+  await openShared();
+}
+
+async function openShared() {
+  const shared = readUrl();
+  const first = game.puzzles.some((p) => p.name === shared.puzzle) ? shared.puzzle
+    : game.puzzles[0].name;
+  await choosePuzzle(first, shared.puzzle === first ? shared : null);
+}
+
+main().catch(failed);

@@ -1,0 +1,84 @@
+// Drawing helpers every renderer may use (the shell's styles in index.html go with them):
+// cells as focusable buttons on a grid, text colours with enough contrast, and the
+// marks the shell asks for (a hint, move values, a numbered optimal sequence).
+
+export function textOn(background) {
+  // the WCAG relative luminance: black or white text, whichever contrasts more
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const channel = parseInt(background.slice(i, i + 2), 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? "#000000" : "#ffffff";
+}
+
+export function grid(board, columns, size = 56) {
+  board.innerHTML = "";
+  const area = document.createElement("div");
+  area.className = "grid";
+  area.setAttribute("role", "group");
+  area.style.gridTemplateColumns = `repeat(${columns}, ${size}px)`;
+  board.appendChild(area);
+  return area;
+}
+
+export function cell({ row, col, text, background = "#ffffff", label, onClick, size = 56 }) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "cell";
+  button.dataset.row = row;
+  button.dataset.col = col;
+  button.style.width = button.style.height = `${size}px`;
+  button.style.background = background;
+  button.style.color = textOn(background);
+  const face = document.createElement("span");
+  face.textContent = text;
+  button.appendChild(face);
+  button.setAttribute("aria-label", label);
+  if (onClick) button.onclick = onClick;
+  return button;
+}
+
+export function badge(element, text, kind) {
+  const mark = document.createElement("span");
+  mark.className = "badge " + kind;
+  mark.textContent = text;
+  element.appendChild(mark);
+}
+
+export const moveKey = (move) => `${move.state}\n${move.context}`;
+
+export function decorate(element, view, belongs) {
+  // the shell's marks on an element: belongs(move) says whether a move (one of view.moves,
+  // the hinted move, a step of the optimal sequence) is this element's
+  const words = [];
+  if (view.hint && belongs(view.hint)) {
+    element.classList.add("hinted");
+    badge(element, "hint", "hint");
+    words.push("hinted");
+  }
+  const mine = view.moves.find(belongs);
+  if (view.values && mine && view.values.has(moveKey(mine))) {
+    const after = view.values.get(moveKey(mine));
+    const best = Math.min(...[...view.values.values()].filter((v) => v !== null));
+    const keeps = after !== null && after === best;
+    badge(element, after === null ? "✗ never" : `${keeps ? "✓" : "✗"} ${after}`,
+          keeps ? "good" : "bad");
+    words.push(after === null ? "never reaches the target"
+      : `${after} after it${keeps ? ", optimal" : ""}`);
+  }
+  if (view.sequence) {
+    const steps = view.sequence.flatMap((move, i) => (belongs(move) ? [i + 1] : []));
+    if (steps.length) {
+      badge(element, steps.join(","), "step");
+      words.push(`step ${steps.join(" and ")} of the optimal sequence`);
+    }
+  }
+  if (words.length) {
+    element.setAttribute("aria-label", `${element.getAttribute("aria-label")}: ${words.join("; ")}`);
+  }
+}
+
+export function findMove(view, label) {
+  return view.moves.find((move) => move.label === label);
+}

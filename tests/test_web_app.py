@@ -1,0 +1,268 @@
+"""The web page as a player uses it, in a real headless Chromium: every puzzle with a
+renderer played to its goal by the hints in exactly its par, Undo and Stop, the races
+between Solve and every other action, keyboard play, a phone's viewport, an axe-core
+accessibility scan, the API docs with the network blocked, and building a 4x4 target's
+table from the page.  Screenshots of every game view land in tests/screenshots/."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import deque
+from urllib.parse import parse_qsl, urlencode
+
+import pytest
+
+from builder.puzzles import registry
+from builder.walk import distance_between
+from tests.browser import SCREENSHOTS, served
+from tests.walks import lookup
+
+PLAYABLE = [p.name for p in registry.PUZZLES if p.renderer]
+WIDE, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
+BFS_LIMIT = 60_000
+"""Positions a test's own breadth-first search may visit before it leaves the par to the
+tables (Lights Out's 2^25 boards)."""
+
+
+def text(page, selector: str) -> str:
+    return page.text_content(selector) or ""
+
+
+def made(page) -> int:
+    return int(text(page, "#made"))
+
+
+def wait_text(page, selector: str, pattern: str, timeout: float = 30_000):
+    page.wait_for_function(
+        "([selector, pattern]) => new RegExp(pattern).test("
+        "document.querySelector(selector).textContent)", arg=[selector, pattern],
+        timeout=timeout)
+
+
+def open_game(page, server: str, puzzle: str, **shared) -> int | None:
+    """The page on ``puzzle`` (a shared position if given); returns its par."""
+    page.goto("about:blank")
+    page.goto(f"{server}/#" + urlencode({"puzzle": puzzle, **shared}))
+    wait_text(page, "#par", "needs \\d+|never")
+    found = re.search(r"needs (\d+)", text(page, "#par"))
+    return int(found.group(1)) if found else None
+
+
+def shared_game(page) -> dict:
+    """The game the page's URL holds (what a player would share)."""
+    return dict(parse_qsl(page.url.split("#", 1)[1]))
+
+
+def rules_of(game: dict):
+    puzzle = registry.by_name(game["puzzle"])
+    options = {k[len("option."):]: v for k, v in game.items() if k.startswith("option.")}
+    variant = puzzle.variant(game["state"], game.get("target", ""), options)
+    return puzzle, variant
+
+
+def fewest_moves(game: dict, data_dir) -> int | None:
+    """The par worked out in the test: a plain breadth-first search over the plug-in's
+    moves where the puzzle is small enough, else the tables' value."""
+    puzzle, variant = rules_of(game)
+    start = puzzle.parse(variant, game["state"])
+    target = puzzle.parse_target(variant, game["target"])
+    first = puzzle.start_node(variant, start)
+    seen, queue = {first: 0}, deque([first])
+    while queue and len(seen) < BFS_LIMIT:
+        node = queue.popleft()
+        if puzzle.at_target(variant, node, target):
+            return seen[node]
+        for move in puzzle.moves(variant, node):
+            if move.state not in seen:
+                seen[move.state] = seen[node] + 1
+                queue.append(move.state)
+    if not queue:
+        return None
+    return distance_between(puzzle, lookup(data_dir), variant, start, target)
+
+
+def replays_legally(game: dict, positions: list[str]) -> bool:
+    """Each shown position follows from the one before by a legal move of the plug-in's
+    rules, and the last is the target."""
+    puzzle, variant = rules_of(game)
+    node = puzzle.start_node(variant, puzzle.parse(variant, positions[0]))
+    for following in positions[1:]:
+        nexts = [m.state for m in puzzle.moves(variant, node)
+                 if puzzle.format(variant, m.state) == following]
+        if not nexts:
+            return False
+        node = nexts[0]
+    return puzzle.at_target(variant, node, puzzle.parse_target(variant, game["target"]))
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=WIDE)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+@pytest.mark.parametrize("puzzle", PLAYABLE)
+def test_every_puzzle_plays_to_its_goal_in_par_then_undo_and_stop(page, server, data_dir,
+                                                                   puzzle):
+    par = open_game(page, server, puzzle)
+    game = shared_game(page)
+    assert par == fewest_moves(game, data_dir), "the par is not the fewest moves"
+    positions = [text(page, "#state-text")]
+    for step in range(1, par + 1):
+        page.click("#step")
+        wait_text(page, "#made", f"^{step}$")
+        positions.append(text(page, "#state-text"))
+    wait_text(page, "#status", "Target reached")
+    assert f"{par} " in text(page, "#status") and f"optimal {par}" in text(page, "#status")
+    assert replays_legally(game, positions)
+    page.click("#undo")
+    wait_text(page, "#made", f"^{par - 1}$")
+    assert text(page, "#state-text") == positions[-2]
+    # Solve, then Stop: nothing moves after the Stop
+    page.click("#solve")
+    page.click("#stop")
+    stopped = made(page)
+    page.wait_for_timeout(900)
+    assert made(page) == stopped and "Stopped" in text(page, "#status")
+
+
+def test_solve_races_with_every_other_action(page, server):
+    open_game(page, server, "tricolore")
+    # Solve then New: the new board stays as dealt
+    page.click("#solve")
+    page.wait_for_timeout(500)
+    page.click("#new")
+    wait_text(page, "#par", "needs")
+    dealt = text(page, "#state-text")
+    page.wait_for_timeout(1200)
+    assert made(page) == 0 and text(page, "#state-text") == dealt
+    assert "warning" not in page.get_attribute("#status", "class")
+    # Solve twice: one run wins, it ends on the target in par, no error
+    par = open_game(page, server, "tricolore")
+    page.click("#solve")
+    page.click("#solve")
+    wait_text(page, "#status", "Target reached|cannot|not", timeout=20_000)
+    page.wait_for_timeout(800)
+    assert "Target reached" in text(page, "#status") and made(page) == par
+    # Solve then Undo: the undo stands, nothing moves afterwards
+    open_game(page, server, "tricolore")
+    page.click("#solve")
+    wait_text(page, "#made", "^[2-9]")
+    page.click("#undo")
+    page.wait_for_timeout(700)  # the undo's own redraw
+    settled = (made(page), text(page, "#state-text"))
+    page.wait_for_timeout(1200)
+    assert (made(page), text(page, "#state-text")) == settled
+    # Solve then switch puzzles: the ball game is not touched by the old run
+    open_game(page, server, "tricolore")
+    page.click("#solve")
+    page.click('#puzzles button[data-puzzle="balls"]')
+    wait_text(page, "#par", "needs")
+    dealt = text(page, "#state-text")
+    page.wait_for_timeout(1200)
+    assert made(page) == 0 and text(page, "#state-text") == dealt and "|" in dealt
+    # ball tubes: Solve then Deal
+    page.click("#solve")
+    page.wait_for_timeout(400)
+    page.click("#new")
+    wait_text(page, "#status", "remain")
+    dealt = text(page, "#state-text")
+    page.wait_for_timeout(1200)
+    assert made(page) == 0 and text(page, "#state-text") == dealt
+    assert "warning" not in page.get_attribute("#status", "class")
+
+
+def test_a_tricolore_board_played_to_its_target_with_the_keyboard_only(page, server):
+    par = open_game(page, server, "tricolore", **{"set.size": "4x2"})
+    page.focus('#board [data-row="0"][data-col="0"]')
+    at = (0, 0)
+    for step in range(1, par + 1):
+        page.keyboard.press("h")
+        wait_text(page, "#status", "Hint: click square")
+        square = int(re.search(r"square (\d+)", text(page, "#status")).group(1)) - 1
+        row, col = divmod(square, 4)
+        for _ in range(abs(row - at[0])):
+            page.keyboard.press("ArrowDown" if row > at[0] else "ArrowUp")
+        for _ in range(abs(col - at[1])):
+            page.keyboard.press("ArrowRight" if col > at[1] else "ArrowLeft")
+        at = (row, col)
+        assert page.evaluate("document.activeElement.dataset.row + ',' + "
+                             "document.activeElement.dataset.col") == f"{row},{col}"
+        page.keyboard.press("Enter")
+        wait_text(page, "#made", f"^{step}$")
+        wait_text(page, "#status", "remain at best|Target reached")
+    wait_text(page, "#status", "Target reached")
+    assert made(page) == par
+
+
+@pytest.mark.parametrize("puzzle", PLAYABLE)
+def test_every_view_fits_a_phone_is_accessible_and_is_photographed(browser, server, puzzle):
+    from axe_playwright_python.sync_playwright import Axe
+
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for name, viewport in (("wide", WIDE), ("phone", PHONE)):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        open_game(page, server, puzzle)
+        page.click("#values")
+        wait_text(page, "#status", "optimum|No move")
+        page.screenshot(path=str(SCREENSHOTS / f"{puzzle}-{name}.png"), full_page=True)
+        if viewport is PHONE:
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+                'body *')].filter((e) => e.offsetParent !== null && [...e.childNodes].some(
+                (n) => n.nodeType === 3 && n.textContent.trim())).map((e) =>
+                parseFloat(getComputedStyle(e).fontSize)))""")
+            assert smallest >= 14, f"text drawn at {smallest}px on a phone"
+        else:
+            results = Axe().run(page)
+            serious = [f"{v['id']}: {v['help']}" for v in results.response["violations"]
+                       if v["impact"] in ("serious", "critical")]
+            assert not serious, serious
+        context.close()
+
+
+def test_the_api_docs_render_with_the_network_blocked(page, server):
+    page.route("**/*", lambda route: route.continue_()
+               if route.request.url.startswith(server) else route.abort())
+    page.goto(f"{server}/docs")
+    page.wait_for_selector(".swagger-ui .info .title", timeout=15_000)
+    assert "Puzzle tablebases" in text(page, ".swagger-ui .info .title")
+    page.goto(f"{server}/redoc")
+    page.wait_for_selector("h1", timeout=15_000)
+    assert "Puzzle tablebases" in text(page, "h1")
+
+
+def test_a_4x4_target_without_a_table_offers_to_build_it(page, tmp_path):
+    """An empty data directory: the page says no table exists (no server path, no shell
+    command), builds it on request with a progress bar, then answers from it."""
+    from builder.catalog import refresh_catalog
+    from builder.puzzles.tricolore.tables import target_spec
+    from builder.routine import build_table
+
+    build_table(tmp_path, target_spec("RRR.RRR.RRR", 3, 3), progress=False)
+    refresh_catalog(tmp_path)  # `query serve` wants some tables; none of them is 4x4
+    start, target = "RRRR.RRRR.RRRR.RRRR", "RWRR.RRRR.RRRR.RRRB"
+    with served(tmp_path) as server:
+        page.goto(f"{server}/#" + urlencode({"puzzle": "tricolore", "state": start,
+                                              "target": target, "option.method":
+                                              "unrestricted", "set.size": "4x4"}))
+        wait_text(page, "#status", "[Nn]o table for this target", timeout=60_000)
+        assert str(tmp_path) not in page.content() and "builder " not in text(page, "#status")
+        assert page.is_visible("#build")
+        page.click("#build")
+        page.wait_for_selector("#build-progress", state="visible")
+        page.wait_for_selector("#build", state="hidden", timeout=120_000)
+        wait_text(page, "#status", "remain at best\\.$")
+        assert page.is_hidden("#build-progress")
+        assert (tmp_path / "tricolore" / "4x4" / "targets" / f"{target}.zarr").is_dir()
+        began = time.time()
+        page.click("#step")
+        wait_text(page, "#made", "^1$")
+        assert time.time() - began < 10  # a table walk now, not a search
