@@ -362,8 +362,9 @@ def serve(
     = "127.0.0.1",
     data: DataOption = Path("data"),
 ) -> None:
-    """Play Tricolore and the ball tubes in the browser with optimal hints, from the tables;
-    the JSON API is documented at /docs.
+    """Play every registered puzzle that ships a board renderer in the browser, with exact
+    hints, the par, Solve with Stop and shareable positions; the JSON API is documented at
+    /docs (works offline).
 
     Example: query serve --port 8000   (then open http://127.0.0.1:8000)
     """

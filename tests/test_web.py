@@ -147,7 +147,8 @@ def _replays(puzzle, variant, node, moves, target) -> bool:
     return puzzle.at_target(variant, node, target)
 
 
-@pytest.mark.parametrize("name", [p.name for p in registry.PUZZLES if p.renderer])
+@pytest.mark.parametrize("name", [p.name for p in registry.PUZZLES
+                                  if p.renderer and p.walkable])
 def test_every_playable_puzzle_answers_par_moves_values_and_a_path_that_replays(
         client, data_dir, name):
     puzzle = registry.by_name(name)
@@ -238,3 +239,27 @@ def test_the_schema_has_response_models_and_enums(client):
         "enum"] == ["unrestricted", "hybrid", "restricted"]
     assert all(operation.get("summary") for route in schema["paths"].values()
                for operation in route.values())
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_spot_colour_check_agrees_with_the_solver_on_every_placement(client, seed):
+    """Every one of the 7 x 6! placements checked through the web: those that pass are
+    exactly the solver's solutions (rotations of the assembly keep the assignment)."""
+    from itertools import permutations
+
+    from builder.puzzles.spots import DiscSet
+    from builder.puzzles.spots.commands import _disc_set_of, contacts
+
+    discs = client.get("/api/spots/deal", params={"seed": seed}).json()["discs"]
+    disc_set: DiscSet = _disc_set_of(discs)
+    passing = sorted((centre + 1, [d + 1 for d in around])
+                     for centre in range(7)
+                     for around in permutations([d for d in range(7) if d != centre])
+                     if all(contacts(disc_set, centre, list(around))))
+    solved = client.get("/api/spots/solve", params={"discs": discs}).json()["solutions"]
+    assert passing == sorted((s["centre"], s["satellites"]) for s in solved) and passing
+    first = solved[0]
+    checked = client.get("/api/spots/check", params={
+        "discs": discs, "centre": first["centre"],
+        "satellites": ",".join(map(str, first["satellites"]))}).json()
+    assert checked == {"solved": True, "contacts": [True] * 6}

@@ -19,6 +19,7 @@ from tests.browser import SCREENSHOTS, served
 from tests.walks import lookup
 
 PLAYABLE = [p.name for p in registry.PUZZLES if p.renderer]
+WALKED = [p.name for p in registry.PUZZLES if p.renderer and p.walkable]
 WIDE, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
 BFS_LIMIT = 60_000
 """Positions a test's own breadth-first search may visit before it leaves the par to the
@@ -107,7 +108,7 @@ def page(browser):
     assert not errors, f"the page raised: {errors}"
 
 
-@pytest.mark.parametrize("puzzle", PLAYABLE)
+@pytest.mark.parametrize("puzzle", WALKED)
 def test_every_puzzle_plays_to_its_goal_in_par_then_undo_and_stop(page, server, data_dir,
                                                                    puzzle):
     par = open_game(page, server, puzzle)
@@ -209,9 +210,15 @@ def test_every_view_fits_a_phone_is_accessible_and_is_photographed(browser, serv
     for name, viewport in (("wide", WIDE), ("phone", PHONE)):
         context = browser.new_context(viewport=viewport)
         page = context.new_page()
-        open_game(page, server, puzzle)
-        page.click("#values")
-        wait_text(page, "#status", "optimum|No move")
+        if registry.by_name(puzzle).walkable:
+            open_game(page, server, puzzle)
+            page.click("#values")
+            wait_text(page, "#status", "optimum|No move")
+        else:
+            page.goto("about:blank")
+            page.goto(f"{server}/#puzzle={puzzle}")
+            page.click("#spots-solve")
+            wait_text(page, "#status", "solution")
         page.screenshot(path=str(SCREENSHOTS / f"{puzzle}-{name}.png"), full_page=True)
         if viewport is PHONE:
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -266,3 +273,16 @@ def test_a_4x4_target_without_a_table_offers_to_build_it(page, tmp_path):
         page.click("#step")
         wait_text(page, "#made", "^1$")
         assert time.time() - began < 10  # a table walk now, not a search
+
+
+def test_spot_colour_discs_placed_checked_and_solved(page, server):
+    """The document's set 1: a wrong placement is refused, the shown solution checks."""
+    page.goto(f"{server}/#puzzle=spots&set.set=1")
+    page.wait_for_selector("#spots-check")
+    assert page.is_hidden("#hint") and page.is_hidden("#solve")
+    page.click("#spots-check")
+    wait_text(page, "#status", "Not yet|Solved")
+    page.click("#spots-solve")
+    wait_text(page, "#status", "1 solution;")
+    page.click("#spots-check")
+    wait_text(page, "#status", "^Solved")

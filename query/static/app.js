@@ -21,6 +21,9 @@
 //                    board (board.js's decorate() draws all three).
 //   describe(label)  a move in words ("click square 6")
 //   extra(view, api) optional: a line of puzzle facts under the board (a Promise of text)
+// A puzzle with nothing to walk (Spot Colour) exports standalone = true and
+// mount(board, game, ui, api) instead of draw: the shell deals (newGame), hides its move
+// controls and hands the board over; ui.say(text, kind) writes the status.
 //
 // Every player action first cancels whatever is running (a Solve, a pending request):
 // `cancel()` bumps a generation counter and every asynchronous step checks it.
@@ -181,8 +184,22 @@ async function refresh(generation, { atStart = false } = {}) {
   return view;
 }
 
+function standalone() {
+  return Boolean(game.renderer && game.renderer.standalone);
+}
+
 async function start(position) {
   cancel();
+  if (standalone()) {
+    Object.assign(game, { state: position.state, target: "", context: "", options: {},
+                          history: [], made: 0, par: null, view: null });
+    game.renderer.mount($("board"), game, { illegal: (reason) => say(reason, "warning"),
+                                            say }, api);
+    $("state-text").textContent = game.state;
+    say("");
+    saveUrl();
+    return;
+  }
   const generation = game.generation;
   Object.assign(game, { state: position.state, target: position.target || "",
                         context: position.context || "", options: position.options || {},
@@ -378,6 +395,7 @@ async function choosePuzzle(name, shared = null) {
   }
   $("charts").hidden = !info.figures.length;
   game.settings = {};
+  for (const element of document.querySelectorAll(".walk-only")) element.hidden = standalone();
   drawSettings(shared ? shared.settings : {});
   if (shared && shared.state) await start(shared);
   else await newGame();

@@ -229,6 +229,13 @@ class SpotsPuzzle(Puzzle):
 
         return {"solve": commands.solve, "random": commands.deal}
 
+    renderer = "renderer.js"
+
+    def web_routes(self, tables):
+        from builder.puzzles.spots.commands import routes
+
+        return routes()
+
     def verify_checks(self, attributes: dict) -> str:
         return "a dealt set's solutions counted again"
 

@@ -81,3 +81,95 @@ def deal(
             _print_spots(disc_set, solutions, as_json)
             return 0
     raise SpotsError("no solvable set in 10,000 random sets")
+
+
+LETTERS = "kbgrwy"
+"""A colour per letter in the web's disc notation (k: black), in COLOURS order."""
+
+
+def _disc_set_of(text: str) -> DiscSet:
+    """Seven discs of six letters (clockwise) joined by '.', e.g. the web's notation."""
+    from builder.puzzles import shown
+
+    discs = text.strip().lower().split(".")
+    if len(discs) != 7 or any(len(disc) != 6 or set(disc) - set(LETTERS) for disc in discs):
+        raise SpotsError(f"disc set {shown(text)}: 7 discs of 6 letters from {LETTERS} "
+                         "(k black, b blue, g green, r red, w white, y yellow) joined by '.'")
+    from builder.puzzles.spots import COLOURS
+
+    return DiscSet.from_mapping({f"d{i + 1}": [COLOURS[LETTERS.index(c)] for c in disc]
+                                 for i, disc in enumerate(discs)})
+
+
+def _notation(disc_set: DiscSet) -> str:
+    return ".".join("".join(LETTERS[int(c)] for c in row) for row in disc_set.colours)
+
+
+def contacts(disc_set: DiscSet, centre: int, satellites: list[int]) -> list[bool]:
+    """Whether each of the six contacts matches: the satellite at centre spot k touches the
+    centre with its spot of the centre's colour there, and its spot before that (its l-spot)
+    meets the spot after it (r-spot) of the satellite at spot k+1 (the module docstring's
+    geometry)."""
+    from builder.puzzles.spots import neighbour_tables
+
+    left, right = neighbour_tables(disc_set.colours)
+    around = disc_set.colours[centre]
+    return [bool(left[satellites[k], around[k]] == right[satellites[(k + 1) % 6],
+                                                        around[(k + 1) % 6]])
+            for k in range(6)]
+
+
+def routes():
+    """The endpoints under /api/spots: deal a set, check a placement, solve a set."""
+    from fastapi import APIRouter, Query
+
+    router = APIRouter()
+    notation = Query(max_length=60, description="7 discs of 6 letters (kbgrwy) clockwise, "
+                                                 "joined by '.'")
+
+    @router.get("/deal", summary="A disc set to play")
+    def deal_set(number: int | None = Query(None, ge=1, le=2, description="the document's "
+                                            "set 1 or 2 (else a random set)"),
+                 solvable: bool = Query(True, description="a random set with a solution"),
+                 seed: int | None = Query(None, ge=0, lt=2**62)):
+        """The document's set 1 or 2, or a uniformly random set (with a solution unless
+        SOLVABLE is false)."""
+        if number is not None:
+            return {"discs": _notation(DiscSet.from_mapping(DOCUMENT_SETS[number]))}
+        rng_seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+        for attempt in range(10_000):
+            disc_set = DiscSet(tuple(f"d{i + 1}" for i in range(7)),
+                               random_sets(1, rng_seed + attempt)[0])
+            if not solvable or _spots_solutions(disc_set):
+                return {"discs": _notation(disc_set)}
+        raise SpotsError("no solvable set in 10,000 random sets")
+
+    @router.get("/check", summary="Check a placement")
+    def check(discs: str = notation,
+              centre: int = Query(ge=1, le=7, description="the centre disc, 1 to 7"),
+              satellites: str = Query(max_length=20, description="the discs at the centre's "
+                                      "spots 1 to 6 (clockwise), e.g. 2,3,4,5,6,7")):
+        """Which of the six contacts between neighbouring satellites match."""
+        disc_set = _disc_set_of(discs)
+        try:
+            around = [int(d) - 1 for d in satellites.split(",")]
+        except ValueError:
+            around = []
+        if sorted(around + [centre - 1]) != list(range(7)):
+            raise SpotsError("place each disc once: a centre and six different satellites, "
+                             "numbered 1 to 7")
+        matches = contacts(disc_set, centre - 1, around)
+        return {"solved": all(matches), "contacts": matches}
+
+    @router.get("/solve", summary="Every solution of a set")
+    def solutions(discs: str = notation):
+        """Every solution (rotations of the assembly counted once): the centre disc and the
+        discs at its spots 1 to 6, numbered 1 to 7."""
+        from builder.puzzles.spots.search import solve as search
+
+        disc_set = _disc_set_of(discs)
+        return {"solutions": [{"centre": int(row[0]) + 1,
+                               "satellites": [int(d) + 1 for d in row[1:]]}
+                              for row in search(disc_set.colours)]}
+
+    return router

@@ -1,0 +1,114 @@
+// Spot Colour discs on the web page (the shell's renderer contract: query/static/app.js).
+// Not a walk: the player places the seven discs, checks the contacts, or asks for the
+// solutions; the shell shows its move controls only for walkable puzzles.
+import { textOn } from "/static/board.js";
+
+const COLOURS = { k: ["#000000", "black"], b: ["#0072b2", "blue"], g: ["#009e73", "green"],
+                  r: ["#d55e00", "red"], w: ["#ffffff", "white"], y: ["#f0e442", "yellow"] };
+
+export const standalone = true;
+export const title = "Spot Colour discs";
+export const rules = "Seven discs each show six coloured spots in a clockwise order. Put "
+  + "one disc in the centre and the other six around it, one at each of the centre's "
+  + "spots, each turning the spot of that colour to the centre. Neighbouring satellites "
+  + "touch too, and touching spots must match. Choose the discs, then Check; Show the "
+  + "solutions tells whether any exists.";
+
+export function settings() {
+  return [{ name: "set", label: "Disc set", choices: [["random", "random (solvable)"],
+    ["any", "random (maybe none)"], ["1", "the document's set 1"], ["2", "the document's set 2"]] }];
+}
+
+export async function newGame(settings, api) {
+  const choice = settings.set || "random";
+  const params = ["1", "2"].includes(choice) ? { number: choice } : { solvable: choice === "random" };
+  const dealt = await api("/api/spots/deal", params);
+  return { state: dealt.discs, target: "", options: {} };
+}
+
+function spot(letter) {
+  const chip = document.createElement("span");
+  chip.className = "spot";
+  chip.style.background = COLOURS[letter][0];
+  chip.style.color = textOn(COLOURS[letter][0]);
+  chip.textContent = letter.toUpperCase();
+  chip.title = COLOURS[letter][1];
+  return chip;
+}
+
+export function mount(board, game, ui, api) {
+  const discs = game.state.split(".");
+  board.innerHTML = "";
+  const list = document.createElement("div");
+  list.className = "discs";
+  discs.forEach((disc, index) => {
+    const row = document.createElement("p");
+    row.className = "disc-row";
+    row.setAttribute("aria-label", `disc ${index + 1}: ${[...disc].map((l) => COLOURS[l][1]).join(", ")} clockwise`);
+    row.append(`Disc ${index + 1} `);
+    for (const letter of disc) row.appendChild(spot(letter));
+    list.appendChild(row);
+  });
+  board.appendChild(list);
+
+  const form = document.createElement("div");
+  form.className = "controls placement";
+  const choose = (id, text) => {
+    const label = document.createElement("label");
+    label.textContent = text + " ";
+    const select = document.createElement("select");
+    select.id = id;
+    for (let d = 1; d <= 7; d++) {
+      const option = document.createElement("option");
+      option.value = d; option.textContent = `disc ${d}`;
+      select.appendChild(option);
+    }
+    label.appendChild(select);
+    form.appendChild(label);
+    return select;
+  };
+  const centre = choose("spots-centre", "Centre");
+  const satellites = [];
+  const labelSpots = () => {
+    const around = discs[Number(centre.value) - 1];
+    satellites.forEach((select, k) => {
+      select.parentElement.firstChild.textContent = `At centre spot ${k + 1} (${COLOURS[around[k]][1]}) `;
+    });
+  };
+  for (let k = 0; k < 6; k++) satellites.push(choose(`spots-at-${k + 1}`, `At centre spot ${k + 1}`));
+  const place = (middle, around) => {
+    centre.value = middle;
+    around.forEach((d, k) => { satellites[k].value = d; });
+    labelSpots();
+  };
+  centre.onchange = labelSpots;
+  place(1, [2, 3, 4, 5, 6, 7]);
+  board.appendChild(form);
+
+  const buttons = document.createElement("div");
+  buttons.className = "controls";
+  const button = (text, action) => {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.textContent = text;
+    element.onclick = () => action().catch((error) => ui.illegal(error.message));
+    buttons.appendChild(element);
+    return element;
+  };
+  button("Check", async () => {
+    const found = await api("/api/spots/check", { discs: game.state, centre: centre.value,
+      satellites: satellites.map((s) => s.value).join(",") });
+    const wrong = found.contacts.flatMap((ok, k) => (ok ? [] : [`${k + 1}–${(k + 1) % 6 + 1}`]));
+    if (found.solved) ui.say("Solved: every touching pair of spots matches.", "success");
+    else ui.say(`Not yet: the satellites at spots ${wrong.join(", ")} do not match.`, "warning");
+  }).id = "spots-check";
+  button("Show the solutions", async () => {
+    const found = await api("/api/spots/solve", { discs: game.state });
+    if (!found.solutions.length) { ui.say("This set has no solution at all.", "warning"); return; }
+    const first = found.solutions[0];
+    place(first.centre, first.satellites);
+    ui.say(`${found.solutions.length} solution${found.solutions.length > 1 ? "s" : ""}; the `
+      + `first is placed: disc ${first.centre} in the centre.`, "success");
+  }).id = "spots-solve";
+  board.appendChild(buttons);
+}
