@@ -86,4 +86,24 @@ export function draw(board, view, ui) {
     decorate(square, view, (m) => m.label === label);
     area.appendChild(square);
   });
+  // the target as a picture beside the board
+  const picture = document.createElement("div");
+  picture.className = "target-picture";
+  picture.setAttribute("role", "img");
+  picture.setAttribute("aria-label", `target: ${view.target.split(".").map((row) =>
+    [...row].map((c) => NAMES[c] || c).join(" ")).join("; ")}`);
+  const caption = document.createElement("span");
+  caption.textContent = "Target";
+  picture.appendChild(caption);
+  const mini = document.createElement("div");
+  mini.className = "grid";
+  mini.style.gridTemplateColumns = `repeat(${width}, 22px)`;
+  for (const colour of view.target.replaceAll(".", "")) {
+    const small = document.createElement("span");
+    small.className = "mini";
+    small.style.background = COLOURS[colour] || "#cccccc";
+    mini.appendChild(small);
+  }
+  picture.appendChild(mini);
+  board.appendChild(picture);
 }
