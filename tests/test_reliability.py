@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import http.client
 import json
+import os
 import shutil
 import signal
 import socket
@@ -269,13 +270,25 @@ def test_orphaned_staging_is_swept_when_a_builder_starts(tmp_path):
 
 def test_ctrl_c_stops_a_build_inside_its_kernel_at_once(tmp_path):
     build = subprocess.Popen([str(BIN / "builder"), "balls", "--tubes", "5", "--capacity", "4",
-                              "--colours", "4", "--quiet", "--data", str(tmp_path)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)  # inside the class enumeration or the search (about 12 s in all)
-    assert build.poll() is None, build.communicate()
+                              "--colours", "4", "--data", str(tmp_path)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # wait for the search's progress bar: the signal must land inside the kernel, not in
+    # start-up (imports and loading compiled kernels hold the interpreter a while on a
+    # busy machine, and no program can answer a signal then)
+    seen = b""
+    deadline = time.monotonic() + 60
+    while b"search" not in seen and time.monotonic() < deadline:
+        chunk = os.read(build.stderr.fileno(), 4096)
+        if not chunk:
+            break
+        seen += chunk
+    assert b"search" in seen and build.poll() is None, seen[-500:]
+    time.sleep(1.0)  # inside the search (about 8 s of it)
+    assert build.poll() is None
     sent = time.monotonic()
     build.send_signal(signal.SIGINT)
-    _, stderr = build.communicate(timeout=30)
+    _, rest = build.communicate(timeout=30)
+    stderr = (seen + (rest or b"")).decode(errors="replace")
     assert time.monotonic() - sent < 2.0
     assert build.returncode == 130 and "Traceback" not in stderr, stderr
     assert "run the same command again" in stderr
