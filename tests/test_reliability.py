@@ -268,10 +268,22 @@ def test_orphaned_staging_is_swept_when_a_builder_starts(tmp_path):
     assert not orphan.exists()
 
 
+def _started_as_in_a_terminal(command: list[str]) -> subprocess.Popen:
+    """``command`` started as a terminal's foreground command, which receives Ctrl-C: a
+    test run started in the background (`make test &`) ignores SIGINT, and a child
+    inherits an ignored signal (it would never see the Ctrl-C the test sends)."""
+    ignored = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    finally:
+        signal.signal(signal.SIGINT, ignored)
+
+
 def test_ctrl_c_stops_a_build_inside_its_kernel_at_once(tmp_path):
-    build = subprocess.Popen([str(BIN / "builder"), "balls", "--tubes", "5", "--capacity", "4",
-                              "--colours", "4", "--data", str(tmp_path)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    build = _started_as_in_a_terminal([str(BIN / "builder"), "balls", "--tubes", "5",
+                                       "--capacity", "4", "--colours", "4",
+                                       "--data", str(tmp_path)])
     # wait for the search's progress bar: the signal must land inside the kernel, not in
     # start-up (imports and loading compiled kernels hold the interpreter a while on a
     # busy machine, and no program can answer a signal then)
