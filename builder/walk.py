@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from builder.puzzles import CorruptTableError, MissingTableError, UnreachableError
 from builder.puzzles.base import FoundPath
 
-__all__ = ["FoundPath", "MoveValue", "UnreachableError", "distance_between", "move_values",
-           "walk", "walk_node"]
+__all__ = ["FoundPath", "MoveValue", "UnreachableError", "answered_distance",
+           "distance_between", "move_values", "walk", "walk_node"]
 
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:
@@ -69,19 +69,33 @@ class MoveValue:
     """Fewest moves to the target after this move (None: never)."""
 
 
-def _node_distance(puzzle, tables, variant, node, target) -> int | None:
-    """A node's distance: the table's, or the length of the plug-in's search where no
-    table answers (None: never)."""
+def answered_distance(puzzle, tables, variant, node, target, search: bool = True
+                      ) -> tuple[int | None, str, str]:
+    """A node's distance and what answered it: ``(distance, "table", "")`` from the
+    tables; where they lack it and ``search`` is asked for, the plug-in's search,
+    ``(length or None when unreachable, "search", "")``; else ``(None, "none", why)``
+    with the missing table's message."""
     try:
-        return puzzle.distance(tables, variant, node, target)
-    except MissingTableError:
+        return puzzle.distance(tables, variant, node, target), "table", ""
+    except MissingTableError as missing:
+        if not search:
+            return None, "none", str(missing)
         try:
             found = puzzle.search_path(variant, node, target)
         except UnreachableError:
-            return None
+            return None, "search", ""
         if found is None:
-            raise
-        return found.length
+            return None, "none", str(missing)
+        return found.length, "search", ""
+
+
+def _node_distance(puzzle, tables, variant, node, target) -> int | None:
+    """A node's distance: the table's, or the length of the plug-in's search where no
+    table answers (None: never); the missing table's error when neither answers."""
+    distance, answered_by, missing = answered_distance(puzzle, tables, variant, node, target)
+    if answered_by == "none":
+        raise MissingTableError(missing)
+    return distance
 
 
 def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list[MoveValue]]:

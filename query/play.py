@@ -31,10 +31,9 @@ from builder.puzzles import (
     MissingTableError,
     OneLineError,
     PuzzleInputError,
-    UnreachableError,
     registry,
 )
-from builder.walk import walk_node
+from builder.walk import answered_distance, walk_node
 
 PLAYABLE = tuple(p for p in registry.PUZZLES if p.walkable)
 PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
@@ -108,7 +107,6 @@ class _Game:
                  request: Request):
         self.puzzle = registry.by_name(name.value)
         puzzle = self.puzzle
-        target = target or ""
         self.variant = puzzle.variant(state, target, _options(puzzle, request))
         if not target:
             target = puzzle.default_target(self.variant) or ""
@@ -124,21 +122,9 @@ class _Game:
                        context=self.puzzle.node_context(self.variant, node), distance=distance)
 
     def distance(self, tables, node, search: bool) -> tuple[int | None, str, str]:
-        puzzle = self.puzzle
-        if puzzle.at_target(self.variant, node, self.target):
+        if self.puzzle.at_target(self.variant, node, self.target):
             return 0, "table", ""
-        try:
-            return puzzle.distance(tables, self.variant, node, self.target), "table", ""
-        except MissingTableError as missing:
-            if not search:
-                return None, "none", str(missing)
-            try:
-                found = puzzle.search_path(self.variant, node, self.target)
-            except UnreachableError:
-                return None, "search", ""
-            if found is None:
-                return None, "none", str(missing)
-            return found.length, "search", ""
+        return answered_distance(self.puzzle, tables, self.variant, node, self.target, search)
 
 
 _TEXT = Query(max_length=MAX_INPUT_CHARACTERS)
@@ -203,7 +189,8 @@ def routes(tables, data_dir: Path, web_message) -> APIRouter:
         if game.puzzle.at_target(game.variant, game.node, game.target):
             found_nodes, labels, how = [game.node], [], "table walk"
         else:
-            found = _walk_from(game, tables)
+            found = walk_node(game.puzzle, tables, game.variant, game.node, game.target,
+                              game.position)
             found_nodes, labels, how = list(found.nodes), list(found.labels), found.how
         return PathOut(puzzle=game.puzzle.name,
                        start=game.puzzle.format(game.variant, found_nodes[0]),
@@ -256,7 +243,3 @@ def routes(tables, data_dir: Path, web_message) -> APIRouter:
 
     return router
 
-
-def _walk_from(game: _Game, tables):
-    """A shortest path from the game's node (a game in progress, not only a start)."""
-    return walk_node(game.puzzle, tables, game.variant, game.node, game.target, game.position)

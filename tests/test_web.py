@@ -12,10 +12,8 @@ from fastapi.testclient import TestClient
 
 from builder.puzzles import registry
 from builder.puzzles.lightsout import LightsOut
-from builder.puzzles.tricolore import Tricolore
-from builder.reader import Tables
-from builder.walk import distance_between
 from query.web import create_app
+from tests.walks import fewest_moves_from
 
 
 @pytest.fixture(scope="module")
@@ -161,8 +159,9 @@ def test_every_playable_puzzle_answers_par_moves_values_and_a_path_that_replays(
                           params={"state": start, "target": target, "values": True}).json()
     variant = puzzle.variant(start, target, {})
     goal = puzzle.parse_target(variant, target)
-    expected = distance_between(puzzle, Tables(data_dir), variant, puzzle.parse(variant, start),
-                                goal)
+    # the 8-puzzle's whole space (181,440) is searched in the test; Lights Out's 2^25 is not
+    expected = fewest_moves_from(puzzle, variant, puzzle.start_node(
+        variant, puzzle.parse(variant, start)), goal, data_dir, limit=200_000)
     assert position["distance"] == expected
     assert len(position["moves"]) == len(puzzle.moves(variant, puzzle.start_node(
         variant, puzzle.parse(variant, start))))
@@ -175,7 +174,7 @@ def test_every_playable_puzzle_answers_par_moves_values_and_a_path_that_replays(
     assert _replays(puzzle, variant, node, path["moves"], goal)
 
 
-def test_a_game_in_progress_keeps_tricolore_s_last_click(client):
+def test_a_game_in_progress_keeps_tricolore_s_last_click(client, data_dir):
     """The context carries the square clicked last: it is not offered again, and the path
     from the node never starts with it."""
     first = client.get("/api/play/tricolore/position",
@@ -189,26 +188,12 @@ def test_a_game_in_progress_keeps_tricolore_s_last_click(client):
                       params={"state": move["state"], "target": "RRRR.RRRR",
                               "context": "3"}).json()
     assert path["moves"][0]["label"] != "3"
-    rules = Tricolore(4, 2)
-    fresh = tricolore_distance_from(rules, move["state"], "RRRR.RRRR", last=3)
+    puzzle = registry.by_name("tricolore")
+    variant = puzzle.variant(move["state"], "RRRR.RRRR", {})
+    node = (variant.rules.parse(move["state"]), 3)
+    fresh = fewest_moves_from(puzzle, variant, node, variant.rules.parse("RRRR.RRRR"),
+                             data_dir)
     assert path["length"] == after["distance"] == fresh
-
-
-def tricolore_distance_from(rules, board: str, target: str, last: int) -> int:
-    """A plain breadth-first search over (board, last click) in the test."""
-    from collections import deque
-
-    start, goal = (rules.parse(board), last), rules.parse(target)
-    seen, queue = {start: 0}, deque([start])
-    while queue:
-        node = queue.popleft()
-        if node[0] == goal and node[1] != -1:
-            return seen[node]
-        for square, following in rules.legal_moves(node[0], node[1], "unrestricted"):
-            if (following, square) not in seen:
-                seen[(following, square)] = seen[node] + 1
-                queue.append((following, square))
-    raise AssertionError("unreachable")
 
 
 def test_lights_out_plays_on_any_board_by_linear_algebra(client):

@@ -8,22 +8,17 @@ from __future__ import annotations
 
 import re
 import time
-from collections import deque
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
 from builder.puzzles import registry
-from builder.walk import distance_between
 from tests.browser import SCREENSHOTS, served
-from tests.walks import lookup
+from tests.walks import fewest_moves_from
 
 PLAYABLE = [p.name for p in registry.PUZZLES if p.renderer]
 WALKED = [p.name for p in registry.PUZZLES if p.renderer and p.walkable]
 WIDE, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
-BFS_LIMIT = 60_000
-"""Positions a test's own breadth-first search may visit before it leaves the par to the
-tables (Lights Out's 2^25 boards)."""
 
 
 def text(page, selector: str) -> str:
@@ -63,24 +58,11 @@ def rules_of(game: dict):
 
 
 def fewest_moves(game: dict, data_dir) -> int | None:
-    """The par worked out in the test: a plain breadth-first search over the plug-in's
-    moves where the puzzle is small enough, else the tables' value."""
+    """The par of a shared game, worked out in the test."""
     puzzle, variant = rules_of(game)
-    start = puzzle.parse(variant, game["state"])
-    target = puzzle.parse_target(variant, game["target"])
-    first = puzzle.start_node(variant, start)
-    seen, queue = {first: 0}, deque([first])
-    while queue and len(seen) < BFS_LIMIT:
-        node = queue.popleft()
-        if puzzle.at_target(variant, node, target):
-            return seen[node]
-        for move in puzzle.moves(variant, node):
-            if move.state not in seen:
-                seen[move.state] = seen[node] + 1
-                queue.append(move.state)
-    if not queue:
-        return None
-    return distance_between(puzzle, lookup(data_dir), variant, start, target)
+    start = puzzle.start_node(variant, puzzle.parse(variant, game["state"]))
+    return fewest_moves_from(puzzle, variant, start, puzzle.parse_target(variant, game["target"]),
+                             data_dir)
 
 
 def replays_legally(game: dict, positions: list[str]) -> bool:
@@ -133,6 +115,16 @@ def test_every_puzzle_plays_to_its_goal_in_par_then_undo_and_stop(page, server, 
     assert made(page) == stopped and "Stopped" in text(page, "#status")
 
 
+def assert_untouched_by_the_old_run(page) -> str:
+    """A freshly dealt game stays as dealt while a cancelled Solve would have gone on,
+    with no error shown; returns the dealt position."""
+    dealt = text(page, "#state-text")
+    page.wait_for_timeout(1200)
+    assert made(page) == 0 and text(page, "#state-text") == dealt
+    assert "warning" not in page.get_attribute("#status", "class")
+    return dealt
+
+
 def test_solve_races_with_every_other_action(page, server):
     open_game(page, server, "tricolore")
     # Solve then New: the new board stays as dealt
@@ -140,10 +132,7 @@ def test_solve_races_with_every_other_action(page, server):
     page.wait_for_timeout(500)
     page.click("#new")
     wait_text(page, "#par", "needs")
-    dealt = text(page, "#state-text")
-    page.wait_for_timeout(1200)
-    assert made(page) == 0 and text(page, "#state-text") == dealt
-    assert "warning" not in page.get_attribute("#status", "class")
+    assert_untouched_by_the_old_run(page)
     # Solve twice: one run wins, it ends on the target in par, no error
     par = open_game(page, server, "tricolore")
     page.click("#solve")
@@ -165,18 +154,13 @@ def test_solve_races_with_every_other_action(page, server):
     page.click("#solve")
     page.click('#puzzles button[data-puzzle="balls"]')
     wait_text(page, "#par", "needs")
-    dealt = text(page, "#state-text")
-    page.wait_for_timeout(1200)
-    assert made(page) == 0 and text(page, "#state-text") == dealt and "|" in dealt
+    assert "|" in assert_untouched_by_the_old_run(page)
     # ball tubes: Solve then Deal
     page.click("#solve")
     page.wait_for_timeout(400)
     page.click("#new")
     wait_text(page, "#status", "remain")
-    dealt = text(page, "#state-text")
-    page.wait_for_timeout(1200)
-    assert made(page) == 0 and text(page, "#state-text") == dealt
-    assert "warning" not in page.get_attribute("#status", "class")
+    assert_untouched_by_the_old_run(page)
 
 
 def test_a_tricolore_board_played_to_its_target_with_the_keyboard_only(page, server):

@@ -50,3 +50,31 @@ def all_pairs_path(data: Path | Tables, width: int, height: int, method: str) ->
 
 def balls_table(data: Path | Tables, rules) -> BallsTable:
     return BallsTable(lookup(data), rules)
+
+
+SEARCH_LIMIT = 60_000
+"""Positions ``fewest_moves_from`` visits before it leaves the answer to the tables (Lights
+Out's 2^25 boards are beyond a test's plain search)."""
+
+
+def fewest_moves_from(puzzle, variant, node, target, data: Path | Tables,
+                      limit: int = SEARCH_LIMIT) -> int | None:
+    """Fewest moves from walk node ``node`` to ``target`` by a plain breadth-first search
+    over the plug-in's moves (None: never), stopping at the first node on the target;
+    the tables' value where the puzzle is too large for that."""
+    from collections import deque
+
+    from builder.walk import answered_distance
+
+    seen, queue = {node: 0}, deque([node])
+    while queue and len(seen) < limit:
+        here = queue.popleft()
+        if puzzle.at_target(variant, here, target):
+            return seen[here]
+        for move in puzzle.moves(variant, here):
+            if move.state not in seen:
+                seen[move.state] = seen[here] + 1
+                queue.append(move.state)
+    if not queue:
+        return None
+    return answered_distance(puzzle, lookup(data), variant, node, target)[0]

@@ -82,3 +82,28 @@ export function decorate(element, view, belongs) {
 export function findMove(view, label) {
   return view.moves.find((move) => move.label === label);
 }
+
+export function fromTo() {
+  // a move made by choosing one place, then another (a tube, then the tube to move to);
+  // a choice lasts only as long as the position it was made in
+  let chosen = null;
+  let chosenIn = null;
+  return {
+    chosen: (view) => (chosenIn === view.state ? chosen : null),
+    click(place, view, redraw, complete) {
+      const first = chosenIn === view.state ? chosen : null;
+      chosen = null;
+      if (first === null) { chosen = place; chosenIn = view.state; redraw(); return; }
+      if (first === place) { redraw(); return; }
+      complete(first, place);
+    },
+  };
+}
+
+export function note(board, text) {
+  // a line of words under the board (a hint, a sequence, move values)
+  const paragraph = document.createElement("p");
+  paragraph.className = "hint-note";
+  paragraph.textContent = text;
+  board.appendChild(paragraph);
+}

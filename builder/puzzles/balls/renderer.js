@@ -1,5 +1,5 @@
 // Ball tubes on the web page (the shell's renderer contract: query/static/app.js).
-import { decorate, findMove, textOn } from "/static/board.js";
+import { decorate, findMove, fromTo, note, textOn } from "/static/board.js";
 
 // Okabe–Ito's eight first (the letters r g b y o p c w keep their colours), then more
 // hues; every ball also carries its letter, so no colour has to be told by hue alone.
@@ -39,11 +39,10 @@ export function describe(label) {
   return `move ${tube(source)} → ${tube(destination)}`;
 }
 
-let selected = null;  // the tube chosen first, for the state it was chosen in
-let selectedIn = "";
+const choice = fromTo();  // the tube chosen first
 
 export function draw(board, view, ui) {
-  if (selectedIn !== view.state) selected = null;
+  const selected = choice.chosen(view);
   board.innerHTML = "";
   const tubes = view.state.split("|");
   const capacity = Math.max(4, ...tubes.map((t) => t.length));
@@ -77,20 +76,15 @@ export function draw(board, view, ui) {
     if (view.hint && view.hint.label.split(" -> ").map(Number).includes(index)) {
       element.classList.add("hinted");
     }
-    element.onclick = () => {
-      if (selected === null) { selected = index; selectedIn = view.state; draw(board, view, ui); return; }
-      if (selected === index) { selected = null; draw(board, view, ui); return; }
-      const label = `${selected} -> ${index}`;
+    const redraw = () => draw(board, view, ui);
+    element.onclick = () => choice.click(index, view, redraw, (from, to) => {
+      const label = `${from} -> ${to}`;
       const move = findMove(view, label);
-      const from = selected;
-      selected = null;
-      if (move) ui.play(move);
-      else {
-        draw(board, view, ui);
-        ui.illegal(`${describe(label)} is not legal: ${tubes[from] ? "the tube must be "
-          + "empty or topped by the same colour, with room" : `${tube(from)} is empty`}.`);
-      }
-    };
+      if (move) { ui.play(move); return; }
+      redraw();
+      ui.illegal(`${describe(label)} is not legal: ${tubes[from] ? "the tube must be "
+        + "empty or topped by the same colour, with room" : `${tube(from)} is empty`}.`);
+    });
     area.appendChild(element);
   });
   board.appendChild(area);
@@ -108,10 +102,5 @@ export function draw(board, view, ui) {
     }
     board.appendChild(list);
   }
-  if (view.hint) {
-    const note = document.createElement("p");
-    note.className = "hint-note";
-    note.textContent = `Hint: ${describe(view.hint.label)}`;
-    board.appendChild(note);
-  }
+  if (view.hint) note(board, `Hint: ${describe(view.hint.label)}`);
 }

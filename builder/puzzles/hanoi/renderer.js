@@ -1,5 +1,5 @@
 // The Tower of Hanoi on the web page (the shell's renderer contract: query/static/app.js).
-import { moveKey, textOn } from "/static/board.js";
+import { fromTo, moveKey, note, textOn } from "/static/board.js";
 
 const DISC_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00",
   "#cc79a7", "#7f7f7f", "#332288", "#88ccee", "#44aa99", "#117733"];
@@ -28,11 +28,10 @@ export function describe(label) {
   return `move disc ${disc} from peg ${way.replace("->", " to peg ")}`;
 }
 
-let selected = null;
-let selectedIn = "";
+const choice = fromTo();  // the peg chosen first
 
 export function draw(board, view, ui) {
-  if (selectedIn !== view.state) selected = null;
+  const selected = choice.chosen(view);
   board.innerHTML = "";
   const discs = view.state.length;
   const pegs = Math.max(3, ..."ABCD".split("").filter((p) => (view.state + view.target).includes(p))
@@ -69,19 +68,14 @@ export function draw(board, view, ui) {
     if (view.hint && view.hint.label.split(" ")[2].split("->").includes(peg)) {
       element.classList.add("hinted");
     }
-    element.onclick = () => {
-      if (selected === null) { selected = peg; selectedIn = view.state; draw(board, view, ui); return; }
-      if (selected === peg) { selected = null; draw(board, view, ui); return; }
-      const from = selected;
-      selected = null;
-      const move = view.moves.find((m) => m.label.endsWith(` ${from}->${peg}`));
-      if (move) ui.play(move);
-      else {
-        draw(board, view, ui);
-        ui.illegal(`No disc can move from peg ${from} to peg ${peg}: ${view.state.includes(from)
-          ? "a larger disc may not go on a smaller one" : `peg ${from} is empty`}.`);
-      }
-    };
+    const redraw = () => draw(board, view, ui);
+    element.onclick = () => choice.click(peg, view, redraw, (from, to) => {
+      const move = view.moves.find((m) => m.label.endsWith(` ${from}->${to}`));
+      if (move) { ui.play(move); return; }
+      redraw();
+      ui.illegal(`No disc can move from peg ${from} to peg ${to}: ${view.state.includes(from)
+        ? "a larger disc may not go on a smaller one" : `peg ${from} is empty`}.`);
+    });
     area.appendChild(element);
   }
   board.appendChild(area);
@@ -94,11 +88,4 @@ export function draw(board, view, ui) {
       return `${describe(m.label)}: ${after === best ? "✓" : "✗"} ${after}`;
     }).join("; "));
   }
-}
-
-function note(board, text) {
-  const paragraph = document.createElement("p");
-  paragraph.className = "hint-note";
-  paragraph.textContent = text;
-  board.appendChild(paragraph);
 }
