@@ -3,7 +3,8 @@ time unless the plug-in offers one where no table answers).
 
 From each node the walk takes the first legal move whose node is exactly one move nearer
 the target, reading distances through the plug-in's ``distance`` hook; ``move_values``
-gives every legal move's distance after it (`query moves`).
+gives every legal move's distance after it (`query moves`); ``guided_path`` lets a
+plug-in's instant approximate solver stand in for a slow search (the page's hints).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from builder.puzzles import CorruptTableError, MissingTableError, UnreachableErr
 from builder.puzzles.base import FoundPath
 
 __all__ = ["FoundPath", "MoveValue", "UnreachableError", "answered_distance",
-           "distance_between", "move_values", "walk", "walk_node"]
+           "distance_between", "guided_path", "move_values", "walk", "walk_node"]
 
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:
@@ -67,6 +68,24 @@ class MoveValue:
     node: object
     distance: int | None
     """Fewest moves to the target after this move (None: never)."""
+
+
+def guided_path(puzzle, tables, variant, node, target, position, approximate: bool
+                ) -> FoundPath:
+    """A path for a player: the shortest by ``walk_node``, except that with
+    ``approximate`` and no table answering the target, the plug-in's instant
+    ``approximate_path`` where it offers one (its ``how`` says so) instead of a search."""
+    if approximate:
+        try:
+            puzzle.distance(tables, variant, node, target)
+        except MissingTableError:
+            try:
+                found = puzzle.approximate_path(tables, variant, node, target)
+            except MissingTableError:  # the solver's own tables are missing: search
+                found = None
+            if found is not None:
+                return found
+    return walk_node(puzzle, tables, variant, node, target, position)
 
 
 def answered_distance(puzzle, tables, variant, node, target, search: bool = True

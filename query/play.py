@@ -5,7 +5,7 @@ played through these endpoints, which know no puzzle (they read the plug-in's ho
 - ``GET /api/play/{puzzle}/position``: a position's distance to the target (the par), its
   legal moves (with their values on request) and whether a table could be built for it.
 - ``GET /api/play/{puzzle}/path``: an optimal move sequence (table walk, else the
-  plug-in's search).
+  plug-in's search; or on request its instant approximate solver).
 - ``POST /api/play/{puzzle}/table`` and ``GET /api/jobs/{id}``: build the table that
   answers a pair (``Puzzle.table_answering``) in the background and follow its progress.
 
@@ -33,7 +33,7 @@ from builder.puzzles import (
     PuzzleInputError,
     registry,
 )
-from builder.walk import answered_distance, walk_node
+from builder.walk import answered_distance, guided_path
 
 PLAYABLE = tuple(p for p in registry.PUZZLES if p.walkable)
 PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
@@ -48,6 +48,9 @@ class PuzzleInfo(BaseModel):
     options: list[str] = Field(description="query parameters its variants take")
     renderer: str | None = Field(description="address of its board renderer (ES module)")
     walkable: bool
+    approximation: str = Field(description="the plug-in's instant but not always optimal "
+                               "solver, offered where no table answers (path?guide="
+                               "approximate); empty: none")
     figures: list[str] = Field(description="addresses of its charts (SVG)")
 
 
@@ -83,8 +86,15 @@ class PathOut(BaseModel):
     start: str
     target: str
     length: int
-    how: str = Field(description="'table walk' or the plug-in's search")
+    how: str = Field(description="'table walk', the plug-in's search, or its "
+                     "approximate solver")
+    optimal: bool = Field(description="a shortest path (false: the approximate solver's)")
     moves: list[MoveOut] = Field(description="each move and the position after it")
+
+
+class Guide(str, Enum):
+    exact = "exact"
+    approximate = "approximate"
 
 
 class JobOut(BaseModel):
@@ -128,6 +138,9 @@ class _Game:
 
 
 _TEXT = Query(max_length=MAX_INPUT_CHARACTERS)
+_GUIDE = Query(Guide.exact, description="where no table answers: 'exact' searches (seconds "
+               "on a 4x4 Tricolore), 'approximate' takes the plug-in's instant solver if it "
+               "has one (see /api/puzzles)")
 
 
 def routes(tables, data_dir: Path, web_message) -> APIRouter:
@@ -142,7 +155,7 @@ def routes(tables, data_dir: Path, web_message) -> APIRouter:
         return [PuzzleInfo(name=p.name, summary=p.summary, unit=p.unit,
                            example=p.example, options=list(p.options),
                            renderer=f"/renderers/{p.name}.js" if p.renderer else None,
-                           walkable=p.walkable,
+                           walkable=p.walkable, approximation=p.approximation,
                            figures=[f"/api/{p.name}/plots/{name}.svg"
                                     for name in p.figure_names])
                 for p in registry.PUZZLES]
@@ -182,20 +195,23 @@ def routes(tables, data_dir: Path, web_message) -> APIRouter:
                 summary="An optimal move sequence")
     def path(request: Request, puzzle: PuzzleName, state: str = _TEXT,
              target: str = Query("", max_length=MAX_INPUT_CHARACTERS),
-             context: str = Query("", max_length=64)) -> PathOut:
+             context: str = Query("", max_length=64),
+             guide: Guide = _GUIDE) -> PathOut:
         """A shortest path from STATE (with CONTEXT) to TARGET: by table walk, or by the
-        plug-in's search where no table answers."""
+        plug-in's search where no table answers (with GUIDE=approximate, its instant
+        solver instead, whose path need not be shortest: ``how`` names it)."""
         game = _Game(puzzle, state, target, context, request)
         if game.puzzle.at_target(game.variant, game.node, game.target):
-            found_nodes, labels, how = [game.node], [], "table walk"
+            found_nodes, labels, how, optimal = [game.node], [], "table walk", True
         else:
-            found = walk_node(game.puzzle, tables, game.variant, game.node, game.target,
-                              game.position)
+            found = guided_path(game.puzzle, tables, game.variant, game.node, game.target,
+                                game.position, approximate=guide is Guide.approximate)
             found_nodes, labels, how = list(found.nodes), list(found.labels), found.how
+            optimal = found.optimal
         return PathOut(puzzle=game.puzzle.name,
                        start=game.puzzle.format(game.variant, found_nodes[0]),
                        target=game.puzzle.format(game.variant, game.target),
-                       length=len(labels), how=how,
+                       length=len(labels), how=how, optimal=optimal,
                        moves=[game.move_out(label, node)
                               for label, node in zip(labels, found_nodes[1:])])
 

@@ -349,3 +349,48 @@ def test_the_committed_target_records_are_published(catalog):
     (hardest,) = catalog.execute("SELECT count(*) FROM tricolore_4x4_hardest_targets"
                                  ).fetchone()
     assert targets == hardest == len(records)
+
+
+def test_a_search_from_a_game_in_progress_finds_the_tabled_distance(data_dir):
+    """A game in progress carries the square clicked last, which the next click may not
+    repeat: the search from (board, last) finds the table's distance of that node."""
+    from builder.puzzles import registry
+    from builder.puzzles.tricolore.bidirectional import bidirectional_path
+
+    target = APPLET_TARGETS[0]
+    puzzle = registry.by_name("tricolore")
+    game = puzzle.variant(target, target, {})
+    tables = Tables(data_dir)
+    rng = np.random.default_rng(8)
+    for start, last in zip(rng.integers(0, FULL.n_boards - 1, 4), rng.integers(0, 16, 4)):
+        node = (int(start), int(last))
+        found = bidirectional_path(FULL, node[0], FULL.parse(target), last=node[1])
+        assert found.length == puzzle.distance(tables, game, node, FULL.parse(target))
+        assert found.clicks[0] != node[1]
+
+
+def test_the_decomposition_plays_a_game_in_progress_legally(data_dir):
+    """The page's instant hints without a table: from any (board, last click) the
+    decomposition's path replays by the rules to the target and is never shorter than
+    the exact search; where its own first click is the forbidden one it starts
+    elsewhere."""
+    from builder.puzzles import registry
+    from builder.puzzles.tricolore.bidirectional import bidirectional_path
+
+    puzzle = registry.by_name("tricolore")
+    tables = Tables(data_dir)
+    solver = DecompositionSolver(tables)
+    rng = np.random.default_rng(17)
+    cases = []
+    for start, target in rng.integers(0, FULL.n_boards - 1, (3, 2)):
+        first = solver.solve(int(start), int(target)).clicks[0]
+        cases += [(int(start), first, int(target)), (int(start), -1, int(target))]
+    for board, last, target in cases:
+        game = puzzle.variant(FULL.format(board), FULL.format(target), {})
+        found = puzzle.approximate_path(tables, game, (board, last), target)
+        assert not found.optimal and found.labels[0] != str(last)
+        node = (board, last)
+        for label in found.labels:
+            node = next(m.state for m in puzzle.moves(game, node) if m.label == label)
+        assert puzzle.at_target(game, node, target)
+        assert found.length >= bidirectional_path(FULL, board, target, last=last).length

@@ -196,6 +196,31 @@ def test_a_game_in_progress_keeps_tricolore_s_last_click(client, data_dir):
     assert path["length"] == after["distance"] == fresh
 
 
+def test_without_a_table_hints_may_come_from_the_decomposition(client):
+    """A 4x4 target with no table: guide=approximate answers by the document's
+    decomposition (flagged not optimal, never shorter than the exact search, legal); a
+    target with a table is walked exactly whatever the guide."""
+    info = {p["name"]: p for p in client.get("/api/puzzles").json()}
+    assert "decomposition" in info["tricolore"]["approximation"]
+    assert info["balls"]["approximation"] == ""
+    start, target = "WBWW.WBRB.RRRR.BWRB", "RWBR.WBRW.BRWB.RWBW"
+    exact = client.get("/api/play/tricolore/path",
+                       params={"state": start, "target": target}).json()
+    quick = client.get("/api/play/tricolore/path",
+                       params={"state": start, "target": target, "guide": "approximate"}
+                       ).json()
+    assert exact["optimal"] and exact["how"] == "bidirectional search"
+    assert not quick["optimal"] and quick["how"] == "decomposition"
+    assert quick["length"] >= exact["length"]
+    puzzle = registry.by_name("tricolore")
+    variant = puzzle.variant(start, target, {})
+    node = puzzle.start_node(variant, puzzle.parse(variant, start))
+    assert _replays(puzzle, variant, node, quick["moves"], variant.rules.parse(target))
+    tabled = client.get("/api/play/tricolore/path", params={
+        "state": start, "target": "RRRR.RRRR.RRRR.RRRR", "guide": "approximate"}).json()
+    assert tabled["optimal"] and tabled["how"] == "table walk"
+
+
 def test_lights_out_plays_on_any_board_by_linear_algebra(client):
     """No table holds 4x4 Lights Out: the path is the fewest-click solution, checked by
     trying every click set in the test (2^16)."""

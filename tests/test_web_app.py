@@ -259,6 +259,34 @@ def test_a_4x4_target_without_a_table_offers_to_build_it(page, tmp_path):
         assert time.time() - began < 10  # a table walk now, not a search
 
 
+def test_a_4x4_target_without_a_table_plays_by_the_decomposition(page, server, data_dir):
+    """No table for this target: hints come from the document's decomposition by default
+    (instant, said to be not always optimal), and its moves reach the target legally;
+    the exact search is one choice away."""
+    start, target = "WBWW.WBRB.RRRR.BWRB", "RWBR.WBRW.BRWB.RWBW"
+    par = open_game(page, server, "tricolore", state=start, target=target,
+                    **{"option.method": "unrestricted", "set.size": "4x4"})
+    game = shared_game(page)
+    assert par == fewest_moves(game, data_dir)
+    assert page.is_visible("#guide-box") and page.input_value("#guide") == "approximate"
+    assert "decomposition" in text(page, "#status")
+    page.click("#hint")
+    wait_text(page, "#status", "^Hint \\(decomposition: not always optimal\\)")
+    positions = [text(page, "#state-text")]
+    while "Target reached" not in text(page, "#status"):
+        page.click("#step")
+        wait_text(page, "#made", f"^{len(positions)}$")
+        positions.append(text(page, "#state-text"))
+        wait_text(page, "#status", "remain|Target reached")
+    assert replays_legally(game, positions)
+    assert f"{len(positions) - 1} clicks, optimal {par}" in text(page, "#status")
+    page.click("#undo")
+    wait_text(page, "#made", f"^{len(positions) - 2}$")
+    page.select_option("#guide", "exact")
+    page.click("#hint")
+    wait_text(page, "#status", "^Hint: ")
+
+
 def test_spot_colour_discs_placed_checked_and_solved(page, server):
     """The document's set 1: a wrong placement is refused, the shown solution checks."""
     page.goto(f"{server}/#puzzle=spots&set.set=1")

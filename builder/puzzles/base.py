@@ -58,12 +58,15 @@ class Move:
 
 @dataclass(frozen=True)
 class FoundPath:
-    """A shortest path: the walk nodes from start to target, the label of each move, and
-    how it was found (a table walk, or a plug-in's search where no table answers)."""
+    """A path, shortest unless ``optimal`` is False: the walk nodes from start to target,
+    the label of each move, and how it was found (a table walk, a plug-in's search where
+    no table answers, or its approximate solver)."""
 
     nodes: tuple
     labels: tuple[str, ...]
     how: str = "table walk"
+    optimal: bool = True
+    """False for a plug-in's ``approximate_path``: a path, not necessarily a shortest."""
 
     @property
     def length(self) -> int:
@@ -419,6 +422,18 @@ class Puzzle(ABC):
         and `query distance` fall back to it on a missing table.  None (the default): the
         plug-in offers no search, and the missing table is the answer.  Raises
         UnreachableError when the search proves the target unreachable."""
+        return None
+
+    approximation: ClassVar[str] = ""
+    """What ``approximate_path`` is, in a few words for the page (Tricolore: "the
+    document's 4x4 decomposition"); empty (the default): the plug-in offers none."""
+
+    def approximate_path(self, tables: TableLookup, variant: Any, node: Hashable,
+                         target: Hashable) -> FoundPath | None:
+        """A path from ``node`` to ``target`` found at once but not shortest in general,
+        for where no table answers and the exact search is slow (Tricolore 4×4: the
+        document's decomposition over the 4×2 tables).  None (the default): none for this
+        variant or node; the engine then walks or searches exactly."""
         return None
 
     def table_answering(self, variant: Any, start: Hashable, target: Hashable

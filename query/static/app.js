@@ -25,6 +25,10 @@
 // mount(board, game, ui, api) instead of draw: the shell deals (newGame), hides its move
 // controls and hands the board over; ui.say(text, kind) writes the status.
 //
+// Where no table answers and the plug-in has an approximate solver (/api/puzzles'
+// `approximation`: Tricolore 4x4's decomposition), the player chooses what hints come
+// from: that solver (instant, not always optimal) or the exact search (seconds).
+//
 // Every player action first cancels whatever is running (a Solve, a pending request):
 // `cancel()` bumps a generation counter and every asynchronous step checks it.
 
@@ -77,6 +81,10 @@ function failed(error) {
 function unitWord(count) {
   const unit = game.info ? game.info.unit : "moves";
   return count === 1 ? unit.replace(/s$/, "") : unit;
+}
+
+function approximating() {
+  return !$("guide-box").hidden && $("guide").value === "approximate";
 }
 
 function positionParams(extra = {}) {
@@ -146,13 +154,16 @@ function describeView(view) {
     return [`Target reached: ${game.made} ${unitWord(game.made)}${par}.`,
             game.par !== null && game.made === game.par ? "success" : ""];
   }
+  const hintsFrom = approximating()
+    ? `hints come from ${game.info.approximation} (instant, not always optimal)`
+    : "hints search (a few seconds each)";
   if (view.answered_by === "none") {
-    return [view.buildable ? "No table for this target yet: Hint and Solve search "
-            + "(a few seconds each), or build the table below." : view.detail, ""];
+    return [view.buildable ? `No table for this target yet: ${hintsFrom}; build the `
+            + "table below for instant exact hints." : view.detail, ""];
   }
   if (view.distance === null) return ["This position can never reach the target.", "warning"];
-  const searched = view.buildable ? " (found by search: no table for this target yet; "
-    + "build it below for instant hints)" : "";
+  const searched = view.buildable ? ` (found by search: no table for this target yet, `
+    + `${hintsFrom}; build it below for instant exact hints)` : "";
   return [`${view.distance} ${unitWord(view.distance)} remain at best${searched}.`, ""];
 }
 
@@ -170,9 +181,10 @@ async function refresh(generation, { atStart = false } = {}) {
   game.state = view.state; game.context = view.context; game.target = view.target;
   draw();
   showPar();
+  $("build").hidden = !view.buildable;
+  $("guide-box").hidden = !game.info.approximation || view.answered_by === "table";
   const [text, kind] = describeView(view);
   say(text, kind);
-  $("build").hidden = !view.buildable;
   saveUrl();
   if (game.renderer.extra) {
     game.renderer.extra(view, api).then((text) => {
@@ -222,9 +234,14 @@ async function makeMove(move, generation) {
 }
 
 async function optimalPath(generation) {
-  const found = await api(`/api/play/${game.info.name}/path`, positionParams());
+  const guide = approximating() ? "approximate" : "exact";
+  const found = await api(`/api/play/${game.info.name}/path`, positionParams({ guide }));
   guard(generation);
   return found;
+}
+
+function fromWhat(found) {
+  return found.optimal ? "" : ` (${found.how}: not always optimal)`;
 }
 
 async function hint() {
@@ -235,8 +252,8 @@ async function hint() {
   if (!found.moves.length) { say("Already at the target."); return; }
   const first = found.moves[0];
   draw({ hint: first });
-  say(`Hint: ${game.renderer.describe(first.label)}; ${found.length} `
-      + `${unitWord(found.length)} remain.`);
+  say(`Hint${fromWhat(found)}: ${game.renderer.describe(first.label)}; ${found.length} `
+      + `${unitWord(found.length)} ${found.optimal ? "remain" : "by this route"}.`);
 }
 
 async function step() {
@@ -284,7 +301,8 @@ async function showSequence() {
   const generation = game.generation;
   const found = await optimalPath(generation);
   draw({ sequence: found.moves });
-  say(found.length ? `An optimal sequence, numbered: ${found.moves.map((m, i) => `${i + 1}. `
+  const which = found.optimal ? "An optimal sequence" : `A sequence${fromWhat(found)}`;
+  say(found.length ? `${which}, numbered: ${found.moves.map((m, i) => `${i + 1}. `
       + game.renderer.describe(m.label)).join("; ")}.` : "Already at the target.");
 }
 
@@ -379,6 +397,17 @@ async function choosePuzzle(name, shared = null) {
   if (!info) throw new Error(`no puzzle ${name} on this page`);
   game.info = info;
   game.renderer = await import(info.renderer);
+  const guide = $("guide");
+  guide.innerHTML = "";
+  if (info.approximation) {
+    for (const [value, text] of [["approximate", `${info.approximation} (instant)`],
+                                 ["exact", "exact search: seconds each"]]) {
+      const option = document.createElement("option");
+      option.value = value; option.textContent = text;
+      guide.appendChild(option);
+    }
+  }
+  $("guide-box").hidden = true;
   for (const button of document.querySelectorAll("#puzzles button")) {
     button.setAttribute("aria-pressed", String(button.dataset.puzzle === name));
   }
@@ -441,6 +470,7 @@ async function main() {
   wire("values", showValues); wire("sequence", showSequence); wire("build", buildTable);
   $("stop").onclick = () => { cancel(); say("Stopped."); };
   $("undo").onclick = undo;
+  $("guide").onchange = () => { cancel(); if (game.view) say(describeView(game.view)[0]); };
   $("board").addEventListener("keydown", arrowKeys);
   document.addEventListener("keydown", shortcut);
   showSolving();

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from builder.puzzles import PuzzleInputError
-from builder.puzzles.base import DistanceArray, Move, TableSpec, WalkablePuzzle
+from builder.puzzles.base import DistanceArray, FoundPath, Move, TableSpec, WalkablePuzzle
 from builder.puzzles.tricolore import catalog, verify
 from builder.puzzles.tricolore import tables as table_specs
 from builder.puzzles.tricolore.rules import (
@@ -129,6 +129,31 @@ class TricolorePuzzle(WalkablePuzzle):
         from builder.puzzles.tricolore.commands import searched_path
 
         return searched_path(game.rules, node, target, game.method)
+
+    approximation = "the document's 4x4 decomposition"
+
+    def approximate_path(self, tables, game: TricoloreGame, node: tuple[int, int],
+                         target: int):
+        """The document's decomposition on 4×4 boards (the 4×2 tables walked for each
+        half, milliseconds); None on other boards, other methods, or a target it has no
+        answer for (the exact search then explains)."""
+        from builder.puzzles.tricolore.decomposition import (
+            DecompositionError,
+            DecompositionSolver,
+        )
+
+        if game.rules.shape_name != "4x4" or game.method != "unrestricted":
+            return None
+        board, last = node
+        try:
+            clicks = DecompositionSolver(tables).clicks_after(board, last, target)
+        except DecompositionError:
+            return None
+        nodes = [node]
+        for square in clicks:
+            nodes.append((game.rules.click_one(nodes[-1][0], square), square))
+        return FoundPath(tuple(nodes), tuple(str(square) for square in clicks),
+                         "decomposition", optimal=False)
 
     # --- its own query layouts, commands, charts and web endpoints -------------------------
 

@@ -138,10 +138,11 @@ def optimal_path(rules: Tricolore, towards: TargetColumns, start: int, target: i
                          (start, *(board for _, board in path)))
 
 
-def replayed(rules: Tricolore, found: TricolorePath) -> TricolorePath:
-    """``found`` after replaying it click by click under its method: a path that breaks a
-    rule or misses its target is an internal error, never an answer."""
-    board, last = found.start, -1
+def replayed(rules: Tricolore, found: TricolorePath, last: int = -1) -> TricolorePath:
+    """``found`` after replaying it click by click under its method from its start, which
+    the click ``last`` led to: a path that breaks a rule or misses its target is an
+    internal error, never an answer."""
+    board = found.start
     for square in found.clicks:
         legal = dict(rules.legal_moves(board, last, found.method))
         if square not in legal:

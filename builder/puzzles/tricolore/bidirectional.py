@@ -148,14 +148,16 @@ def _best_meeting(forward: _Side, backward: _Side):
 
 
 def bidirectional_path(rules: Tricolore, start: int, target: int,
-                       max_states: int = 40_000_000) -> TricolorePath | None:
+                       max_states: int = 40_000_000, last: int = NO_CLICK
+                       ) -> TricolorePath | None:
     """An optimal path from start to target (at least one click), or None if there is
-    none.  Refuses (SearchTooLargeError) before a level would take either side past
+    none; ``last`` is the square clicked just before ``start`` in a game in progress,
+    which the path's first click may not repeat.  Refuses (SearchTooLargeError) before a level would take either side past
     ``max_states`` states, counting the candidates a level generates before it
     deduplicates them, so memory stays bounded on any board size."""
     tables = _Tables(rules)
     n = rules.n_squares
-    forward = _Side(np.array([start], np.int64), np.array([NO_CLICK], np.int64),
+    forward = _Side(np.array([start], np.int64), np.array([last], np.int64),
                     np.array([-1], np.int64))
     # depth-1 backward states: (predecessor, click) whose click gives the target
     boards, clicks = [], []

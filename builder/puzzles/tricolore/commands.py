@@ -28,18 +28,20 @@ from builder.puzzles.tricolore.rules import (
 )
 
 
-def searched(rules: Tricolore, start: int, target: int, method: str) -> TricolorePath | None:
+def searched(rules: Tricolore, start: int, target: int, method: str,
+             last: int = NO_CLICK) -> TricolorePath | None:
     """The bidirectional search, replayed, where no table can answer (unrestricted clicks
-    on boards too large for all-pairs tables); None where it does not apply; an
-    UnreachableError when it proves the target unreachable."""
+    on boards too large for all-pairs tables), from ``start`` reached by clicking
+    ``last``; None where it does not apply; an UnreachableError when it proves the
+    target unreachable."""
     if method != "unrestricted" or rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
         return None
     from builder.puzzles.tricolore.bidirectional import bidirectional_path
 
-    found = bidirectional_path(rules, start, target)
+    found = bidirectional_path(rules, start, target, last=last)
     if found is None:
         raise UnreachableError(explain_unreachable(rules, target, method))
-    return replayed(rules, found)
+    return replayed(rules, found, last)
 
 
 def exact_path(tables: TableLookup, rules: Tricolore, start: int, target: int,
@@ -60,10 +62,10 @@ def searched_path(rules: Tricolore, node: tuple[int, int], target: int,
                   method: str) -> FoundPath | None:
     """``searched`` as the engine's fallback (``Puzzle.search_path``), from a start node."""
     board, last = node
-    found = searched(rules, board, target, method) if last == NO_CLICK else None
+    found = searched(rules, board, target, method, last)
     if found is None:
         return None
-    return FoundPath(tuple(zip(found.boards, (NO_CLICK, *found.clicks))),
+    return FoundPath(tuple(zip(found.boards, (last, *found.clicks))),
                      tuple(str(square) for square in found.clicks), "bidirectional search")
 
 

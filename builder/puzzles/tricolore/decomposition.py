@@ -146,6 +146,23 @@ class DecompositionSolver:
                 return self._finish(start, target, clicks, halves, name)
         return self._border_extension(start, target)
 
+    def clicks_after(self, start: int, last: int, target: int) -> list[int]:
+        """The decomposition's clicks for a game in progress: ``start`` was reached by
+        clicking ``last`` (NO_CLICK: none), which may not be clicked again at once, and a
+        game must click at least once.  Where the decomposition's own first click is
+        ``last`` (or it has none to make), one more click on another square comes first:
+        the first whose decomposition then starts elsewhere."""
+        clicks = list(self.solve(start, target).clicks)
+        if clicks and clicks[0] != last:
+            return clicks
+        for square in range(self.full.n_squares):
+            if square == last:
+                continue
+            after = self.solve(self.full.click_one(start, square), target).clicks
+            if not after or after[0] != square:
+                return [square, *after]
+        raise DecompositionError("internal error: no first click suits the decomposition")
+
     def _border_extension(self, start: int, target: int) -> DecomposedPath:
         for name, perm in self.rotations.items():
             rotated_target = self._rotate(target, perm)
