@@ -7,6 +7,7 @@ of letters, clicks are applied square by square, searches are plain queues.
 from __future__ import annotations
 
 from collections import deque
+from functools import cache
 from itertools import product
 
 ADVANCE = {"R": "W", "W": "B", "B": "R"}
@@ -60,6 +61,18 @@ def click(board: list[str], square: int, width: int, height: int) -> list[str]:
     return result
 
 
+@cache
+def clicked(board: tuple[str, ...], square: int, width: int, height: int) -> tuple[str, ...]:
+    """``click`` on a board held as a tuple, remembered: a plain search meets each board
+    once per last click, and the click's result does not depend on it."""
+    return tuple(click(list(board), square, width, height))
+
+
+@cache
+def shown(board: tuple[str, ...], width: int) -> str:
+    return show(list(board), width)
+
+
 def may_click(board: list[str], square: int, method: str, width: int, height: int) -> bool:
     row = square // width
     if method == "unrestricted":
@@ -84,17 +97,16 @@ def distances_from(start: str, method: str, width: int, height: int) -> dict[str
         node = queue.popleft()
         board, last = node
         for square in range(width * height):
-            if square == last or not may_click(list(board), square, method, width, height):
+            if square == last or not may_click(board, square, method, width, height):
                 continue
-            after = click(list(board), square, width, height)
+            after = clicked(board, square, width, height)
             if not in_space(after, method, width):
                 continue
-            following = (tuple(after), square)
+            following = (after, square)
             if following not in seen:
                 seen[following] = seen[node] + 1
                 queue.append(following)
-                name = show(after, width)
-                best.setdefault(name, seen[following])
+                best.setdefault(shown(after, width), seen[following])
     return best
 
 
@@ -116,7 +128,7 @@ def replay(start: str, clicks: list[int], method: str, width: int, height: int) 
 def shortest_clicks(start: str, target: str, width: int, height: int, max_depth: int) -> int | None:
     """Minimum clicks (>= 1) from start to target by a plain forward BFS, or None if the
     target is farther than max_depth (unrestricted clicks)."""
-    goal = parse(target)
+    goal = tuple(parse(target))
     frontier = [(tuple(parse(start)), None)]
     seen = set(frontier)
     for depth in range(1, max_depth + 1):
@@ -125,10 +137,10 @@ def shortest_clicks(start: str, target: str, width: int, height: int, max_depth:
             for square in range(width * height):
                 if square == last:
                     continue
-                after = click(list(board), square, width, height)
+                after = clicked(board, square, width, height)
                 if after == goal:
                     return depth
-                node = (tuple(after), square)
+                node = (after, square)
                 if node not in seen:
                     seen.add(node)
                     following.append(node)
@@ -142,14 +154,14 @@ def distances_to(target: str, width: int, height: int) -> dict[str, int]:
     from itertools import product
 
     n = width * height
-    boards = [list(letters) for letters in product("RWB", repeat=n)]
+    boards = list(product("RWB", repeat=n))
     reverse: dict[tuple, list[tuple]] = {}
     for board in boards:
         for last in [None, *range(n)]:
             for square in range(n):
                 if square != last:
-                    after = (tuple(click(board, square, width, height)), square)
-                    reverse.setdefault(after, []).append((tuple(board), last))
+                    after = (clicked(board, square, width, height), square)
+                    reverse.setdefault(after, []).append((board, last))
     goal = tuple(parse(target))
     distance = {(goal, square): 0 for square in range(n)}
     queue = deque(distance)

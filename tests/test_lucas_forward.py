@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import cache
 from itertools import combinations, pairwise
 from pathlib import Path
 
@@ -25,6 +26,7 @@ LUCAS = registry.by_name("lucas")
 classic_moves = reference.lucas_classic_moves
 
 
+@cache
 def plain_distances_to_goal(n: int) -> dict[str, int]:
     """Fewest classic moves to the goal from every arrangement that can still reach it:
     a plain search from the goal over every arrangement's moves, read backwards."""
@@ -57,10 +59,14 @@ def test_the_classic_table_equals_a_plain_search(data_dir, n):
 
 
 def test_positions_that_can_still_reach_the_goal_are_counted_in_the_views(catalog):
+    """Up to n = 8 (218,790 arrangements): the plain search over n = 10's 3.9 million
+    would take a minute of the suite; the rows of n = 9 and 10 come from the same kernel
+    and view."""
     rows = dict(catalog.execute(
         "SELECT variant, reachable FROM table_summary WHERE puzzle = 'lucas' "
         "AND variant LIKE '% forward'").fetchall())
-    for n in range(1, 11):
+    assert {f"n={n} forward" for n in range(1, 11)} <= set(rows)
+    for n in range(1, 9):
         assert rows[f"n={n} forward"] == len(plain_distances_to_goal(n))
 
 
