@@ -12,8 +12,9 @@ c = c*.  The target's own nodes are the arrivals (level 0); its ``clicks`` is th
 shortest return.
 
 Levels are direction-optimising: a small frontier is *pushed* (each frontier node
-(b2, c) has 0-2 predecessor boards through the inverse click); a large one is *pulled*
-by every unfinished board.  The pull runs in streams: write a board's rank by rows
+(b2, c) has 0-2 predecessor boards through the inverse click; the two threads each push
+half of the frontier into their own scratch array); a large one is *pulled* by every
+unfinished board.  The pull runs in streams: write a board's rank by rows
 (base 3**W each).  A click in row r changes rows r-1 .. r+1 only, so over the boards
 that differ only in the untouched rows at the low end of the rank the successor is
 b + delta, one delta for all of them: ``hits[b + j] |= frontier[b + delta + j] & bit``,
@@ -101,101 +102,147 @@ def _pull(frontier, hits, squares, lengths, offsets, deltas, done, row_size):
                     into[j] |= frontier[rank + deltas[offsets[index] + rank]] & bit
 
 
-@njit(cache=True, inline="always")
-def _settle(found, level, full, clicks, sole, avoiding):
-    """``_step`` without branches on the data, for the dense levels where every board is
-    visited: returns (clicks, sole, avoiding, next frontier nodes) of a board other than
-    the target.  Selects instead of ifs: a mispredicted branch per board cost more than
-    the whole computation."""
-    fresh = (clicks == UNSET) & (found != 0)
-    single = (found & (found - 1)) == 0
-    sole_bit = np.int64(1) << (np.int64(sole) & 15)
-    late = (clicks != UNSET) & (sole != UNSET) & (avoiding == UNSET) & ((found & ~sole_bit) != 0)
-    new_clicks = level if fresh else clicks
-    new_sole = lowest_bit(found | 0x10000) if fresh & single else sole
-    new_avoiding = level if late else avoiding
-    fresh_nodes = full & ~found if single else full
-    nodes = fresh_nodes if fresh else (sole_bit if late else 0)
-    return new_clicks, new_sole, new_avoiding, nodes
-
-
 @njit(cache=True, nogil=True, parallel=True)
 def _apply_dense(level, full, target, hits, hits_rotated, clicks, sole, avoiding, frontier,
                  frontier_rotated, done, done_rotated, row_size, stride):
     """Settle every board from both layouts' hits and write the next frontier in both
     layouts, in tiles of ``row_size`` x ``row_size`` boards (natural rank q * stride + x,
-    rotated rank x * row_size + q); returns the number of frontier nodes."""
+    rotated rank x * row_size + q); returns the number of frontier nodes.  Arranged for
+    the vector units: per tile the rotated hits are first gathered into natural order,
+    each block is settled by one contiguous loop of selects, not branches (a mispredicted
+    branch per board cost more than the whole computation; the target is put right
+    after the loop), and the tile's frontier is scattered back into the rotated layout.
+    This is ``_step``'s rule: the first hits settle ``clicks`` (and
+    ``sole`` when a single click hit), a later hit by another click settles
+    ``avoiding``."""
     n_tiles = stride // row_size
     total = 0
     for tile in prange(n_tiles):
         first = tile * row_size
-        open_rotated = np.zeros(row_size, dtype=np.bool_)
+        gathered = np.empty((row_size, row_size), dtype=np.uint16)
+        open_rotated = np.zeros(row_size, dtype=np.uint8)
+        for x in range(row_size):
+            source = hits_rotated[(first + x) * row_size : (first + x + 1) * row_size]
+            for q in range(row_size):
+                gathered[q, x] = source[q]
         count = 0
         for q in range(row_size):
             base = q * stride + first
             block = base // row_size
+            block_frontier = frontier[base : base + row_size]
             if done[block]:
-                for x in range(row_size):
-                    frontier[base + x] = 0
-                    frontier_rotated[(first + x) * row_size + q] = 0
+                block_frontier[:] = 0
                 continue
+            from_rotated = gathered[q]
             block_hits = hits[base : base + row_size]
             block_clicks = clicks[base : base + row_size]
             block_sole = sole[base : base + row_size]
             block_avoiding = avoiding[base : base + row_size]
-            block_frontier = frontier[base : base + row_size]
-            settled = True
+            target_here = base <= target < base + row_size
+            kept_clicks = clicks[target] if target_here else UNSET
+            open_count = 0
             for x in range(row_size):
-                rotated = (first + x) * row_size + q
-                found = np.int64(block_hits[x] | hits_rotated[rotated])
-                now_clicks, now_sole, now_avoiding, nodes = _settle(
-                    found, level, full, block_clicks[x], block_sole[x], block_avoiding[x])
-                if base + x == target:  # its nodes are the arrivals; its free node the return
-                    now_clicks, now_sole, now_avoiding = block_clicks[x], UNSET, UNSET
-                    if now_clicks == UNSET and found:
-                        now_clicks = level
-                    nodes = 0
+                found = block_hits[x] | from_rotated[x]
+                was_clicks = block_clicks[x]
+                was_sole = block_sole[x]
+                was_avoiding = block_avoiding[x]
+                fresh = (was_clicks == UNSET) & (found != 0)
+                single = (found & (found - 1)) == 0
+                sole_bit = np.uint16(1) << (was_sole & 15)
+                late = ((was_clicks != UNSET) & (was_sole != UNSET) & (was_avoiding == UNSET)
+                        & ((found & ~sole_bit) != 0))
+                lowest = popcount((found & (0 - found)) - 1)
+                now_clicks = level if fresh else was_clicks
+                now_sole = lowest if fresh & single else was_sole
+                now_avoiding = level if late else was_avoiding
+                fresh_nodes = full & ~found if single else full
+                nodes = fresh_nodes if fresh else (sole_bit if late else 0)
                 block_clicks[x] = now_clicks
                 block_sole[x] = now_sole
                 block_avoiding[x] = now_avoiding
                 block_frontier[x] = nodes
-                frontier_rotated[rotated] = nodes
                 count += popcount(nodes)
                 is_open = (now_clicks == UNSET) | ((now_sole != UNSET) & (now_avoiding == UNSET))
-                settled &= not is_open
+                open_count += is_open
                 open_rotated[x] |= is_open
-            done[block] = settled
+            if target_here:  # its nodes are the arrivals; its free node is the return
+                x = target - base
+                count -= popcount(block_frontier[x])
+                found = block_hits[x] | from_rotated[x]
+                block_clicks[x] = level if kept_clicks == UNSET and found else kept_clicks
+                block_sole[x] = UNSET
+                block_avoiding[x] = UNSET
+                block_frontier[x] = 0
+            done[block] = open_count == 0
         for x in range(row_size):
-            done_rotated[first + x] = not open_rotated[x]
+            into = frontier_rotated[(first + x) * row_size : (first + x + 1) * row_size]
+            for q in range(row_size):
+                into[q] = frontier[q * stride + first + x]
+            done_rotated[first + x] = open_rotated[x] == 0
         total += count
     return total
 
 
-@njit(cache=True, nogil=True)
-def _push(level, full, target, boards, n_boards_listed, frontier, hits, touched, split, n_high,
-          colour_low, colour_high, retreat_low, retreat_high, clicks, sole, avoiding):
+@njit(cache=True, nogil=True, parallel=True)
+def _push(level, full, target, boards, n_boards_listed, frontier, hits, hits_second, touched,
+          touched_second, split, n_high, colour_low, colour_high, retreat_low, retreat_high,
+          clicks, sole, avoiding):
     """One pushed level from the listed frontier boards: each frontier node marks its
-    predecessors; ``boards`` is rewritten with the next frontier's boards (returned:
+    predecessors, the two halves of the list on the two threads, each into its own hits
+    array and list of boards touched (no write is shared); then every touched board is
+    settled from both.  ``boards`` is rewritten with the next frontier's boards (returned:
     their number, and the number of nodes)."""
-    n_touched = 0
-    for index in range(n_boards_listed):
-        board = boards[index]
-        mask = np.int64(frontier[board])
-        frontier[board] = 0
-        n_touched = mark_predecessors(board, mask, split, n_high, colour_low, colour_high,
-                                      retreat_low, retreat_high, hits, touched, n_touched)
+    n_touched = np.zeros(2, dtype=np.int64)
+    for half in prange(2):
+        into = hits if half == 0 else hits_second
+        listing = touched if half == 0 else touched_second
+        count = 0
+        for index in range(half * n_boards_listed // 2, (half + 1) * n_boards_listed // 2):
+            board = boards[index]
+            mask = np.int64(frontier[board])
+            frontier[board] = 0
+            count = mark_predecessors(board, mask, split, n_high, colour_low, colour_high,
+                                      retreat_low, retreat_high, into, listing, count)
+        n_touched[half] = count
     listed = 0
     nodes = 0
-    for index in range(n_touched):
-        board = touched[index]
-        new = _step(board, np.int64(hits[board]), level, full, target, clicks, sole, avoiding)
-        hits[board] = 0
-        if new:
-            frontier[board] = new
-            boards[listed] = board
-            listed += 1
-            nodes += popcount(new)
+    for half in range(2):
+        listing = touched if half == 0 else touched_second
+        for index in range(n_touched[half]):
+            board = listing[index]
+            new = _step(board, np.int64(hits[board] | hits_second[board]), level, full,
+                        target, clicks, sole, avoiding)
+            hits[board] = 0  # a board both halves touched is settled once: then it reads 0
+            hits_second[board] = 0
+            if new:
+                frontier[board] = new
+                boards[listed] = board
+                listed += 1
+                nodes += popcount(new)
     return listed, nodes
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _list_frontier(frontier, hits, hits_rotated, boards, row_size):
+    """Back from dense levels to pushed ones: the frontier's boards listed in ``boards``
+    (returned: how many), and both hits arrays cleared for the push's scratch.  Each
+    thread lists its half of the boards, then the second half's list is moved up."""
+    half = (frontier.shape[0] // row_size + 1) // 2 * row_size
+    counts = np.zeros(2, dtype=np.int64)
+    for part in prange(2):
+        first = part * half
+        last = min(first + half, frontier.shape[0])
+        hits[first:last] = 0
+        hits_rotated[first:last] = 0
+        count = first
+        for board in range(first, last):
+            if frontier[board]:
+                boards[count] = board
+                count += 1
+        counts[part] = count - first
+    for index in range(counts[1]):  # moved down: a forward copy never overwrites its source
+        boards[counts[0] + index] = boards[half + index]
+    return counts[0] + counts[1]
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -280,7 +327,8 @@ def _buffers(n_boards: int, row_size: int, kept: dict | None) -> dict[str, np.nd
               "done": (n_boards // row_size, np.bool_, False),
               "done_rotated": (n_boards // row_size, np.bool_, False),
               # board lists for the pushed levels (need no starting value)
-              "boards": (n_boards, np.int32, None), "touched": (n_boards, np.int32, None)}
+              "boards": (n_boards, np.int32, None), "touched": (n_boards, np.int32, None),
+              "touched_second": (n_boards, np.int32, None)}
     buffers = kept if kept is not None else {}
     for name, (size, dtype, start) in shapes.items():
         array = buffers.get(name)
@@ -310,6 +358,7 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
     hits, hits_rotated = buffers["hits"], buffers["hits_rotated"]
     done, done_rotated = buffers["done"], buffers["done_rotated"]
     boards, touched = buffers["boards"], buffers["touched"]
+    touched_second = buffers["touched_second"]
     frontier[target] = full
     boards[0], listed, nodes = target, 1, rules.n_squares
     dense = False  # the frontier is in both layouts (else: listed in ``boards``)
@@ -320,11 +369,10 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
             raise OverflowError("search deeper than 254 levels")
         if nodes * PUSH_FRACTION < n_boards:
             if dense:
-                listed = len(found := np.flatnonzero(frontier))
-                boards[:listed] = found
+                listed = _list_frontier(frontier, hits, hits_rotated, boards, row_size)
                 dense = False
-            listed, nodes = _push(level, full, target, boards, listed, frontier, hits, touched,
-                                  tables["split"], tables["n_high"], tables["colour_low"],
+            listed, nodes = _push(level, full, target, boards, listed, frontier, hits,
+                                  hits_rotated, touched, touched_second, tables["split"], tables["n_high"], tables["colour_low"],
                                   tables["colour_high"], tables["retreat_low"],
                                   tables["retreat_high"], clicks, sole, avoiding)
         else:
@@ -336,8 +384,6 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
             nodes = _apply_dense(level, full, target, hits, hits_rotated, clicks, sole,
                                  avoiding, frontier, frontier_rotated, done, done_rotated,
                                  row_size, stride)
-            if nodes * PUSH_FRACTION < n_boards:
-                hits[:] = 0  # the push keeps its scratch clear
         if progress is not None:
             progress(level, nodes)
     return clicks, sole, avoiding

@@ -298,7 +298,7 @@ def target_stats_task(target: int) -> dict:
         "target": rules.format(target), "orbit_size": len(orbit),
         "histogram": {str(c): int(n) for c, n in enumerate(histogram) if n and c != 255},
         "unreachable": int(histogram[255]),
-        "max_clicks": int(clicks[clicks != 255].max()),
+        "max_clicks": int(np.flatnonzero(histogram[:255]).max()),
         "seconds": round(time.perf_counter() - started, 2),
     }
 
