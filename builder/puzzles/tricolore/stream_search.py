@@ -334,11 +334,21 @@ def _buffers(n_boards: int, row_size: int, kept: dict | None) -> dict[str, np.nd
         array = buffers.get(name)
         if array is None or array.shape != (size,):
             # zeros are mapped lazily: the kernels touch those pages in parallel
-            array = buffers[name] = (np.zeros(size, dtype) if not start
-                                     else np.full(size, start, dtype))
-        elif start is not None:
-            array.fill(start)
+            if not start:
+                buffers[name] = np.zeros(size, dtype)
+                continue
+            array = buffers[name] = np.empty(size, dtype)
+        if start is not None:
+            _fill(array, start)
     return buffers
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _fill(array, value):
+    """``array[:] = value`` on both threads: fresh pages are first touched in parallel."""
+    half = array.shape[0] // 2
+    for part in prange(2):
+        array[part * half : array.shape[0] if part else half] = value
 
 
 def search_target_streams(width: int, height: int, target: int, progress=None,
