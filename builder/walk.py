@@ -3,8 +3,9 @@ time unless the plug-in offers one where no table answers).
 
 From each node the walk takes the first legal move whose node is exactly one move nearer
 the target, reading distances through the plug-in's ``distance`` hook; ``move_values``
-gives every legal move's distance after it (`query moves`); ``guided_path`` lets a
-plug-in's instant approximate solver stand in for a slow search (the page's hints).
+gives every legal move's distance after it (`query moves`).  Where no table answers, a
+plug-in's search stands in, or on request its instant approximate solver (the page's
+hints).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from builder.puzzles import CorruptTableError, MissingTableError, UnreachableErr
 from builder.puzzles.base import FoundPath
 
 __all__ = ["FoundPath", "MoveValue", "UnreachableError", "answered_distance",
-           "distance_between", "guided_path", "move_values", "walk", "walk_node"]
+           "distance_between", "move_values", "walk", "walk_node"]
 
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:
@@ -25,14 +26,23 @@ def walk(puzzle, tables, variant, start, target) -> FoundPath:
                      start)
 
 
-def walk_node(puzzle, tables, variant, node, target, position) -> FoundPath:
+def walk_node(puzzle, tables, variant, node, target, position, approximate: bool = False
+              ) -> FoundPath:
     """A shortest path from walk node ``node`` (whose position is ``position``) to
     ``target``: a game in progress carries more than its position (Tricolore: the square
-    clicked last)."""
+    clicked last).  Where no table answers: the plug-in's search, or with ``approximate``
+    first its instant ``approximate_path`` (a player's hint; its ``optimal`` is False)."""
     try:
         remaining = puzzle.distance(tables, variant, node, target)
     except MissingTableError:
-        found = puzzle.search_path(variant, node, target)
+        found = None
+        if approximate:
+            try:
+                found = puzzle.approximate_path(tables, variant, node, target)
+            except MissingTableError:  # the solver's own tables are missing: search
+                found = None
+        if found is None:
+            found = puzzle.search_path(variant, node, target)
         if found is None:
             raise
         return found
@@ -68,24 +78,6 @@ class MoveValue:
     node: object
     distance: int | None
     """Fewest moves to the target after this move (None: never)."""
-
-
-def guided_path(puzzle, tables, variant, node, target, position, approximate: bool
-                ) -> FoundPath:
-    """A path for a player: the shortest by ``walk_node``, except that with
-    ``approximate`` and no table answering the target, the plug-in's instant
-    ``approximate_path`` where it offers one (its ``how`` says so) instead of a search."""
-    if approximate:
-        try:
-            puzzle.distance(tables, variant, node, target)
-        except MissingTableError:
-            try:
-                found = puzzle.approximate_path(tables, variant, node, target)
-            except MissingTableError:  # the solver's own tables are missing: search
-                found = None
-            if found is not None:
-                return found
-    return walk_node(puzzle, tables, variant, node, target, position)
 
 
 def answered_distance(puzzle, tables, variant, node, target, search: bool = True

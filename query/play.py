@@ -33,7 +33,7 @@ from builder.puzzles import (
     PuzzleInputError,
     registry,
 )
-from builder.walk import answered_distance, guided_path
+from builder.walk import answered_distance, walk_node
 
 PLAYABLE = tuple(p for p in registry.PUZZLES if p.walkable)
 PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
@@ -204,8 +204,8 @@ def routes(tables, data_dir: Path, web_message) -> APIRouter:
         if game.puzzle.at_target(game.variant, game.node, game.target):
             found_nodes, labels, how, optimal = [game.node], [], "table walk", True
         else:
-            found = guided_path(game.puzzle, tables, game.variant, game.node, game.target,
-                                game.position, approximate=guide is Guide.approximate)
+            found = walk_node(game.puzzle, tables, game.variant, game.node, game.target,
+                              game.position, approximate=guide is Guide.approximate)
             found_nodes, labels, how = list(found.nodes), list(found.labels), found.how
             optimal = found.optimal
         return PathOut(puzzle=game.puzzle.name,

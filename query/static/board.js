@@ -39,6 +39,42 @@ export function cell({ row, col, text, background = "#ffffff", label, onClick, s
   return button;
 }
 
+export function stacks(board, className) {
+  // the area a row of stacks (tubes, pegs) is drawn in
+  board.innerHTML = "";
+  const area = document.createElement("div");
+  area.className = className;
+  area.setAttribute("role", "group");
+  return area;
+}
+
+export function stack({ col, className, selected, height, name }) {
+  // one place pieces stack in from the bottom (a tube, a peg): a focusable button with its
+  // name at the foot; add the pieces with piece()
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = className + (selected ? " selected" : "");
+  element.dataset.row = 0;
+  element.dataset.col = col;
+  element.style.height = `${height}px`;
+  element.setAttribute("aria-pressed", String(selected));
+  const foot = document.createElement("span");
+  foot.className = "tube-number";
+  foot.textContent = name;
+  element.appendChild(foot);
+  return element;
+}
+
+export function piece(className, background, text) {
+  // a ball or a disc: its colour, and its letter or number in a contrasting colour
+  const shape = document.createElement("span");
+  shape.className = className;
+  shape.style.background = background;
+  shape.style.color = textOn(background);
+  shape.textContent = text;
+  return shape;
+}
+
 export function badge(element, text, kind) {
   const mark = document.createElement("span");
   mark.className = "badge " + kind;

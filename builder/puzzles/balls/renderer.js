@@ -1,5 +1,5 @@
 // Ball tubes on the web page (the shell's renderer contract: query/static/app.js).
-import { decorate, findMove, fromTo, note, textOn } from "/static/board.js";
+import { decorate, findMove, fromTo, note, piece, stack, stacks } from "/static/board.js";
 
 // Okabe–Ito's eight first (the letters r g b y o p c w keep their colours), then more
 // hues; every ball also carries its letter, so no colour has to be told by hue alone.
@@ -43,36 +43,19 @@ const choice = fromTo();  // the tube chosen first
 
 export function draw(board, view, ui) {
   const selected = choice.chosen(view);
-  board.innerHTML = "";
   const tubes = view.state.split("|");
   const capacity = Math.max(4, ...tubes.map((t) => t.length));
-  const area = document.createElement("div");
-  area.className = "tubes";
-  area.setAttribute("role", "group");
+  const area = stacks(board, "tubes");
   tubes.forEach((balls, index) => {
-    const element = document.createElement("button");
-    element.type = "button";
-    element.className = "tube" + (index === selected ? " selected" : "");
-    element.dataset.row = 0;
-    element.dataset.col = index;
-    element.style.height = `${capacity * 42 + 34}px`;
-    const number = document.createElement("span");
-    number.className = "tube-number";
-    number.textContent = index + 1;
-    element.appendChild(number);
+    const element = stack({ col: index, className: "tube", selected: index === selected,
+                            height: capacity * 42 + 34, name: index + 1 });
     for (const colour of balls) {
-      const ball = document.createElement("span");
-      ball.className = "ball";
-      ball.style.background = COLOURS[colour] || "#cccccc";
-      ball.style.color = textOn(COLOURS[colour] || "#cccccc");
-      ball.textContent = colour.toUpperCase();
-      element.appendChild(ball);
+      element.appendChild(piece("ball", COLOURS[colour] || "#cccccc", colour.toUpperCase()));
     }
     const words = balls ? `holds ${[...balls].map((c) => c.toUpperCase()).join(", ")} from the bottom`
       : "empty";
     element.setAttribute("aria-label", `${tube(index)}, ${words}`
       + (index === selected ? ", chosen" : ""));
-    element.setAttribute("aria-pressed", String(index === selected));
     if (view.hint && view.hint.label.split(" -> ").map(Number).includes(index)) {
       element.classList.add("hinted");
     }

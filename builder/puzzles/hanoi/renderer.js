@@ -1,5 +1,5 @@
 // The Tower of Hanoi on the web page (the shell's renderer contract: query/static/app.js).
-import { fromTo, moveKey, note, textOn } from "/static/board.js";
+import { fromTo, moveKey, note, piece, stack, stacks } from "/static/board.js";
 
 const DISC_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00",
   "#cc79a7", "#7f7f7f", "#332288", "#88ccee", "#44aa99", "#117733"];
@@ -32,39 +32,23 @@ const choice = fromTo();  // the peg chosen first
 
 export function draw(board, view, ui) {
   const selected = choice.chosen(view);
-  board.innerHTML = "";
   const discs = view.state.length;
   const pegs = Math.max(3, ..."ABCD".split("").filter((p) => (view.state + view.target).includes(p))
     .map((p) => "ABCD".indexOf(p) + 1));
-  const area = document.createElement("div");
-  area.className = "pegs";
-  area.setAttribute("role", "group");
+  const area = stacks(board, "pegs");
   for (let index = 0; index < pegs; index++) {
     const peg = "ABCD"[index];
-    const element = document.createElement("button");
-    element.type = "button";
-    element.className = "peg" + (selected === peg ? " selected" : "");
-    element.dataset.row = 0;
-    element.dataset.col = index;
-    element.style.height = `${discs * 24 + 40}px`;
-    const name = document.createElement("span");
-    name.className = "tube-number";
-    name.textContent = peg;
-    element.appendChild(name);
+    const element = stack({ col: index, className: "peg", selected: selected === peg,
+                            height: discs * 24 + 40, name: peg });
     const here = [];
     for (let disc = discs - 1; disc >= 0; disc--) if (view.state[disc] === peg) here.push(disc);
     for (const disc of here) {
-      const shape = document.createElement("span");
-      shape.className = "disc";
+      const shape = piece("disc", DISC_COLOURS[disc % DISC_COLOURS.length], disc + 1);
       shape.style.width = `${30 + (disc * 70) / Math.max(1, discs - 1)}px`;
-      shape.style.background = DISC_COLOURS[disc % DISC_COLOURS.length];
-      shape.style.color = textOn(DISC_COLOURS[disc % DISC_COLOURS.length]);
-      shape.textContent = disc + 1;
       element.appendChild(shape);
     }
     element.setAttribute("aria-label", `peg ${peg}, ${here.length ? "discs "
       + here.map((d) => d + 1).join(", ") + " from the bottom" : "empty"}`);
-    element.setAttribute("aria-pressed", String(selected === peg));
     if (view.hint && view.hint.label.split(" ")[2].split("->").includes(peg)) {
       element.classList.add("hinted");
     }

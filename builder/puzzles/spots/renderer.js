@@ -1,7 +1,7 @@
 // Spot Colour discs on the web page (the shell's renderer contract: query/static/app.js).
 // Not a walk: the player places the seven discs, checks the contacts, or asks for the
 // solutions; the shell shows its move controls only for walkable puzzles.
-import { textOn } from "/static/board.js";
+import { piece } from "/static/board.js";
 
 const COLOURS = { k: ["#000000", "black"], b: ["#0072b2", "blue"], g: ["#009e73", "green"],
                   r: ["#d55e00", "red"], w: ["#ffffff", "white"], y: ["#f0e442", "yellow"] };
@@ -27,11 +27,7 @@ export async function newGame(settings, api) {
 }
 
 function spot(letter) {
-  const chip = document.createElement("span");
-  chip.className = "spot";
-  chip.style.background = COLOURS[letter][0];
-  chip.style.color = textOn(COLOURS[letter][0]);
-  chip.textContent = letter.toUpperCase();
+  const chip = piece("spot", COLOURS[letter][0], letter.toUpperCase());
   chip.title = COLOURS[letter][1];
   return chip;
 }

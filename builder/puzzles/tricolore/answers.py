@@ -16,6 +16,7 @@ from builder.puzzles import CorruptTableError, UnreachableError
 from builder.puzzles.base import TableLookup
 from builder.puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
+    NO_CLICK,
     WALK_ARRAYS,
     InconsistentTable,
     MethodError,
@@ -138,7 +139,8 @@ def optimal_path(rules: Tricolore, towards: TargetColumns, start: int, target: i
                          (start, *(board for _, board in path)))
 
 
-def replayed(rules: Tricolore, found: TricolorePath, last: int = -1) -> TricolorePath:
+def replayed(rules: Tricolore, found: TricolorePath, last: int = NO_CLICK
+             ) -> TricolorePath:
     """``found`` after replaying it click by click under its method from its start, which
     the click ``last`` led to: a path that breaks a rule or misses its target is an
     internal error, never an answer."""

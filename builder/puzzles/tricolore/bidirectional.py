@@ -15,10 +15,7 @@ import numpy as np
 
 from builder.puzzles import QueryError
 from builder.puzzles.tricolore.answers import TricolorePath
-from builder.puzzles.tricolore.rules import Tricolore
-
-NO_CLICK = -1
-
+from builder.puzzles.tricolore.rules import NO_CLICK, Tricolore
 
 SEARCH_BYTES_PER_STATE = 24 * 3
 """A stored state is three int64 (board, click, parent); sorting and deduplicating a level
