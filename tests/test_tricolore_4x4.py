@@ -164,6 +164,26 @@ def test_border_blue_targets_use_the_one_click_extension(data_dir, inner):
                                 4, 4)[-1] == target
 
 
+def test_the_decomposition_measured_in_bulk_equals_its_paths_one_by_one(data_dir):
+    """The catalog's sample measures many pairs at once (``measure``); every length and
+    part must equal the path ``solve`` gives for that pair alone, including pairs that
+    need a rotation, the border extension, or no click at all."""
+    solver = DecompositionSolver(Tables(data_dir))
+    rng = np.random.default_rng(21)
+    special = [FULL.parse(t) for t in ("BBBB.BBBB.RWRW.WRWR", "RWRW.WRWR.WRRR.BBBB",
+                                       "BBBB.BRBB.BWRB.BBBB", "BBBB.BWWB.BRBB.BBBB")]
+    targets = np.concatenate([rng.integers(0, FULL.n_boards - 1, 300), np.repeat(special, 8)])
+    starts = rng.integers(0, FULL.n_boards, len(targets))
+    starts[:3] = targets[:3]
+    measured = solver.measure(starts, targets)
+    for row, (start, target) in enumerate(zip(starts, targets)):
+        found = solver.solve(int(start), int(target))
+        assert (measured["clicks"][row], measured["top"][row], measured["bottom"][row],
+                measured["extension"][row]) == (found.length, found.count("top"),
+                                                 found.count("bottom"),
+                                                 found.count("extension")), row
+
+
 def test_decomposition_never_beats_the_exact_tables(catalog):
     rows = catalog.execute(
         "SELECT target, starts, decomposition_shorter FROM tricolore_4x4_exact_vs_decomposition"

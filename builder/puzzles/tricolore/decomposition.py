@@ -9,6 +9,8 @@ is blue, the document's extension aims for an intermediate target from which one
 last click on a non-blue inner square N gives the target: at most 22 + 1 clicks.
 
 Not optimal in general; exact answers come from the single-target tables.
+``DecompositionSolver.measure`` gives the lengths of many pairs' paths at once (the
+sample of the catalog); ``solve`` gives one pair's clicks.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from builder.puzzles import PuzzleInputError
 from builder.puzzles.base import TableLookup
 from builder.puzzles.tricolore.rules import (
     BLUE,
+    NO_CLICK,
     RED,
     WALK_ARRAYS,
     WHITE,
@@ -31,6 +34,8 @@ from builder.puzzles.tricolore.rules import (
 )
 
 ROTATIONS = ("identity", "quarter_turn", "half_turn", "three_quarter_turn")
+UNREACHABLE = 255
+"""A half table's clicks where its target cannot be reached."""
 N_SQUARE = 10
 """The inner square (row 3, column 3) the border extension clicks last."""
 
@@ -97,6 +102,100 @@ class DecompositionSolver:
         symmetries = self.full.symmetries("unrestricted")
         self.rotations = {name: np.asarray(symmetries[name]) for name in ROTATIONS}
         self.split = self.half.n_boards  # a 4×4 rank is top * 6561 + bottom
+
+    def measure(self, starts: np.ndarray, targets: np.ndarray) -> dict[str, np.ndarray]:
+        """The lengths of ``solve``'s paths for many (start, target) pairs at once:
+        ``clicks`` and the clicks of each part (``top``, ``bottom``, ``extension``), uint8.
+
+        The top half is walked for all pairs together, taking the same first legal click
+        one closer as ``walk_columns``, because its row-2 clicks decide where the bottom
+        half starts; the bottom half needs only its distance.  Pairs no rotation suits
+        (the border extension) and pairs a half table cannot answer go through ``solve``,
+        which also gives the one-line error."""
+        starts = np.asarray(starts, dtype=np.int64)
+        targets = np.asarray(targets, dtype=np.int64)
+        measured = {name: np.zeros(len(starts), dtype=np.uint8)
+                    for name in ("clicks", "top", "bottom", "extension")}
+        measured_here = np.zeros(len(starts), dtype=bool)
+        pending = targets != self.full.n_boards - 1  # solve names the all-blue error
+        for perm in self.rotations.values():
+            rows = np.flatnonzero(pending)
+            rotated_targets = self.full.apply_symmetry(targets[rows], perm)
+            suits = self._halves_solvable_many(rotated_targets)
+            rows, rotated_targets = rows[suits], rotated_targets[suits]
+            pending[rows] = False
+            if not len(rows):
+                continue
+            top, bottom = self._measure_halves(
+                self.full.apply_symmetry(starts[rows], perm), rotated_targets)
+            answered = bottom != UNREACHABLE
+            rows, top, bottom = rows[answered], top[answered], bottom[answered]
+            measured["top"][rows], measured["bottom"][rows] = top, bottom
+            measured["clicks"][rows] = top + bottom
+            measured_here[rows] = True
+        for row in np.flatnonzero(~measured_here):
+            found = self.solve(int(starts[row]), int(targets[row]))
+            for half in ("top", "bottom", "extension"):
+                measured[half][row] = found.count(half)
+            measured["clicks"][row] = found.length
+        return measured
+
+    def _halves_solvable_many(self, targets: np.ndarray) -> np.ndarray:
+        colours = self.full.colours(targets)
+        return ~(colours[:, :8] == BLUE).all(axis=1) & ~(colours[:, 12:] == BLUE).all(axis=1)
+
+    def _half_columns(self, method: str, targets: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The half table's walk arrays for ``targets`` (distinct), one row per target."""
+        table = ("tricolore", self.half.shape_name, method)
+        return tuple(np.stack([self.tables.column(table, name, int(target),
+                                                  half_table_advice(method))
+                               for target in targets])
+                     for name in WALK_ARRAYS)
+
+    def _measure_halves(self, starts: np.ndarray,
+                        targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``_solve_halves``' top and bottom click counts for many pairs (bottom
+        UNREACHABLE where the hybrid table has no answer, or where the top table fails
+        to walk: ``solve`` then says why)."""
+        split = self.split
+        top_targets, top_target_row = np.unique(targets // split, return_inverse=True)
+        clicks, sole, avoiding = self._half_columns("unrestricted", top_targets)
+        top_boards = starts // split
+        top = np.where(top_boards != targets // split, clicks[top_target_row, top_boards], 0)
+        boards, last, remaining = starts.copy(), np.full(len(starts), NO_CLICK), top.astype(int)
+        failed = top == UNREACHABLE
+        remaining[failed] = 0
+        successors = self.half.click_table()
+        for _ in range(int(remaining.max(initial=0))):
+            walking = np.flatnonzero(remaining > 0)
+            chosen = np.full(len(walking), NO_CLICK)
+            board, row = top_boards[walking], top_target_row[walking]
+            for square in range(self.half.n_squares):
+                following = successors[board, square]
+                closer = np.where(
+                    (following == top_targets[row]),  # arrival (a click was made)
+                    0, np.where(sole[row, following] == square, avoiding[row, following],
+                                clicks[row, following]))
+                take = ((chosen == NO_CLICK) & (last[walking] != square)
+                        & (closer == remaining[walking] - 1))
+                chosen[take] = square
+            stuck = chosen == NO_CLICK  # an inconsistent table: solve reports it
+            failed[walking[stuck]] = True
+            remaining[walking[stuck]] = 0
+            walking, chosen = walking[~stuck], chosen[~stuck]
+            for square in range(self.half.n_squares):
+                clicked = walking[chosen == square]
+                boards[clicked] = self.full.click(boards[clicked], square)
+                top_boards[clicked] = successors[top_boards[clicked], square]
+            last[walking] = chosen
+            remaining[walking] -= 1
+        bottom_targets, bottom_target_row = np.unique(targets % split, return_inverse=True)
+        bottom_clicks = self._half_columns("hybrid", bottom_targets)[0]
+        bottom_boards = boards % split
+        bottom = np.where(bottom_boards != targets % split,
+                          bottom_clicks[bottom_target_row, bottom_boards], 0)
+        bottom[failed] = UNREACHABLE
+        return top.astype(np.uint8), bottom.astype(np.uint8)
 
     def _rotate(self, board: int, perm: np.ndarray) -> int:
         return int(self.full.apply_symmetry(np.array([board]), perm)[0])

@@ -174,37 +174,27 @@ def decomposition_spec(exact_targets: list[str], pairs: int = DECOMPOSITION_PAIR
     exact_targets = sorted(exact_targets)
 
     def compute(progress: bool, tables: TableLookup) -> Computed:
-        from tqdm import tqdm
-
         from builder.puzzles.tricolore.decomposition import DecompositionSolver
 
         rules = Tricolore(4, 4)
         solver = DecompositionSolver(tables)
         rng = np.random.default_rng(seed)
         all_blue = rules.n_boards - 1
-        starts = rng.integers(0, rules.n_boards, pairs)
-        targets = rng.integers(0, all_blue, pairs)  # every board but all blue
+        starts = [rng.integers(0, rules.n_boards, pairs)]
+        targets = [rng.integers(0, all_blue, pairs)]  # every board but all blue
         exact_starts = rng.integers(0, rules.n_boards, pairs // 10)
-        columns: dict[str, list[int]] = {name: [] for name in (
-            "start", "target", "clicks", "top", "bottom", "extension", "exact")}
-        jobs = [(int(s), int(t), None) for s, t in zip(starts, targets)]
+        exact = [np.full(pairs, 255, dtype=np.uint8)]
         for name in exact_targets:
             table = ("tricolore", "4x4", "targets", name)
             tables.require(table, {"puzzle": "tricolore", "target": name})
-            jobs += [(int(s), rules.parse(name), table) for s in exact_starts]
-        for start, target, table in tqdm(jobs, desc="decomposition sample", unit="pair",
-                                         disable=not progress, mininterval=1.0):
-            found = solver.solve(start, target)
-            columns["start"].append(start)
-            columns["target"].append(target)
-            columns["clicks"].append(found.length)
-            columns["top"].append(found.count("top"))
-            columns["bottom"].append(found.count("bottom"))
-            columns["extension"].append(found.count("extension"))
-            columns["exact"].append(255 if table is None else
-                                    tables.value(table, "clicks", start))
-        arrays = {name: np.asarray(values, dtype=np.int64 if name in ("start", "target") else
-                                   np.uint8) for name, values in columns.items()}
+            starts.append(exact_starts)
+            targets.append(np.full(len(exact_starts), rules.parse(name)))
+            exact.append(tables.vector(table, "clicks").whole()[exact_starts])
+        if progress:
+            print(f"decomposition sample: {sum(map(len, starts)):,} pairs ...", flush=True)
+        starts, targets = np.concatenate(starts), np.concatenate(targets)
+        arrays = {"start": starts, "target": targets,
+                  **solver.measure(starts, targets), "exact": np.concatenate(exact)}
         return Computed(arrays, {"random_pairs": pairs, "exact_starts": len(exact_starts)})
 
     return TableSpec(
