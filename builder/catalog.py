@@ -24,7 +24,7 @@ from builder import store
 from builder.puzzles.counting import value_counts
 
 CATALOG_NAME = "catalog.duckdb"
-CATALOG_FORMAT = 9
+CATALOG_FORMAT = 10
 QUIET = "SET enable_progress_bar = false"
 """DuckDB draws no bars of its own while the catalog is written (builder shows its own)."""
 
@@ -160,7 +160,8 @@ def _plugin_of(attributes: dict):
 def _create_plugin_tables(con) -> None:
     from builder.puzzles import registry
 
-    con.execute("CREATE TABLE catalog_parts (name VARCHAR, part VARCHAR, source VARCHAR)")
+    con.execute("CREATE TABLE catalog_parts (name VARCHAR, part VARCHAR, source VARCHAR, "
+                "constants VARCHAR)")
     for puzzle in registry.PUZZLES:
         for table in puzzle.catalog_tables:
             if table.per_source:
@@ -171,13 +172,34 @@ def _create_plugin_tables(con) -> None:
 
 
 def _create_union(con, name: str) -> None:
-    """The view ``name`` over the per-source tables of a ``per_source`` catalog table."""
-    parts = con.execute("SELECT part, source FROM catalog_parts WHERE name = ? ORDER BY part",
-                        [name]).fetchall()
-    branches = [f"SELECT *, NULL::VARCHAR AS source FROM {name}__empty"] + [
-        f"SELECT *, '{source.replace(chr(39), chr(39) * 2)}' AS source FROM {part}"
-        for part, source in parts]
+    """The view ``name`` over the per-source tables of a ``per_source`` catalog table; the
+    columns each source has one value for come from its ``catalog_parts`` row."""
+    columns = [row[0] for row in con.execute(f"DESCRIBE {name}__empty").fetchall()]
+    types = dict(con.execute(f"SELECT column_name, column_type FROM (DESCRIBE {name}__empty)"
+                             ).fetchall())
+    parts = con.execute("SELECT part, source, constants FROM catalog_parts WHERE name = ? "
+                        "ORDER BY part", [name]).fetchall()
+    branches = [f"SELECT *, NULL::VARCHAR AS source FROM {name}__empty"]
+    for part, source, constants in parts:
+        constants = json.loads(constants)
+        selected = [f"{_sql_literal(constants[column])}::{types[column]} AS \"{column}\""
+                    if column in constants else f'"{column}"' for column in columns]
+        branches.append(f"SELECT {', '.join(selected)}, {_sql_literal(source)} AS source "
+                        f"FROM {part}")
     con.execute(f"CREATE OR REPLACE VIEW {name} AS " + " UNION ALL ".join(branches))
+
+
+def _sql_literal(value) -> str:
+    """A plain value (None, bool, int, float or str) written as SQL."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    raise ValueError(f"a catalog constant must be a plain value, not {type(value).__name__}")
 
 
 def _part_name(name: str, key: str) -> str:
@@ -210,9 +232,21 @@ def _load_plugin_rows(con, key: str, puzzle, attributes: dict,
             if declared[name].per_source:
                 raise ValueError(f"{name}: give the rows of a per-source catalog table as "
                                  "columns")
-            marks = ", ".join("?" * (len(rows[0]) + 1))
-            con.executemany(f"INSERT INTO {name} VALUES ({marks})",
-                            [(*row, key) for row in rows])
+            _insert_rows(con, name, [(*row, key) for row in rows])
+
+
+ROWS_PER_INSERT = 1000
+"""Rows bound into one INSERT statement (executemany runs one statement per row, about
+six times slower)."""
+
+
+def _insert_rows(con, name: str, rows: list[tuple]) -> None:
+    """Rows given as tuples of plain values (lists and None included) into table ``name``."""
+    marks = "(" + ", ".join("?" * len(rows[0])) + ")"
+    for first in range(0, len(rows), ROWS_PER_INSERT):
+        batch = rows[first:first + ROWS_PER_INSERT]
+        con.execute(f"INSERT INTO {name} VALUES {', '.join([marks] * len(batch))}",
+                    [value for row in batch for value in row])
 
 
 def _unload_plugin_rows(con, key: str, attributes: dict) -> None:
@@ -239,17 +273,41 @@ def _insert_columns(con, table, columns: dict, key: str) -> None:
     con.register("plugin_frame", arrays)
     try:
         if table.per_source:
-            part = _part_name(table.name, key)
-            con.execute(f"CREATE TABLE {part} ({table.columns})")
-            con.execute(f"INSERT INTO {part} SELECT {table.select} FROM "
-                        f"(SELECT {inner} FROM plugin_frame)", constants)
-            con.execute("INSERT INTO catalog_parts VALUES (?, ?, ?)", [table.name, part, key])
-            _create_union(con, table.name)
+            _insert_part(con, table, inner, constants,
+                         [name for name in columns if name not in arrays], key)
         else:
             con.execute(f"INSERT INTO {table.name} SELECT {table.select}, ? FROM "
                         f"(SELECT {inner} FROM plugin_frame)", [key, *constants])
     finally:
         con.unregister("plugin_frame")
+
+
+def _insert_part(con, table, inner: str, constants: list, constant_names: list[str],
+                 key: str) -> None:
+    """One stored table's rows of a ``per_source`` catalog table, into a DuckDB table of
+    their own.  A column given as a plain value is stored once (in ``catalog_parts``, for
+    the view): DuckDB takes about as long to store a repeated constant column as the
+    columns that vary."""
+    described = con.execute(f"SELECT column_name, column_type FROM (DESCRIBE "
+                            f"{table.name}__empty)").fetchall()
+    selected = f"(SELECT {table.select} FROM (SELECT {inner} FROM plugin_frame))"
+    fixed = [position for position, (column, _) in enumerate(described, 1)
+             if column in constant_names]
+    if len(fixed) == len(described):  # a table needs a column of its own
+        fixed = fixed[1:]
+    values = con.execute(f"SELECT {', '.join(f'#{p}' for p in fixed)} FROM {selected} "
+                         "LIMIT 1", constants).fetchone() if fixed else ()
+    varying = [(position, column, kind) for position, (column, kind) in enumerate(described, 1)
+               if position not in fixed]
+    part = _part_name(table.name, key)
+    definitions = ", ".join(f'"{column}" {kind}' for _, column, kind in varying)
+    con.execute(f"CREATE TABLE {part} ({definitions})")
+    con.execute(f"INSERT INTO {part} SELECT {', '.join(f'#{p}' for p, _, _ in varying)} "
+                f"FROM {selected}", constants)
+    fixed_values = dict(zip([described[p - 1][0] for p in fixed], values or [None] * len(fixed)))
+    con.execute("INSERT INTO catalog_parts VALUES (?, ?, ?, ?)",
+                [table.name, part, key, json.dumps(fixed_values)])
+    _create_union(con, table.name)
 
 
 GENERIC_VIEWS = """
@@ -277,7 +335,8 @@ def _load_distances_of(con, key: str, puzzle, attributes: dict,
                        read: Callable[[str], np.ndarray]) -> None:
     """The distance histograms of the arrays the plug-in declares (the generic views)."""
     declared = puzzle.catalog_distances(attributes)
-    rows = []
+    columns: dict[str, list] = {name: [] for name in ("variant", "table", "distance", "never",
+                                                      "states")}
     for spec in declared:
         values = read(spec.array).ravel()
         weights = read(spec.weights) if spec.weights else None
@@ -288,13 +347,23 @@ def _load_distances_of(con, key: str, puzzle, attributes: dict,
         counts = (value_counts(values) if unsigned and weights is None else
                   np.bincount(values if unsigned else values.astype(np.int64) - lowest,
                               weights=weights))
-        for offset in np.flatnonzero(counts):
-            value = offset + lowest
-            rows.append((key, puzzle.name, spec.variant, spec.table,
-                         None if value == spec.never else int(value),
-                         round(float(counts[offset]))))
-    if rows:
-        con.executemany("INSERT INTO table_distances VALUES (?, ?, ?, ?, ?, ?)", rows)
+        offsets = np.flatnonzero(counts)
+        distances = offsets.astype(np.int64) + lowest
+        columns["variant"].append(np.full(len(offsets), spec.variant, dtype=object))
+        columns["table"].append(np.full(len(offsets), spec.table, dtype=object))
+        columns["distance"].append(distances)
+        columns["never"].append(distances == spec.never)
+        columns["states"].append(np.round(counts[offsets]).astype(np.int64))
+    if not declared:
+        return
+    frame = {name: np.concatenate(parts) for name, parts in columns.items()}
+    con.register("distance_frame", frame)
+    try:  # a distance of "never" is stored as NULL
+        con.execute('INSERT INTO table_distances SELECT ?, ?, variant, "table", '
+                    "CASE WHEN never THEN NULL ELSE distance END, states FROM distance_frame",
+                    [key, puzzle.name])
+    finally:
+        con.unregister("distance_frame")
 
 
 def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],

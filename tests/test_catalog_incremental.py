@@ -81,6 +81,17 @@ def test_an_all_pairs_table_updates_the_catalog_in_place_like_a_rebuild(tmp_path
 
     updated = tricolore_snapshot()
     assert len(updated[0]) == 81 and len(updated[1]) == 2 * 81 * 81  # boards once per shape
+    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as con:
+        # a value a stored table gives once (its shape and method) is stored once, in the
+        # view, and every one of its rows carries it
+        assert con.execute("SELECT width, height, method, source, count(*) FROM tricolore_pairs "
+                           "GROUP BY ALL ORDER BY ALL").fetchall() == [
+            (2, 2, method, f"tricolore/2x2/{method}.zarr", 81 * 81)
+            for method in ("hybrid", "unrestricted")]
+        for (part,) in con.execute("SELECT part FROM catalog_parts").fetchall():
+            stored = [row[0] for row in con.execute(f"DESCRIBE {part}").fetchall()]
+            assert stored == ["start", "target", "clicks"]
     assert catalog.refresh_catalog(tmp_path, force=True)
     assert tricolore_snapshot() == updated
 

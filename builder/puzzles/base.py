@@ -190,7 +190,9 @@ class CatalogTable:
     per_source: bool = False
     """True for tables of tens of millions of rows: each stored table's rows go into a
     DuckDB table of their own (one fast bulk load, no stored ``source`` column), and
-    ``name`` is a view over all of them (with ``source``)."""
+    ``name`` is a view over all of them (with ``source``).  A column the rows give as a
+    plain value (``width=4`` beside numpy columns) is stored once, in the view, not on
+    every row; the ``select`` list must pass it through as a column of its own."""
 
 
 @dataclass(frozen=True)

@@ -230,12 +230,12 @@ def rows(attributes: dict, read: Callable[[str], Any]) -> dict[str, list | dict]
         frame["exact_job"] = np.arange(len(frame["start"])) >= attributes["random_pairs"]
         return {"tricolore_4x4_decomposition_sample": frame}
     if kind == "target_stats":
-        rules = Tricolore(4, 4)
-        boards, orbits = read("boards"), read("orbit_size")
-        names = [rules.format(int(rank)) for rank in read("target")]
-        return {"tricolore_4x4_target_stats": [
-            (names[row], int(orbits[row]), int(clicks), int(boards[row, clicks]))
-            for row, clicks in zip(*np.nonzero(boards[:, :255]))]}
+        boards = read("boards")
+        rows, clicks = np.nonzero(boards[:, :255])
+        return {"tricolore_4x4_target_stats": {
+            "target": Tricolore(4, 4).format_many(read("target")[rows]).astype(object),
+            "orbit_size": read("orbit_size")[rows].astype(np.int32),
+            "clicks": clicks.astype(np.uint8), "boards": boards[rows, clicks]}}
     rules = Tricolore(attributes["width"], attributes["height"])
     if "target" in attributes:
         counts = value_counts(read("clicks"))
