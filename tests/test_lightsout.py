@@ -61,6 +61,27 @@ def test_known_nullities():
     assert len(brute_force(4, 4, 0, 0)) == 2 ** LightsOut(4, 4).nullity
 
 
+@pytest.mark.parametrize("rows, cols", [(1, 1), (2, 3), (3, 3), (4, 4), (3, 5)])
+def test_the_click_set_kernel_equals_a_plain_breadth_first_search(rows, cols):
+    """The kernel enumerates click sets; a breadth-first search over states (plain Python
+    here) must find the same fewest clicks for every state, unreachable ones included."""
+    from collections import deque
+
+    from builder.puzzles.lightsout.search import fewest_clicks
+
+    board = LightsOut(rows, cols)
+    expected = [255] * (1 << board.n_buttons)
+    expected[0] = 0
+    queue = deque([0])
+    while queue:
+        state = queue.popleft()
+        for mask in board.click_masks:
+            if expected[state ^ mask] == 255:
+                expected[state ^ mask] = expected[state] + 1
+                queue.append(state ^ mask)
+    assert fewest_clicks(board.click_masks, board.n_buttons).tolist() == expected
+
+
 def test_linear_algebra_agrees_with_the_5x5_search_table(data_dir):
     table = zarr.open_group(data_dir / "lightsout" / "tables.zarr", mode="r")["clicks_5x5"][...]
     board = LightsOut(5, 5)

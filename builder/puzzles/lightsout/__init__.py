@@ -11,10 +11,10 @@ found exactly by enumerating the coset up to ``MAX_EXACT_NULLITY``.
 Notation: rows of 0/1 joined by '.', top row first (``111.111.111``); buttons are
 numbered row-major from 0, and bit i of a state is button i.
 
-Its table (``lightsout/tables``): the fewest clicks from all off to every 5×5 state, by
-search (``search.xor_bfs``), and a summary of every board up to 10×10 (nullity by
-elimination; the most clicks any solvable state needs, by search, for boards of at most
-25 buttons), published as the catalog's ``lightsout_summary`` and
+Its table (``lightsout/tables``): the fewest clicks from all off to every 5×5 state, over
+every click set (``search.fewest_clicks``), and a summary of every board up to 10×10
+(nullity by elimination; the most clicks any solvable state needs, from the same kernel,
+for boards of at most 25 buttons), published as the catalog's ``lightsout_summary`` and
 ``lightsout_5x5_distribution``.
 """
 
@@ -211,7 +211,7 @@ def compute_table(progress: bool) -> Computed:
     """The 5×5 table and the summary of every board up to SUMMARY_SIZE squared."""
     from tqdm import tqdm
 
-    from builder.puzzles.lightsout.search import xor_bfs
+    from builder.puzzles.lightsout.search import fewest_clicks
 
     summary = []
     table_5x5 = None
@@ -220,7 +220,7 @@ def compute_table(progress: bool) -> Computed:
         board = LightsOut(rows, cols)
         max_min_clicks = None
         if board.n_buttons <= TABLE_BUTTONS:
-            distances = xor_bfs(board.click_masks, board.n_buttons)
+            distances = fewest_clicks(board.click_masks, board.n_buttons)
             max_min_clicks = int(distances[distances != 255].max())
             if (rows, cols) == TABLE_SHAPE:
                 table_5x5 = distances

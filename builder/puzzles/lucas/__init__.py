@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations
 from math import comb
 from typing import Annotated
 
@@ -42,6 +41,19 @@ from builder.puzzles.base import (
 )
 
 SHIFT, JUMP = "shift", "jump"
+
+
+def _masks_with_ones(length: int, ones: int) -> np.ndarray:
+    """Every ``length``-bit mask with exactly ``ones`` bits set (int64), built one bit
+    position at a time: by_count[k] holds the masks so far with k bits set."""
+    by_count = [np.zeros(1, dtype=np.int64)]
+    for position in range(length):
+        bit = np.int64(1) << position
+        by_count = [np.concatenate([by_count[k] if k < len(by_count) else
+                                    np.zeros(0, dtype=np.int64),
+                                    by_count[k - 1] | bit if k else np.zeros(0, dtype=np.int64)])
+                    for k in range(min(len(by_count) + 1, ones + 1))]
+    return by_count[ones] if ones < len(by_count) else np.zeros(0, dtype=np.int64)
 
 
 class LucasError(PuzzleInputError):
@@ -87,12 +99,12 @@ class Lucas:
         """Every state's code, sorted: the ranking (tables only: n <= 30 fits int64)."""
         if self.n > 30:
             raise LucasError(f"n = {self.n}: a table of every arrangement stops at n = 30")
+        others = _masks_with_ones(self.cells - 1, self.n)  # the A's among the other cells
         found = []
-        for gap in range(self.cells):
-            others = [i for i in range(self.cells) if i != gap]
-            for chosen in combinations(others, self.n):
-                found.append((gap << self.cells) | sum(1 << i for i in chosen))
-        return np.array(sorted(found), dtype=np.int64)
+        for gap in range(self.cells):  # a zero bit for the gap at position ``gap``
+            below = others & ((1 << gap) - 1)
+            found.append((gap << self.cells) | below | ((others ^ below) << 1))
+        return np.sort(np.concatenate(found))
 
     def rank(self, codes: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.codes, codes)
