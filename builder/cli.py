@@ -40,6 +40,10 @@ SchedulerOption = Annotated[str | None, typer.Option(
     "tcp://10.0.0.5:8786 (the data directory must be reachable by its workers).")]
 
 
+JobsOption = Annotated[int, typer.Option(
+    "--jobs", help="Build this many puzzles' tables at once, each in a process of its own "
+    "(0: one per core, at most 2; 1: one at a time, with every table's own progress bars). "
+    "With --workers or --scheduler, one at a time.")]
 MAX_LOCAL_WORKERS_PER_CORE = 4
 
 
@@ -79,9 +83,11 @@ def _report(results, seconds: float) -> None:
 
 @app.command()
 def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: QuietOption = False,
-           workers: WorkersOption = 0, scheduler: SchedulerOption = None):
+           workers: WorkersOption = 0, scheduler: SchedulerOption = None,
+           jobs: JobsOption = 0):
     """Build every table `make tables` builds: every registered puzzle's default tables
-    (`builder build --list`), then bring the DuckDB catalog up to date.
+    (`builder build --list`), two puzzles at a time on a multi-core machine (`--jobs`),
+    then bring the DuckDB catalog up to date.
 
     Example: builder tables --data data
     """
@@ -89,12 +95,18 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     from builder.puzzles import registry
     from builder.routine import build_defaults
 
+    if jobs < 0:
+        raise PuzzleInputError(f"--jobs {jobs}: 0 (one per core, at most 2) or more")
     _hold(data)
     started = time.perf_counter()
     executor = _executor(workers, scheduler)
+    if workers or scheduler:
+        jobs = 1  # the chunk tasks already run elsewhere
+    elif jobs == 0:
+        jobs = min(2, os.cpu_count() or 1)
     try:
         results = build_defaults(data, registry.PUZZLES, force=force, progress=not quiet,
-                                 executor=executor)
+                                 executor=executor, jobs=jobs)
     finally:
         getattr(executor, "close", lambda: None)()
     if refresh_catalog(data, force=force):

@@ -188,8 +188,114 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
 
 
 def build_defaults(data_dir: Path, puzzles: tuple[Puzzle, ...], force: bool = False,
-                   progress: bool = True, executor=None) -> list[BuildResult]:
+                   progress: bool = True, executor=None, jobs: int = 1) -> list[BuildResult]:
     """Every default table of every given plug-in, in the order each declares them (a
-    table derived from others comes after them)."""
-    return [build_table(data_dir, spec, force, progress, executor)
-            for puzzle in puzzles for spec in puzzle.default_tables()]
+    table derived from others comes after them).  With ``jobs`` > 1, that many plug-ins
+    are built at once, each in a process of its own (registered plug-ins only: a worker
+    finds its plug-in by name): plug-ins share no tables, and one's compiling or
+    single-threaded search overlaps another's work."""
+    if jobs <= 1 or len(puzzles) <= 1:
+        return [build_table(data_dir, spec, force, progress, executor)
+                for puzzle in puzzles for spec in puzzle.default_tables()]
+    return _build_in_processes(data_dir, puzzles, force, progress, jobs)
+
+
+class WorkerError(RuntimeError):
+    """A plug-in's build failed in a worker process (the message says which and why)."""
+
+
+def _build_in_processes(data_dir: Path, puzzles: tuple[Puzzle, ...], force: bool,
+                        progress: bool, jobs: int) -> list[BuildResult]:
+    """``build_defaults`` over worker processes, each given the next plug-in when it has
+    finished one; one bar counts the tables (the workers' own bars are off: they would
+    interleave).  Pipes, not queues: nothing is left to clean up if Ctrl-C ends this
+    process at once."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    from builder.puzzles import OneLineError
+
+    context = multiprocessing.get_context("spawn")  # no copy of this process's threads
+    waiting = [puzzle.name for puzzle in puzzles]
+    workers: dict = {}  # the parent's end of each worker's pipe -> [process, its plug-in]
+    for _ in range(min(jobs, len(puzzles))):
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_plugin_worker, daemon=True,
+                                  args=(Path(data_dir), force, theirs, os.getpid()))
+        process.start()
+        theirs.close()
+        workers[ours] = [process, waiting.pop(0)]
+        ours.send(workers[ours][1])
+    results: dict[str, list[BuildResult]] = {puzzle.name: [] for puzzle in puzzles}
+    building: dict = {}
+    total = sum(len(puzzle.default_tables()) for puzzle in puzzles)
+    try:
+        with tqdm(total=total, desc="tables", unit="table", disable=not progress) as bar:
+            while any(name is not None for _, name in workers.values()):
+                for pipe in wait([pipe for pipe, (_, name) in workers.items()
+                                  if name is not None]):
+                    try:
+                        kind, name, payload = pipe.recv()
+                    except EOFError:
+                        raise WorkerError(f"the process building {workers[pipe][1]}'s tables "
+                                          "ended without finishing (out of memory?)") from None
+                    if kind == "start":
+                        building[pipe] = payload
+                    elif kind == "table":
+                        results[name].append(payload)
+                        bar.update(1)
+                    elif kind == "done":
+                        building.pop(pipe, None)
+                        workers[pipe][1] = waiting.pop(0) if waiting else None
+                        pipe.send(workers[pipe][1])
+                    else:
+                        message, user_error = payload
+                        raise (OneLineError if user_error else WorkerError)(message)
+                    bar.set_postfix_str(", ".join(building.values()), refresh=False)
+    finally:
+        for process, name in workers.values():
+            if name is not None:
+                process.terminate()  # a failure: the others' work is not wanted
+            process.join()
+    return [result for puzzle in puzzles for result in results[puzzle.name]]
+
+
+def _plugin_worker(data_dir: Path, force: bool, pipe, parent: int) -> None:
+    """A worker process of ``_build_in_processes``: builds the default tables of each
+    plug-in named on ``pipe`` (until None) and reports each table back on it."""
+    import threading
+
+    from builder.puzzles import OneLineError, registry
+
+    _end_with_parent(parent)
+    # tqdm's default lock is a named semaphore shared between processes; killed with its
+    # parent, this worker could not release it (Python then warns of a leak). Its bars
+    # are off anyway.
+    tqdm.set_lock(threading.RLock())
+    while (name := pipe.recv()) is not None:
+        try:
+            for spec in registry.by_name(name).default_tables():
+                pipe.send(("start", name, "/".join(spec.parts)))
+                pipe.send(("table", name, build_table(data_dir, spec, force, progress=False)))
+        except Exception as error:  # noqa: BLE001 (reported to the parent, in words)
+            user_error = isinstance(error, OneLineError)
+            pipe.send(("error", name, (str(error) if user_error else f"{name}: {error}",
+                                       user_error)))
+            return
+        pipe.send(("done", name, None))
+
+
+def _end_with_parent(parent: int) -> None:
+    """Have Linux kill this worker when the process that started it ends, however it
+    ends: a builder stopped by Ctrl-C exits at once, and no worker may go on writing
+    tables after it (elsewhere nothing changes: daemonic workers end with a parent that
+    exits normally)."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the line above
+        os._exit(1)

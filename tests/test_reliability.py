@@ -103,6 +103,7 @@ BUILDER_BAD_INPUTS = [
     (("verify", "--samples", "-1"), "--samples"),
     (("tricolore", "--force", "--scheduler", "bogus"), "not a scheduler address"),
     (("tricolore", "--workers", "1000"), "local worker processes"),
+    (("tables", "--jobs", "-1"), "--jobs"),
     (("tricolore", "--width", "4", "--height", "4"), "does not fit"),
     (("tricolore", "--method", "diagonal"), "unknown method"),
     (("lucas", "--max-n", "0"), "--max-n"),

@@ -11,7 +11,7 @@ from numba import njit
 
 from builder import catalog, routine, verify
 from builder.kernels.graph_bfs import breadth_first
-from builder.puzzles import PuzzleInputError, registry
+from builder.puzzles import OneLineError, PuzzleInputError, registry
 from builder.puzzles.base import (
     BreadthFirstSearch,
     CatalogTable,
@@ -241,3 +241,41 @@ def test_generic_kernel_refuses_distances_too_deep_for_a_byte_unless_wide():
         breadth_first(RING, [0], single_step_back, 1)
     wide = breadth_first(RING, [0], single_step_back, 1, wide=True)
     assert wide.dtype == np.uint16 and wide.tolist() == plain_distances(0, (1,))
+
+
+def test_puzzles_built_in_parallel_processes_equal_those_built_one_at_a_time(tmp_path):
+    """``builder tables`` builds two plug-ins at once, each in a worker process: the same
+    tables, reported in the plug-ins' declared order, as a serial build."""
+    import zarr
+
+    puzzles = (registry.by_name("sliding"), registry.by_name("hanoi"))
+    serial = routine.build_defaults(tmp_path / "serial", puzzles, progress=False)
+    parallel = routine.build_defaults(tmp_path / "parallel", puzzles, progress=False, jobs=2)
+    assert [r.path.relative_to(tmp_path / "parallel") for r in parallel] == [
+        r.path.relative_to(tmp_path / "serial") for r in serial]
+    assert all(r.built for r in parallel)
+    for one, other in zip(serial, parallel):
+        first, second = zarr.open_group(one.path, mode="r"), zarr.open_group(other.path,
+                                                                            mode="r")
+        assert sorted(first.array_keys()) == sorted(second.array_keys())
+        for name in first.array_keys():
+            assert np.array_equal(first[name][...], second[name][...])
+    again = routine.build_defaults(tmp_path / "parallel", puzzles, progress=False, jobs=2)
+    assert not any(r.built for r in again)  # current tables are reused
+
+
+def test_a_failure_in_a_worker_process_is_reported_and_stops_the_build(tmp_path):
+    """A plug-in whose build fails in a worker: the build stops with its message, naming
+    the plug-in, and no worker is left running."""
+    import multiprocessing
+
+    class Unregistered:  # a worker finds plug-ins by name: this one is not there
+        name = "no-such-puzzle"
+
+        def default_tables(self):
+            return []
+
+    with pytest.raises(OneLineError, match="no puzzle 'no-such-puzzle'"):
+        routine.build_defaults(tmp_path, (Unregistered(), registry.by_name("hanoi")),
+                               progress=False, jobs=2)
+    assert not multiprocessing.active_children()
