@@ -125,6 +125,8 @@ def _load_source(con, data_dir: Path, path: Path, attributes: dict) -> None:
 
     import zarr
 
+    from builder.reader import read_whole
+
     key = _source_key(data_dir, path)
     puzzle = _plugin_of(attributes)
     if puzzle is not None:
@@ -132,7 +134,9 @@ def _load_source(con, data_dir: Path, path: Path, attributes: dict) -> None:
 
         @functools.cache
         def read(array: str) -> np.ndarray:
-            values = group[array][...]
+            values = read_whole(path / array)  # zarr reads many small chunks slowly
+            if values is None:
+                values = group[array][...]
             values.flags.writeable = False
             return values
 

@@ -104,3 +104,23 @@ def test_a_table_of_another_format_is_stale(tmp_path):
     group.attrs.update({"complete": True, "table_format": store.TABLE_FORMAT + 1})
     with pytest.raises(StaleTableError, match="make tables FORCE=1"):
         all_pairs_path(tmp_path, 4, 2, "hybrid")
+
+
+def test_a_whole_array_read_by_the_chunk_reader_equals_zarrs(tmp_path):
+    """The catalog reads whole arrays chunk by chunk (faster than zarr for many small
+    chunks): the same values as zarr, for vectors and 2-D arrays whose last chunks are
+    partial and for chunks never written (all fill value); None for what it cannot read."""
+    rng = np.random.default_rng(4)
+    arrays = {"vector": rng.integers(0, 255, 1000).astype(np.uint8),
+              "matrix": rng.integers(-5, 10**12, (37, 23)),
+              "zeros": np.zeros((10, 10), dtype=np.int32),
+              "cube": np.zeros((2, 2, 2), dtype=np.uint8)}
+    chunks = {"vector": (64,), "matrix": (10, 4), "zeros": (3, 3), "cube": (1, 1, 1)}
+    table = tmp_path / "t.zarr"
+    store.write_table(table, arrays, chunks, {"puzzle": "test"})
+    store.record_checksums(table)
+    for name in ("vector", "matrix", "zeros"):
+        whole = tables.read_whole(table / name)
+        assert whole.dtype == arrays[name].dtype
+        assert np.array_equal(whole, zarr.open_group(table, mode="r")[name][...])
+    assert tables.read_whole(table / "cube") is None
