@@ -130,13 +130,11 @@ def _load_source(con, data_dir: Path, path: Path, attributes: dict) -> None:
     key = _source_key(data_dir, path)
     puzzle = _plugin_of(attributes)
     if puzzle is not None:
-        group = zarr.open_group(path, mode="r")
-
         @functools.cache
         def read(array: str) -> np.ndarray:
             values = read_whole(path / array)  # zarr reads many small chunks slowly
             if values is None:
-                values = group[array][...]
+                values = zarr.open_array(path / array, mode="r")[...]
             values.flags.writeable = False
             return values
 
@@ -178,19 +176,23 @@ def _create_plugin_tables(con) -> None:
 def _create_union(con, name: str) -> None:
     """The view ``name`` over the per-source tables of a ``per_source`` catalog table; the
     columns each source has one value for come from its ``catalog_parts`` row."""
-    columns = [row[0] for row in con.execute(f"DESCRIBE {name}__empty").fetchall()]
-    types = dict(con.execute(f"SELECT column_name, column_type FROM (DESCRIBE {name}__empty)"
-                             ).fetchall())
+    types = dict(_declared_columns(con, name))
     parts = con.execute("SELECT part, source, constants FROM catalog_parts WHERE name = ? "
                         "ORDER BY part", [name]).fetchall()
     branches = [f"SELECT *, NULL::VARCHAR AS source FROM {name}__empty"]
     for part, source, constants in parts:
         constants = json.loads(constants)
         selected = [f"{_sql_literal(constants[column])}::{types[column]} AS \"{column}\""
-                    if column in constants else f'"{column}"' for column in columns]
+                    if column in constants else f'"{column}"' for column in types]
         branches.append(f"SELECT {', '.join(selected)}, {_sql_literal(source)} AS source "
                         f"FROM {part}")
     con.execute(f"CREATE OR REPLACE VIEW {name} AS " + " UNION ALL ".join(branches))
+
+
+def _declared_columns(con, name: str) -> list[tuple[str, str]]:
+    """(column, SQL type) of a ``per_source`` catalog table, in order."""
+    return con.execute(f"SELECT column_name, column_type FROM (DESCRIBE {name}__empty)"
+                       ).fetchall()
 
 
 def _sql_literal(value) -> str:
@@ -292,15 +294,15 @@ def _insert_part(con, table, inner: str, constants: list, constant_names: list[s
     their own.  A column given as a plain value is stored once (in ``catalog_parts``, for
     the view): DuckDB takes about as long to store a repeated constant column as the
     columns that vary."""
-    described = con.execute(f"SELECT column_name, column_type FROM (DESCRIBE "
-                            f"{table.name}__empty)").fetchall()
+    described = _declared_columns(con, table.name)
     selected = f"(SELECT {table.select} FROM (SELECT {inner} FROM plugin_frame))"
     fixed = [position for position, (column, _) in enumerate(described, 1)
              if column in constant_names]
     if len(fixed) == len(described):  # a table needs a column of its own
         fixed = fixed[1:]
-    values = con.execute(f"SELECT {', '.join(f'#{p}' for p in fixed)} FROM {selected} "
-                         "LIMIT 1", constants).fetchone() if fixed else ()
+    values = (con.execute(f"SELECT {', '.join(f'#{p}' for p in fixed)} FROM {selected} "
+                          "LIMIT 1", constants).fetchone() if fixed else None
+              ) or [None] * len(fixed)  # no rows: no values to keep
     varying = [(position, column, kind) for position, (column, kind) in enumerate(described, 1)
                if position not in fixed]
     part = _part_name(table.name, key)
@@ -308,7 +310,7 @@ def _insert_part(con, table, inner: str, constants: list, constant_names: list[s
     con.execute(f"CREATE TABLE {part} ({definitions})")
     con.execute(f"INSERT INTO {part} SELECT {', '.join(f'#{p}' for p, _, _ in varying)} "
                 f"FROM {selected}", constants)
-    fixed_values = dict(zip([described[p - 1][0] for p in fixed], values or [None] * len(fixed)))
+    fixed_values = {described[position - 1][0]: value for position, value in zip(fixed, values)}
     con.execute("INSERT INTO catalog_parts VALUES (?, ?, ?, ?)",
                 [table.name, part, key, json.dumps(fixed_values)])
     _create_union(con, table.name)
@@ -339,6 +341,8 @@ def _load_distances_of(con, key: str, puzzle, attributes: dict,
                        read: Callable[[str], np.ndarray]) -> None:
     """The distance histograms of the arrays the plug-in declares (the generic views)."""
     declared = puzzle.catalog_distances(attributes)
+    if not declared:
+        return
     columns: dict[str, list] = {name: [] for name in ("variant", "table", "distance", "never",
                                                       "states")}
     for spec in declared:
@@ -358,8 +362,6 @@ def _load_distances_of(con, key: str, puzzle, attributes: dict,
         columns["distance"].append(distances)
         columns["never"].append(distances == spec.never)
         columns["states"].append(np.round(counts[offsets]).astype(np.int64))
-    if not declared:
-        return
     frame = {name: np.concatenate(parts) for name, parts in columns.items()}
     con.register("distance_frame", frame)
     try:  # a distance of "never" is stored as NULL

@@ -102,6 +102,7 @@ class DecompositionSolver:
         symmetries = self.full.symmetries("unrestricted")
         self.rotations = {name: np.asarray(symmetries[name]) for name in ROTATIONS}
         self.split = self.half.n_boards  # a 4×4 rank is top * 6561 + bottom
+        self.half_successors = self.half.click_table()
 
     def measure(self, starts: np.ndarray, targets: np.ndarray) -> dict[str, np.ndarray]:
         """The lengths of ``solve``'s paths for many (start, target) pairs at once:
@@ -141,6 +142,8 @@ class DecompositionSolver:
         return measured
 
     def _halves_solvable_many(self, targets: np.ndarray) -> np.ndarray:
+        """Whether each target suits the two halves: neither its top half nor its bottom
+        row is all blue."""
         colours = self.full.colours(targets)
         return ~(colours[:, :8] == BLUE).all(axis=1) & ~(colours[:, 12:] == BLUE).all(axis=1)
 
@@ -165,7 +168,7 @@ class DecompositionSolver:
         boards, last, remaining = starts.copy(), np.full(len(starts), NO_CLICK), top.astype(int)
         failed = top == UNREACHABLE
         remaining[failed] = 0
-        successors = self.half.click_table()
+        successors = self.half_successors
         for _ in range(int(remaining.max(initial=0))):
             walking = np.flatnonzero(remaining > 0)
             chosen = np.full(len(walking), NO_CLICK)
@@ -201,10 +204,7 @@ class DecompositionSolver:
         return int(self.full.apply_symmetry(np.array([board]), perm)[0])
 
     def _halves_solvable(self, target: int) -> bool:
-        colours = self.full.colours(np.array([target]))[0]
-        top_all_blue = (colours[:8] == BLUE).all()
-        bottom_row_all_blue = (colours[12:] == BLUE).all()
-        return not top_all_blue and not bottom_row_all_blue
+        return bool(self._halves_solvable_many(np.array([target]))[0])
 
     def _solve_halves(self, start: int, target: int) -> tuple[list[int], list[str]]:
         clicks: list[int] = []
