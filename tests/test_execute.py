@@ -14,7 +14,7 @@ import zarr
 
 from builder import store
 from builder.execute import Dask, InProcess
-from builder.puzzles.tricolore import METHODS, Tricolore
+from builder.puzzles.tricolore import Tricolore
 from builder.puzzles.tricolore.tables import ARRAYS, all_pairs_spec
 from builder.reader import CorruptTableError
 from builder.routine import build_table, table_path
@@ -33,12 +33,13 @@ def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir,
     try:
         workers = executor.client().scheduler_info()["workers"]
         assert len(workers) == 2
-        for method in METHODS:
-            result = build_table(tmp_path, all_pairs_spec(4, 2, method), progress=False,
-                                           executor=executor)
-            expected = arrays(table_path(data_dir, all_pairs_spec(4, 2, method)))
-            for name, values in arrays(result.path).items():
-                assert np.array_equal(values, expected[name]), (method, name)
+        # one method: the three differ only in their kernels' arguments, which the
+        # in-process builds check; here the point is the tasks shipped to other processes
+        spec = all_pairs_spec(4, 2, "hybrid")
+        result = build_table(tmp_path, spec, progress=False, executor=executor)
+        expected = arrays(table_path(data_dir, spec))
+        for name, values in arrays(result.path).items():
+            assert np.array_equal(values, expected[name]), name
     finally:
         executor.close()
 

@@ -283,10 +283,11 @@ def test_bidirectional_search_on_3x3_equals_a_plain_bfs():
 
     rules = Tricolore(3, 3)
     rng = np.random.default_rng(4)
-    for start, target in rng.integers(0, rules.n_boards - 1, (6, 2)):
+    for start in rng.integers(0, rules.n_boards - 1, 2):  # the reference BFS is slow
         expected = reference.distances_from(rules.format(int(start)), "unrestricted", 3, 3)
-        found = bidirectional_path(rules, int(start), int(target))
-        assert found.length == expected[rules.format(int(target))]
+        for target in rng.integers(0, rules.n_boards - 1, 3):
+            found = bidirectional_path(rules, int(start), int(target))
+            assert found.length == expected[rules.format(int(target))]
     assert bidirectional_path(rules, 0, rules.n_boards - 1) is None  # all blue
 
 
