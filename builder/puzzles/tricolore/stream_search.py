@@ -20,7 +20,9 @@ that differ only in the untouched rows at the low end of the rank the successor 
 b + delta, one delta for all of them: ``hits[b + j] |= frontier[b + delta + j] & bit``,
 a loop that vectorises.  Clicks that touch the lowest row use a copy of the frontier
 with the rows rotated (row 0 moved to the low end), kept beside the natural one; the
-apply pass walks both in tiles so that both stay in cache.  Blocks of boards that are
+apply pass walks both in tiles so that both stay in cache.  Each layout's frontier and
+hits hold only its own clicks' bits (rows 0-1 natural, the rest rotated): a byte a board
+on 4×4, in the memory the pushed levels use as scratch.  Blocks of boards that are
 finished are skipped.
 
 Outputs equal ``target_search.search_target`` byte for byte (the tests check it).
@@ -76,9 +78,11 @@ def _settled(board, target, clicks, sole, avoiding):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _pull(frontier, hits, squares, lengths, offsets, deltas, done, row_size):
-    """``hits[b]`` bit c for every click c of one layout whose successor node is in the
-    frontier, block by block (a block: ``row_size`` consecutive ranks of the layout)."""
+def _pull(frontier, hits, bits, lengths, offsets, deltas, done, row_size):
+    """``hits[b]`` has a layout's bit i (``bits[i]``) when that layout's click i leads from
+    b into the frontier, block by block (a block: ``row_size`` consecutive ranks of the
+    layout).  Both arrays hold the layout's bits only, one byte a board when it has at
+    most 8 clicks: half the memory traffic and twice the vector lanes of 16 bits."""
     n_blocks = hits.shape[0] // row_size
     for block in prange(n_blocks):
         if done[block]:
@@ -88,8 +92,8 @@ def _pull(frontier, hits, squares, lengths, offsets, deltas, done, row_size):
         # streams (4-5x faster than base + j indexing, which it leaves scalar).
         into = hits[base : base + row_size]
         into[:] = 0
-        for index in range(squares.shape[0]):
-            bit = np.uint16(1 << squares[index])
+        for index in range(bits.shape[0]):
+            bit = bits[index]
             length = lengths[index]
             if length >= row_size:  # one delta for the whole block: a contiguous stream
                 source = base + deltas[offsets[index] + base // length]
@@ -103,23 +107,27 @@ def _pull(frontier, hits, squares, lengths, offsets, deltas, done, row_size):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _apply_dense(level, full, target, hits, hits_rotated, clicks, sole, avoiding, frontier,
-                 frontier_rotated, done, done_rotated, row_size, stride):
+def _apply_dense(level, full, target, n_natural, hits, hits_rotated, clicks, sole, avoiding,
+                 frontier, frontier_rotated, done, done_rotated, row_size, stride):
     """Settle every board from both layouts' hits and write the next frontier in both
-    layouts, in tiles of ``row_size`` x ``row_size`` boards (natural rank q * stride + x,
-    rotated rank x * row_size + q); returns the number of frontier nodes.  Arranged for
-    the vector units: per tile the rotated hits are first gathered into natural order,
-    each block is settled by one contiguous loop of selects, not branches (a mispredicted
-    branch per board cost more than the whole computation; the target is put right
-    after the loop), and the tile's frontier is scattered back into the rotated layout.
-    This is ``_step``'s rule: the first hits settle ``clicks`` (and
-    ``sole`` when a single click hit), a later hit by another click settles
-    ``avoiding``."""
+    layouts (each with its own clicks' bits: the natural layout's clicks are squares 0 ..
+    n_natural - 1, the rotated layout's the rest), in tiles of ``row_size`` x ``row_size``
+    boards (natural rank q * stride + x, rotated rank x * row_size + q); returns the number
+    of frontier nodes.  Arranged for the vector units: per tile the rotated hits are first
+    gathered into natural order, each block is settled by one contiguous loop of selects,
+    not branches (a mispredicted branch per board cost more than the whole computation;
+    the target is put right after the loop), and the tile's rotated frontier is scattered
+    back into the rotated layout.  This is ``_step``'s rule: the first hits settle
+    ``clicks`` (and ``sole`` when a single click hit), a later hit by another click
+    settles ``avoiding``."""
     n_tiles = stride // row_size
     total = 0
+    natural_bits = np.int64((1 << n_natural) - 1)
+    full = np.int64(full)
     for tile in prange(n_tiles):
         first = tile * row_size
-        gathered = np.empty((row_size, row_size), dtype=np.uint16)
+        gathered = np.empty((row_size, row_size), dtype=hits_rotated.dtype)
+        rotated_nodes = np.empty((row_size, row_size), dtype=frontier_rotated.dtype)
         open_rotated = np.zeros(row_size, dtype=np.uint8)
         for x in range(row_size):
             source = hits_rotated[(first + x) * row_size : (first + x + 1) * row_size]
@@ -130,8 +138,10 @@ def _apply_dense(level, full, target, hits, hits_rotated, clicks, sole, avoiding
             base = q * stride + first
             block = base // row_size
             block_frontier = frontier[base : base + row_size]
+            block_rotated = rotated_nodes[q]
             if done[block]:
                 block_frontier[:] = 0
+                block_rotated[:] = 0
                 continue
             from_rotated = gathered[q]
             block_hits = hits[base : base + row_size]
@@ -142,13 +152,15 @@ def _apply_dense(level, full, target, hits, hits_rotated, clicks, sole, avoiding
             kept_clicks = clicks[target] if target_here else UNSET
             open_count = 0
             for x in range(row_size):
-                found = block_hits[x] | from_rotated[x]
+                # int64 throughout: numba makes float64 of a select between int64 and
+                # uint64, and the stores would convert it back
+                found = np.int64(block_hits[x]) | (np.int64(from_rotated[x]) << n_natural)
                 was_clicks = block_clicks[x]
                 was_sole = block_sole[x]
                 was_avoiding = block_avoiding[x]
                 fresh = (was_clicks == UNSET) & (found != 0)
                 single = (found & (found - 1)) == 0
-                sole_bit = np.uint16(1) << (was_sole & 15)
+                sole_bit = np.int64(1) << np.int64(was_sole & 15)
                 late = ((was_clicks != UNSET) & (was_sole != UNSET) & (was_avoiding == UNSET)
                         & ((found & ~sole_bit) != 0))
                 lowest = popcount((found & (0 - found)) - 1)
@@ -156,31 +168,57 @@ def _apply_dense(level, full, target, hits, hits_rotated, clicks, sole, avoiding
                 now_sole = lowest if fresh & single else was_sole
                 now_avoiding = level if late else was_avoiding
                 fresh_nodes = full & ~found if single else full
-                nodes = fresh_nodes if fresh else (sole_bit if late else 0)
+                nodes = fresh_nodes if fresh else (sole_bit if late else np.int64(0))
                 block_clicks[x] = now_clicks
                 block_sole[x] = now_sole
                 block_avoiding[x] = now_avoiding
-                block_frontier[x] = nodes
+                block_frontier[x] = nodes & natural_bits
+                block_rotated[x] = nodes >> n_natural
                 count += popcount(nodes)
                 is_open = (now_clicks == UNSET) | ((now_sole != UNSET) & (now_avoiding == UNSET))
                 open_count += is_open
                 open_rotated[x] |= is_open
             if target_here:  # its nodes are the arrivals; its free node is the return
                 x = target - base
-                count -= popcount(block_frontier[x])
-                found = block_hits[x] | from_rotated[x]
+                count -= popcount(block_frontier[x]) + popcount(block_rotated[x])
+                found = np.int64(block_hits[x]) | (np.int64(from_rotated[x]) << n_natural)
                 block_clicks[x] = level if kept_clicks == UNSET and found else kept_clicks
                 block_sole[x] = UNSET
                 block_avoiding[x] = UNSET
                 block_frontier[x] = 0
+                block_rotated[x] = 0
             done[block] = open_count == 0
         for x in range(row_size):
             into = frontier_rotated[(first + x) * row_size : (first + x + 1) * row_size]
             for q in range(row_size):
-                into[q] = frontier[q * stride + first + x]
+                into[q] = rotated_nodes[q, x]
             done_rotated[first + x] = open_rotated[x] == 0
         total += count
     return total
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _split_frontier(frontier, boards, n_listed, natural, rotated, n_natural, row_size, stride):
+    """From pushed levels to dense ones: the listed frontier boards (each listed once)
+    written into the two layouts' frontiers (all zero before), each with its own clicks'
+    bits."""
+    natural_bits = (1 << n_natural) - 1
+    for index in prange(n_listed):
+        board = boards[index]
+        nodes = frontier[board]
+        natural[board] = nodes & natural_bits
+        rotated[(board % stride) * row_size + board // stride] = nodes >> n_natural
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _merge_frontier(natural, rotated, frontier, n_natural, row_size, stride):
+    """From dense levels back to pushed ones: the two layouts' frontiers as the full one."""
+    for tile in prange(stride // row_size):
+        first = tile * row_size
+        for q in range(row_size):
+            for x in range(first, first + row_size):
+                frontier[q * stride + x] = (np.uint16(natural[q * stride + x])
+                                            | (np.uint16(rotated[x * row_size + q]) << n_natural))
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -223,17 +261,18 @@ def _push(level, full, target, boards, n_boards_listed, frontier, hits, hits_sec
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _list_frontier(frontier, hits, hits_rotated, boards, row_size):
+def _list_frontier(frontier, hits, hits_second, boards, row_size):
     """Back from dense levels to pushed ones: the frontier's boards listed in ``boards``
-    (returned: how many), and both hits arrays cleared for the push's scratch.  Each
-    thread lists its half of the boards, then the second half's list is moved up."""
+    (returned: how many), and the push's two scratch arrays cleared (the dense levels
+    kept their arrays in that memory).  Each thread lists its half of the boards, then
+    the second half's list is moved up."""
     half = (frontier.shape[0] // row_size + 1) // 2 * row_size
     counts = np.zeros(2, dtype=np.int64)
     for part in prange(2):
         first = part * half
         last = min(first + half, frontier.shape[0])
         hits[first:last] = 0
-        hits_rotated[first:last] = 0
+        hits_second[first:last] = 0
         count = first
         for board in range(first, last):
             if frontier[board]:
@@ -313,22 +352,41 @@ def stream_plan(width: int, height: int):
         deltas = (np.concatenate([e[2] for e in entries]) if entries
                   else np.zeros(0, dtype=np.int64))
         packed[layout] = (squares, lengths, offsets, deltas)
+    # The backward search's layouts keep their own clicks' bits (bit i: the layout's i-th
+    # click), which needs the natural layout's clicks to be squares 0 .. n - 1 in order:
+    # clicks in rows 0-1 (whose lowest rows, in the natural layout, stay untouched).
+    n_natural = len(plan["natural"])
+    if [e[0] for e in plan["natural"] + plan["rotated"]] != list(range(rules.n_squares)):
+        raise AssertionError("the stream plan's layouts do not split the squares in order")
+    packed["pull"] = {}
+    for layout, count in (("natural", n_natural), ("rotated", rules.n_squares - n_natural)):
+        dtype = np.uint8 if count <= 8 else np.uint16
+        _, lengths, offsets, deltas = packed[layout]
+        packed["pull"][layout] = (np.array([1 << i for i in range(count)], dtype=dtype),
+                                  lengths, offsets, deltas)
+    packed["n_natural"] = n_natural
     return rules, tables, row_size, stride, packed
 
 
-def _buffers(n_boards: int, row_size: int, kept: dict | None) -> dict[str, np.ndarray]:
+def _buffers(n_boards: int, row_size: int, layout_dtypes: tuple, kept: dict | None
+             ) -> dict[str, np.ndarray]:
     """The search's arrays, set to their starting values; taken from ``kept`` (and left
     there) when given, so that a run of searches touches fresh memory once: on a virtual
-    machine, first touches cost as much as a third of a search."""
+    machine, first touches cost as much as a third of a search.  The dense levels' four
+    layout arrays (hits and frontier of each layout) live in the pushed levels' two
+    scratch arrays when they take a byte a board, else in arrays of their own."""
     shapes = {"clicks": (n_boards, np.uint8, UNSET), "sole": (n_boards, np.uint8, UNSET),
               "avoiding": (n_boards, np.uint8, UNSET), "frontier": (n_boards, np.uint16, 0),
-              "frontier_rotated": (n_boards, np.uint16, 0), "hits": (n_boards, np.uint16, 0),
-              "hits_rotated": (n_boards, np.uint16, 0),
+              "hits": (n_boards, np.uint16, 0), "hits_second": (n_boards, np.uint16, 0),
               "done": (n_boards // row_size, np.bool_, False),
               "done_rotated": (n_boards // row_size, np.bool_, False),
               # board lists for the pushed levels (need no starting value)
               "boards": (n_boards, np.int32, None), "touched": (n_boards, np.int32, None),
               "touched_second": (n_boards, np.int32, None)}
+    shared = all(np.dtype(dtype).itemsize == 1 for dtype in layout_dtypes)
+    if not shared:
+        for name in ("layout_hits", "layout_frontier"):
+            shapes[name] = (2 * n_boards, np.uint16, 0)
     buffers = kept if kept is not None else {}
     for name, (size, dtype, start) in shapes.items():
         array = buffers.get(name)
@@ -340,6 +398,14 @@ def _buffers(n_boards: int, row_size: int, kept: dict | None) -> dict[str, np.nd
             array = buffers[name] = np.empty(size, dtype)
         if start is not None:
             _fill(array, start)
+    natural, rotated = (np.dtype(dtype) for dtype in layout_dtypes)
+    hits_memory = buffers["hits" if shared else "layout_hits"].view(np.uint8)
+    frontier_memory = buffers["hits_second" if shared else "layout_frontier"].view(np.uint8)
+    for memory, names in ((hits_memory, ("natural_hits", "rotated_hits")),
+                          (frontier_memory, ("natural_frontier", "rotated_frontier"))):
+        buffers[names[0]] = memory[: n_boards * natural.itemsize].view(natural)
+        buffers[names[1]] = memory[n_boards * natural.itemsize :][
+            : n_boards * rotated.itemsize].view(rotated)
     return buffers
 
 
@@ -362,16 +428,20 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
         raise ValueError("the stream search covers boards of 2+ rows and at most 16 squares")
     n_boards = rules.n_boards
     full = (1 << rules.n_squares) - 1
-    buffers = _buffers(n_boards, row_size, kept)
+    pull, n_natural = plan["pull"], plan["n_natural"]
+    buffers = _buffers(n_boards, row_size,
+                       (pull["natural"][0].dtype, pull["rotated"][0].dtype), kept)
     clicks, sole, avoiding = buffers["clicks"], buffers["sole"], buffers["avoiding"]
-    frontier, frontier_rotated = buffers["frontier"], buffers["frontier_rotated"]
-    hits, hits_rotated = buffers["hits"], buffers["hits_rotated"]
+    frontier, hits, hits_second = buffers["frontier"], buffers["hits"], buffers["hits_second"]
+    natural_hits, rotated_hits = buffers["natural_hits"], buffers["rotated_hits"]
+    natural_frontier = buffers["natural_frontier"]
+    rotated_frontier = buffers["rotated_frontier"]
     done, done_rotated = buffers["done"], buffers["done_rotated"]
     boards, touched = buffers["boards"], buffers["touched"]
     touched_second = buffers["touched_second"]
     frontier[target] = full
     boards[0], listed, nodes = target, 1, rules.n_squares
-    dense = False  # the frontier is in both layouts (else: listed in ``boards``)
+    dense = False  # the frontier is in the two layouts' arrays (else: listed in ``boards``)
     level = 0
     while nodes:
         level += 1
@@ -379,21 +449,27 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
             raise OverflowError("search deeper than 254 levels")
         if nodes * PUSH_FRACTION < n_boards:
             if dense:
-                listed = _list_frontier(frontier, hits, hits_rotated, boards, row_size)
+                _merge_frontier(natural_frontier, rotated_frontier, frontier, n_natural,
+                                row_size, stride)
+                listed = _list_frontier(frontier, hits, hits_second, boards, row_size)
+                if "layout_frontier" in buffers:  # else cleared with the push's scratch
+                    buffers["layout_frontier"][:] = 0
                 dense = False
             listed, nodes = _push(level, full, target, boards, listed, frontier, hits,
-                                  hits_rotated, touched, touched_second, tables["split"], tables["n_high"], tables["colour_low"],
+                                  hits_second, touched, touched_second, tables["split"],
+                                  tables["n_high"], tables["colour_low"],
                                   tables["colour_high"], tables["retreat_low"],
                                   tables["retreat_high"], clicks, sole, avoiding)
         else:
             if not dense:
-                _rotate(frontier, frontier_rotated, row_size, stride)
+                _split_frontier(frontier, boards, listed, natural_frontier, rotated_frontier,
+                                n_natural, row_size, stride)
                 dense = True
-            _pull(frontier, hits, *plan["natural"], done, row_size)
-            _pull(frontier_rotated, hits_rotated, *plan["rotated"], done_rotated, row_size)
-            nodes = _apply_dense(level, full, target, hits, hits_rotated, clicks, sole,
-                                 avoiding, frontier, frontier_rotated, done, done_rotated,
-                                 row_size, stride)
+            _pull(natural_frontier, natural_hits, *pull["natural"], done, row_size)
+            _pull(rotated_frontier, rotated_hits, *pull["rotated"], done_rotated, row_size)
+            nodes = _apply_dense(level, full, target, n_natural, natural_hits, rotated_hits,
+                                 clicks, sole, avoiding, natural_frontier, rotated_frontier,
+                                 done, done_rotated, row_size, stride)
         if progress is not None:
             progress(level, nodes)
     return clicks, sole, avoiding
