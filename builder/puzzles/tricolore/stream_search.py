@@ -21,8 +21,9 @@ b + delta, one delta for all of them: ``hits[b + j] |= frontier[b + delta + j] &
 a loop that vectorises.  Clicks that touch the lowest row use a copy of the frontier
 with the rows rotated (row 0 moved to the low end), kept beside the natural one; the
 apply pass walks both in tiles so that both stay in cache.  Each layout's frontier and
-hits hold only its own clicks' bits (rows 0-1 natural, the rest rotated): a byte a board
-on 4×4, in the memory the pushed levels use as scratch.  Blocks of boards that are
+hits hold only its own clicks' bits (rows 0-1 natural, the rest rotated): a byte a board,
+in the memory the pushed levels use as scratch (``backward_covers``: the boards where a
+byte holds them).  Blocks of boards that are
 finished are skipped.
 
 Outputs equal ``target_search.search_target`` byte for byte (the tests check it).
@@ -81,8 +82,8 @@ def _settled(board, target, clicks, sole, avoiding):
 def _pull(frontier, hits, bits, lengths, offsets, deltas, done, row_size):
     """``hits[b]`` has a layout's bit i (``bits[i]``) when that layout's click i leads from
     b into the frontier, block by block (a block: ``row_size`` consecutive ranks of the
-    layout).  Both arrays hold the layout's bits only, one byte a board when it has at
-    most 8 clicks: half the memory traffic and twice the vector lanes of 16 bits."""
+    layout).  Both arrays hold the layout's bits only, a byte a board: half the memory
+    traffic and twice the vector lanes of 16 bits."""
     n_blocks = hits.shape[0] // row_size
     for block in prange(n_blocks):
         if done[block]:
@@ -360,21 +361,27 @@ def stream_plan(width: int, height: int):
         raise AssertionError("the stream plan's layouts do not split the squares in order")
     packed["pull"] = {}
     for layout, count in (("natural", n_natural), ("rotated", rules.n_squares - n_natural)):
-        dtype = np.uint8 if count <= 8 else np.uint16
         _, lengths, offsets, deltas = packed[layout]
-        packed["pull"][layout] = (np.array([1 << i for i in range(count)], dtype=dtype),
-                                  lengths, offsets, deltas)
+        packed["pull"][layout] = (np.array([1 << i for i in range(min(count, 8))],
+                                           dtype=np.uint8), lengths, offsets, deltas)
     packed["n_natural"] = n_natural
     return rules, tables, row_size, stride, packed
 
 
-def _buffers(n_boards: int, row_size: int, layout_dtypes: tuple, kept: dict | None
-             ) -> dict[str, np.ndarray]:
+def backward_covers(width: int, height: int) -> bool:
+    """The backward stream search's boards: 2+ rows, and a byte holds each layout's clicks
+    (rows 0-1 in the natural layout, the other rows in the rotated one), as on 4×4.
+    Wider boards go to the general kernel (two-byte layouts cost a second compilation of
+    every kernel for boards nobody plays)."""
+    return height >= 2 and 2 * width <= 8 and (height - 2) * width <= 8
+
+
+def _buffers(n_boards: int, row_size: int, kept: dict | None) -> dict[str, np.ndarray]:
     """The search's arrays, set to their starting values; taken from ``kept`` (and left
     there) when given, so that a run of searches touches fresh memory once: on a virtual
     machine, first touches cost as much as a third of a search.  The dense levels' four
-    layout arrays (hits and frontier of each layout) live in the pushed levels' two
-    scratch arrays when they take a byte a board, else in arrays of their own."""
+    layout arrays (hits and frontier of each layout, a byte a board) live in the pushed
+    levels' two scratch arrays."""
     shapes = {"clicks": (n_boards, np.uint8, UNSET), "sole": (n_boards, np.uint8, UNSET),
               "avoiding": (n_boards, np.uint8, UNSET), "frontier": (n_boards, np.uint16, 0),
               "hits": (n_boards, np.uint16, 0), "hits_second": (n_boards, np.uint16, 0),
@@ -383,10 +390,6 @@ def _buffers(n_boards: int, row_size: int, layout_dtypes: tuple, kept: dict | No
               # board lists for the pushed levels (need no starting value)
               "boards": (n_boards, np.int32, None), "touched": (n_boards, np.int32, None),
               "touched_second": (n_boards, np.int32, None)}
-    shared = all(np.dtype(dtype).itemsize == 1 for dtype in layout_dtypes)
-    if not shared:
-        for name in ("layout_hits", "layout_frontier"):
-            shapes[name] = (2 * n_boards, np.uint16, 0)
     buffers = kept if kept is not None else {}
     for name, (size, dtype, start) in shapes.items():
         array = buffers.get(name)
@@ -398,14 +401,10 @@ def _buffers(n_boards: int, row_size: int, layout_dtypes: tuple, kept: dict | No
             array = buffers[name] = np.empty(size, dtype)
         if start is not None:
             _fill(array, start)
-    natural, rotated = (np.dtype(dtype) for dtype in layout_dtypes)
-    hits_memory = buffers["hits" if shared else "layout_hits"].view(np.uint8)
-    frontier_memory = buffers["hits_second" if shared else "layout_frontier"].view(np.uint8)
-    for memory, names in ((hits_memory, ("natural_hits", "rotated_hits")),
-                          (frontier_memory, ("natural_frontier", "rotated_frontier"))):
-        buffers[names[0]] = memory[: n_boards * natural.itemsize].view(natural)
-        buffers[names[1]] = memory[n_boards * natural.itemsize :][
-            : n_boards * rotated.itemsize].view(rotated)
+    for memory, names in ((buffers["hits"].view(np.uint8), ("natural_hits", "rotated_hits")),
+                          (buffers["hits_second"].view(np.uint8),
+                           ("natural_frontier", "rotated_frontier"))):
+        buffers[names[0]], buffers[names[1]] = memory[:n_boards], memory[n_boards:]
     return buffers
 
 
@@ -423,14 +422,14 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
     ``target_search.search_target`` does.  ``progress(level, frontier_nodes)`` is called
     after each level.  ``kept``: a dict the search keeps its arrays in between calls (the
     returned arrays are then overwritten by the next search)."""
+    if not backward_covers(width, height):
+        raise ValueError("the backward stream search covers boards of 2+ rows whose rows 0-1 "
+                         "and rows 2+ have at most 8 squares each")
     rules, tables, row_size, stride, plan = stream_plan(width, height)
-    if rules.n_squares > 16 or height < 2:
-        raise ValueError("the stream search covers boards of 2+ rows and at most 16 squares")
     n_boards = rules.n_boards
     full = (1 << rules.n_squares) - 1
     pull, n_natural = plan["pull"], plan["n_natural"]
-    buffers = _buffers(n_boards, row_size,
-                       (pull["natural"][0].dtype, pull["rotated"][0].dtype), kept)
+    buffers = _buffers(n_boards, row_size, kept)
     clicks, sole, avoiding = buffers["clicks"], buffers["sole"], buffers["avoiding"]
     frontier, hits, hits_second = buffers["frontier"], buffers["hits"], buffers["hits_second"]
     natural_hits, rotated_hits = buffers["natural_hits"], buffers["rotated_hits"]
@@ -452,8 +451,6 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
                 _merge_frontier(natural_frontier, rotated_frontier, frontier, n_natural,
                                 row_size, stride)
                 listed = _list_frontier(frontier, hits, hits_second, boards, row_size)
-                if "layout_frontier" in buffers:  # else cleared with the push's scratch
-                    buffers["layout_frontier"][:] = 0
                 dense = False
             listed, nodes = _push(level, full, target, boards, listed, frontier, hits,
                                   hits_second, touched, touched_second, tables["split"],

@@ -107,8 +107,8 @@ def all_pairs_block(width: int, height: int, method: str, first: int) -> TaskBlo
 
 def single_target(rules: Tricolore, target: int, progress: bool = True):
     """(clicks, sole_click, clicks_avoiding_sole) from every board to one target (unrestricted
-    clicks), with a bar per level: by the stream kernel on boards of up to 16 squares
-    (``stream_search.py``), else by the general single-target kernel."""
+    clicks), with a bar per level: by the stream kernel on the boards it covers (4×4 among
+    them: ``stream_search.backward_covers``), else by the general single-target kernel."""
     from tqdm import tqdm
 
     bar = tqdm(desc=f"{rules.format(target)} levels", unit="level", disable=not progress)
@@ -118,9 +118,12 @@ def single_target(rules: Tricolore, target: int, progress: bool = True):
         bar.set_postfix(frontier_nodes=f"{frontier_nodes:,}")
 
     try:
-        if rules.n_squares <= 16 and rules.height >= 2:  # the stream kernel's range
-            from builder.puzzles.tricolore.stream_search import search_target_streams
+        from builder.puzzles.tricolore.stream_search import (
+            backward_covers,
+            search_target_streams,
+        )
 
+        if backward_covers(rules.width, rules.height):
             return search_target_streams(rules.width, rules.height, target, report)
         from builder.puzzles.tricolore.target_search import search_target
 
