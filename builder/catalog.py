@@ -39,14 +39,25 @@ def _sources(data_dir: Path) -> list[tuple[Path, dict]]:
 
     known = {puzzle.name for puzzle in registry.PUZZLES}
     sources = []
-    for path in sorted(Path(data_dir).rglob("*.zarr")):
-        if any(part.startswith(".") for part in path.relative_to(data_dir).parts):
-            continue
+    for path in _table_directories(Path(data_dir)):
         attributes = store.read_attributes(path)
         if (attributes and attributes.get("complete") and attributes.get("puzzle") in known
                 and attributes.get("table_format") == store.TABLE_FORMAT):
             sources.append((path, attributes))
     return sources
+
+
+def _table_directories(data_dir: Path) -> list[Path]:
+    """Every ``*.zarr`` directory under ``data_dir`` outside hidden ones (staging), sorted;
+    the walk does not enter them (a table's chunk folders hold thousands of files)."""
+    found = []
+    for folder, subfolders, _ in os.walk(data_dir):
+        for name in list(subfolders):
+            if name.startswith(".") or name.endswith(".zarr"):
+                subfolders.remove(name)
+                if not name.startswith("."):
+                    found.append(Path(folder) / name)
+    return sorted(found)
 
 
 def _source_stamp(data_dir: Path, sources: list[tuple[Path, dict]]) -> str:

@@ -113,3 +113,14 @@ def test_a_plugins_table_with_catalog_rows_updates_the_catalog_in_place(tmp_path
     with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
                         config=dict(SEALED_CATALOG)) as con:
         assert con.execute("SELECT count(*) FROM lucas_summary").fetchone() == (2,)
+
+
+def test_only_published_tables_are_catalogued_not_staging_copies(tmp_path):
+    """A table copied into a hidden staging folder (as a build in progress holds it) and a
+    complete group inside a table's own folder are not sources: only published tables."""
+    build_balls(tmp_path, 3, 2, 2)
+    published = tmp_path / "balls" / "3_2_2.zarr"
+    shutil.copytree(published, tmp_path / "balls" / ".3_2_2.zarr.building-0000")
+    shutil.copytree(published, tmp_path / ".hidden" / "3_2_2.zarr")
+    shutil.copytree(published, published / "inner.zarr")
+    assert [path for path, _ in catalog._sources(tmp_path)] == [published]
