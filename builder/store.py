@@ -151,6 +151,7 @@ class TableWriter:
         values = np.asarray(values)
         if values.shape != array.shape:
             raise ValueError(f"{name}: {values.shape} values for an array of {array.shape}")
+        values = values.astype(array.dtype, copy=False)  # stored as the array's type
         metadata = array.metadata
         zstd = metadata.codecs[-1]
         compressor = Zstd(level=zstd.level, checksum=zstd.checksum)

@@ -135,6 +135,10 @@ def test_whole_arrays_are_written_as_the_very_chunk_files_zarr_writes(tmp_path):
                     if p.is_file() and p.name != "zarr.json"}
         assert files == expected, name
     assert len(list((ours / "mostly_zero").rglob("c/*"))) == 1
+    # values of another type are stored as the array's, as zarr stores them
+    writer = store.TableWriter(tmp_path / "cast.zarr", {"narrow": ((10,), np.uint8, (4,))}, {})
+    writer.write("narrow", (...,), np.arange(10, dtype=np.int64))
+    assert zarr.open_group(tmp_path / "cast.zarr")["narrow"][...].tolist() == list(range(10))
 
 
 def test_a_whole_array_read_by_the_chunk_reader_equals_zarrs(tmp_path):
