@@ -246,6 +246,17 @@ def test_forward_search_matches_a_plain_bfs_on_3x3():
             assert set(rules.format_many(np.flatnonzero(reached))) == expected
 
 
+def test_the_statistics_histogram_counts_every_byte_value():
+    """The 4×4 statistics count a search's distances on every core: numpy's count, for a
+    length that does not split evenly and for every byte value."""
+    from builder.puzzles.tricolore.stream_search import byte_histogram
+
+    values = np.random.default_rng(5).integers(0, 256, 100_003).astype(np.uint8)
+    assert byte_histogram(values).tolist() == np.bincount(values, minlength=256).tolist()
+    assert byte_histogram(values[:5]).tolist() == np.bincount(values[:5],
+                                                              minlength=256).tolist()
+
+
 @pytest.mark.parametrize("width, height", [(4, 3), (3, 4)])
 def test_the_stream_forward_search_equals_the_general_one(width, height):
     from builder.puzzles.tricolore.stream_search import forward_reachable_streams

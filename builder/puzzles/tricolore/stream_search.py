@@ -472,6 +472,21 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
     return clicks, sole, avoiding
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def byte_histogram(values):
+    """How many entries of a uint8 array hold each value (256 counts), on every core: a
+    search's distance histogram in a hundredth of numpy's time (``np.bincount`` first
+    widens every entry to eight bytes)."""
+    n_parts = 64
+    counts = np.zeros((n_parts, 256), dtype=np.int64)
+    size = values.shape[0]
+    for part in prange(n_parts):
+        row = counts[part]
+        for index in range(part * size // n_parts, (part + 1) * size // n_parts):
+            row[values[index]] += 1
+    return counts.sum(axis=0)
+
+
 # --- forward reachability in streams ---------------------------------------------------
 
 @njit(cache=True, nogil=True)

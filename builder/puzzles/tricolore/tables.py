@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 
 from builder.puzzles.base import ChunkTasks, Computed, TableLookup, TableSpec, TaskBlock
-from builder.puzzles.counting import value_counts
 from builder.puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
     METHODS,
@@ -279,12 +278,12 @@ def target_stats_task(target: int) -> dict:
     """One task of the 4×4 statistics: the exact search towards one target, returned as
     its record (distance histogram, orbit size, maximum, seconds).  Runs here or on a Dask
     worker; writes nothing."""
-    from builder.puzzles.tricolore.stream_search import search_target_streams
+    from builder.puzzles.tricolore.stream_search import byte_histogram, search_target_streams
 
     rules = Tricolore(4, 4)
     started = time.perf_counter()
     clicks = search_target_streams(4, 4, target, kept=_KEPT_BUFFERS)[0]
-    histogram = value_counts(clicks, minlength=256)
+    histogram = byte_histogram(clicks)
     perms = list(rules.symmetries("unrestricted").values())
     orbit = {int(rules.apply_symmetry(np.array([target]), p)[0]) for p in perms}
     return {
