@@ -5,13 +5,20 @@ VENV ?= .venv
 DATA ?= data
 PYTHON ?= python3
 INSTALLED := $(VENV)/.installed
+TEST_TOOLS := $(VENV)/.installed-test-tools
 
 .PHONY: tables test bench clean-data
 
 # --no-compile: bytecode is compiled on first import, for the modules used (pip compiling
-# every installed file took a third of the install's time)
+# every installed file took a third of the install's time).  The tables need the project
+# alone; the test tools (a browser driver among them) come with `make test`: a fresh
+# `make tables` installs in 38 s instead of 48 s.
 $(INSTALLED): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-compile -e .
+	touch $@
+
+$(TEST_TOOLS): $(INSTALLED)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'
 	touch $@
 
@@ -19,7 +26,7 @@ tables: $(INSTALLED)
 	$(VENV)/bin/builder tables --data $(DATA) $(if $(FORCE),--force)
 	$(VENV)/bin/query stats tricolore --data $(DATA)
 
-test: tables
+test: tables $(TEST_TOOLS)
 	TABLEBASE_DATA=$(abspath $(DATA)) $(VENV)/bin/pytest
 
 bench: tables
