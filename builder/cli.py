@@ -44,6 +44,7 @@ JobsOption = Annotated[int, typer.Option(
     "--jobs", help="Build this many puzzles' tables at once, each in a process of its own "
     "(0: one per core, at most 2; 1: one at a time, with every table's own progress bars). "
     "With --workers or --scheduler, one at a time.")]
+
 MAX_LOCAL_WORKERS_PER_CORE = 4
 
 

@@ -74,10 +74,6 @@ def publishing(path: Path) -> Iterator[Path]:
         workspace.staging_finished(staging)
 
 
-SLAB_CHUNKS = 64
-"""Chunks written per step of a whole-array write (each step one hold of the write lock)."""
-
-
 class TableWriter:
     """A zarr v3 group being written: arrays created up front, filled region by region
     (zstd-compressed), and marked ``complete`` by ``finish`` once everything is in."""
@@ -128,20 +124,15 @@ class TableWriter:
             with writing():
                 array[region] = values
             return
-        if _encoded_by_zstd_alone(array):
-            self._write_chunks(name, array, values)
-            return
-        # a whole array goes in slabs of chunks, so that Ctrl-C never waits long for one
-        step = array.chunks[0] * SLAB_CHUNKS
-        for first in range(0, array.shape[0], step):
-            with writing():
-                array[first:first + step] = values[first:first + step]
+        self._write_chunks(name, array, values)
 
     def _write_chunks(self, name: str, array, values: np.ndarray) -> None:
         """A whole array written chunk file by chunk file, compressed on every core: the
-        files zarr itself would write (edge chunks padded with the fill value, chunks
-        holding only the fill value left out), at about 4x the speed of zarr's own
-        per-chunk machinery (a 4×4 target table's three arrays: 1.4 s -> 0.35 s)."""
+        files zarr itself would write for the bytes-then-zstd arrays ``_create`` makes
+        (edge chunks padded with the fill value, chunks holding only the fill value left
+        out), at about 4x the speed of zarr's own per-chunk machinery (bench row
+        ``table_write_4x4_target``).  Each file is one hold of the write lock, so Ctrl-C
+        never waits long."""
         from concurrent.futures import ThreadPoolExecutor
 
         from numcodecs import Zstd
@@ -288,16 +279,6 @@ def publish(staging: Path, path: Path) -> None:
             os.rename(path, retired)
         os.rename(staging, path)
     shutil.rmtree(retired, ignore_errors=True)
-
-
-def _encoded_by_zstd_alone(array) -> bool:
-    """The arrays ``TableWriter`` creates: plain bytes, then zstd (what ``_write_chunks``
-    can write without zarr)."""
-    from zarr.codecs import BytesCodec, ZstdCodec
-
-    codecs = getattr(array.metadata, "codecs", ())
-    return (len(codecs) == 2 and isinstance(codecs[0], BytesCodec)
-            and isinstance(codecs[1], ZstdCodec))
 
 
 def write_table(

@@ -23,8 +23,7 @@ with the rows rotated (row 0 moved to the low end), kept beside the natural one;
 apply pass walks both in tiles so that both stay in cache.  Each layout's frontier and
 hits hold only its own clicks' bits (rows 0-1 natural, the rest rotated): a byte a board,
 in the memory the pushed levels use as scratch (``backward_covers``: the boards where a
-byte holds them).  Blocks of boards that are
-finished are skipped.
+byte holds them).  Blocks of boards that are finished are skipped.
 
 Outputs equal ``target_search.search_target`` byte for byte (the tests check it).
 """
@@ -68,14 +67,6 @@ def _step(board, hits, level, full, target, clicks, sole, avoiding):
         avoiding[board] = level
         return 1 << np.int64(best)
     return 0
-
-
-@njit(cache=True, inline="always")
-def _settled(board, target, clicks, sole, avoiding):
-    """No node of the board can still change."""
-    if clicks[board] == UNSET:
-        return False
-    return board == target or sole[board] == UNSET or avoiding[board] != UNSET
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -356,15 +347,8 @@ def stream_plan(width: int, height: int):
     # The backward search's layouts keep their own clicks' bits (bit i: the layout's i-th
     # click), which needs the natural layout's clicks to be squares 0 .. n - 1 in order:
     # clicks in rows 0-1 (whose lowest rows, in the natural layout, stay untouched).
-    n_natural = len(plan["natural"])
     if [e[0] for e in plan["natural"] + plan["rotated"]] != list(range(rules.n_squares)):
         raise AssertionError("the stream plan's layouts do not split the squares in order")
-    packed["pull"] = {}
-    for layout, count in (("natural", n_natural), ("rotated", rules.n_squares - n_natural)):
-        _, lengths, offsets, deltas = packed[layout]
-        packed["pull"][layout] = (np.array([1 << i for i in range(min(count, 8))],
-                                           dtype=np.uint8), lengths, offsets, deltas)
-    packed["n_natural"] = n_natural
     return rules, tables, row_size, stride, packed
 
 
@@ -428,7 +412,10 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
     rules, tables, row_size, stride, plan = stream_plan(width, height)
     n_boards = rules.n_boards
     full = (1 << rules.n_squares) - 1
-    pull, n_natural = plan["pull"], plan["n_natural"]
+    n_natural = len(plan["natural"][0])
+    # each layout's pull: bit i of its byte for its i-th click, with that click's streams
+    pull = {layout: (np.array([1 << i for i in range(len(plan[layout][0]))], dtype=np.uint8),
+                     *plan[layout][1:]) for layout in ("natural", "rotated")}
     buffers = _buffers(n_boards, row_size, kept)
     clicks, sole, avoiding = buffers["clicks"], buffers["sole"], buffers["avoiding"]
     frontier, hits, hits_second = buffers["frontier"], buffers["hits"], buffers["hits_second"]
