@@ -223,6 +223,31 @@ def test_the_stream_kernel_equals_the_general_kernel_byte_for_byte(width, height
             assert np.array_equal(expected, got), (rules.format(target), name)
 
 
+@pytest.mark.parametrize("first_pushed", [True, False])
+def test_the_stream_kernel_is_exact_whichever_way_each_level_goes(monkeypatch, first_pushed):
+    """The level rule only chooses a route: levels forced to alternate between pushed and
+    dense (every change of route: lists to layouts and back, the done flags carried
+    across) give the general kernel's tables byte for byte."""
+    from builder.puzzles.tricolore import stream_search
+    from builder.puzzles.tricolore.target_search import search_target
+
+    levels = []
+
+    def alternate(frontier_nodes: int, open_boards: int) -> bool:
+        levels.append(frontier_nodes)
+        return (len(levels) % 2 == 1) == first_pushed
+
+    monkeypatch.setattr(stream_search, "_pushes", alternate)
+    rules = Tricolore(4, 3)
+    for target in (0, int(np.random.default_rng(43).integers(0, rules.n_boards))):
+        levels.clear()
+        general = search_target(rules.half_tables(), target)
+        streamed = stream_search.search_target_streams(4, 3, target)
+        assert len(levels) > 4  # routes changed several times
+        for name, expected, got in zip(ARRAYS, general, streamed):
+            assert np.array_equal(expected, got), (rules.format(target), name)
+
+
 def test_a_stored_4x4_table_equals_the_general_kernel(data_dir):
     """The applet's all-red target, built by the stream kernel (`make tables`), against
     the general single-target kernel run here."""
