@@ -101,29 +101,21 @@ def _pull(frontier, hits, bits, lengths, offsets, deltas, done, row_size):
                     into[j] |= frontier[rank + deltas[offsets[index] + rank]] & bit
 
 
-TILE_COLUMNS = 9
-"""Blocks side by side in one tile of the dense apply: each of a tile's rows is then
-``TILE_COLUMNS * row_size`` contiguous bytes of every array (one block's 81 bytes a row
-left the hardware prefetchers 81 short streams per array, and the apply waited on memory)."""
-
-
 @njit(cache=True, nogil=True, parallel=True)
 def _apply_dense(level, full, target, n_natural, hits, hits_rotated, clicks, sole, avoiding,
                  frontier, frontier_rotated, done, done_rotated, row_size, stride):
     """Settle every board from both layouts' hits and write the next frontier in both
     layouts (each with its own clicks' bits: the natural layout's clicks are squares 0 ..
-    n_natural - 1, the rotated layout's the rest), in tiles of ``row_size`` rows by up to
-    ``TILE_COLUMNS`` blocks (natural rank q * stride + x, rotated rank x * row_size + q);
-    returns the number of frontier nodes.  Arranged for the vector units: per tile the
-    rotated hits are first gathered into natural order, each block is settled by one
-    contiguous loop of selects, not branches (a mispredicted branch per board cost more
-    than the whole computation; the target is put right after the loop), and the tile's
-    rotated frontier is scattered back into the rotated layout.  This is ``_step``'s rule:
-    the first hits settle ``clicks`` (and ``sole`` when a single click hit), a later hit
-    by another click settles ``avoiding``."""
-    n_columns = stride // row_size
-    n_tiles = (n_columns + TILE_COLUMNS - 1) // TILE_COLUMNS
-    span = TILE_COLUMNS * row_size
+    n_natural - 1, the rotated layout's the rest), in tiles of ``row_size`` x ``row_size``
+    boards (natural rank q * stride + x, rotated rank x * row_size + q); returns the number
+    of frontier nodes.  Arranged for the vector units: per tile the rotated hits are first
+    gathered into natural order, each block is settled by one contiguous loop of selects,
+    not branches (a mispredicted branch per board cost more than the whole computation;
+    the target is put right after the loop), and the tile's rotated frontier is scattered
+    back into the rotated layout.  This is ``_step``'s rule: the first hits settle
+    ``clicks`` (and ``sole`` when a single click hit), a later hit by another click
+    settles ``avoiding``."""
+    n_tiles = stride // row_size
     total = 0
     shift = U16(n_natural)
     one = U16(1)
@@ -132,84 +124,81 @@ def _apply_dense(level, full, target, n_natural, hits, hits_rotated, clicks, sol
     n_squares = U16(popcount(full))
     this_level = U8(level)
     for tile in prange(n_tiles):
-        first = tile * span
-        width = min(span, stride - first)
-        gathered = np.empty((row_size, span), dtype=hits_rotated.dtype)
-        rotated_nodes = np.empty((row_size, span), dtype=frontier_rotated.dtype)
-        open_rotated = np.zeros(span, dtype=np.uint8)
-        for x in range(width):
+        first = tile * row_size
+        gathered = np.empty((row_size, row_size), dtype=hits_rotated.dtype)
+        rotated_nodes = np.empty((row_size, row_size), dtype=frontier_rotated.dtype)
+        open_rotated = np.zeros(row_size, dtype=np.uint8)
+        for x in range(row_size):
             source = hits_rotated[(first + x) * row_size : (first + x + 1) * row_size]
             for q in range(row_size):
                 gathered[q, x] = source[q]
         count = 0
         for q in range(row_size):
-            for column in range(0, width, row_size):
-                base = q * stride + first + column
-                block = base // row_size
-                block_frontier = frontier[base : base + row_size]
-                block_rotated = rotated_nodes[q, column : column + row_size]
-                if done[block]:
-                    block_frontier[:] = 0
-                    block_rotated[:] = 0
-                    continue
-                from_rotated = gathered[q, column : column + row_size]
-                block_open = open_rotated[column : column + row_size]
-                block_hits = hits[base : base + row_size]
-                block_clicks = clicks[base : base + row_size]
-                block_sole = sole[base : base + row_size]
-                block_avoiding = avoiding[base : base + row_size]
-                target_here = base <= target < base + row_size
-                kept_clicks = clicks[target] if target_here else UNSET
-                # uint16 throughout, each result cast back: numba types every integer
-                # operation as 64-bit, and only with the casts does LLVM vectorise the
-                # loop in 16-bit lanes (4x the lanes; the apply ran 1.6x faster)
-                open_count = U16(0)
-                block_count = U16(0)
-                for x in range(row_size):
-                    found = U16(U16(block_hits[x]) | U16(U16(from_rotated[x]) << shift))
-                    was_clicks = block_clicks[x]
-                    was_sole = block_sole[x]
-                    was_avoiding = block_avoiding[x]
-                    fresh = (was_clicks == UNSET) & (found != 0)
-                    single = U16(found & U16(found - one)) == 0
-                    sole_bit = U16(one << U16(was_sole & U8(15)))
-                    late = ((was_clicks != UNSET) & (was_sole != UNSET)
-                            & (was_avoiding == UNSET) & (U16(found & U16(~sole_bit)) != 0))
-                    # the single click's square without popcount (a dozen vector
-                    # instructions on AVX2): found is a power of two where it is used
-                    lowest = U8(U8(U16(found & U16(0xAAAA)) != 0)
-                                | U8(U8(U16(found & U16(0xCCCC)) != 0) << U8(1))
-                                | U8(U8(U16(found & U16(0xF0F0)) != 0) << U8(2))
-                                | U8(U8(U16(found & U16(0xFF00)) != 0) << U8(3)))
-                    now_clicks = this_level if fresh else was_clicks
-                    now_sole = lowest if fresh & single else was_sole
-                    now_avoiding = this_level if late else was_avoiding
-                    fresh_nodes = U16(all_clicks & U16(~found)) if single else all_clicks
-                    nodes = fresh_nodes if fresh else (sole_bit if late else U16(0))
-                    block_clicks[x] = now_clicks
-                    block_sole[x] = now_sole
-                    block_avoiding[x] = now_avoiding
-                    block_frontier[x] = U8(nodes & natural_bits)
-                    block_rotated[x] = U8(nodes >> shift)
-                    # popcount(nodes), from what it is made of
-                    block_count = U16(block_count + U16(U16(fresh) * U16(n_squares - U16(single)))
-                                      + U16(late))
-                    is_open = ((now_clicks == UNSET)
-                               | ((now_sole != UNSET) & (now_avoiding == UNSET)))
-                    open_count = U16(open_count + U16(is_open))
-                    block_open[x] |= U8(is_open)
-                count += np.int64(block_count)
-                if target_here:  # its nodes are the arrivals; its free node is the return
-                    x = target - base
-                    count -= popcount(block_frontier[x]) + popcount(block_rotated[x])
-                    arrived = block_hits[x] | from_rotated[x]
-                    block_clicks[x] = level if kept_clicks == UNSET and arrived else kept_clicks
-                    block_sole[x] = UNSET
-                    block_avoiding[x] = UNSET
-                    block_frontier[x] = 0
-                    block_rotated[x] = 0
-                done[block] = open_count == 0
-        for x in range(width):
+            base = q * stride + first
+            block = base // row_size
+            block_frontier = frontier[base : base + row_size]
+            block_rotated = rotated_nodes[q]
+            if done[block]:
+                block_frontier[:] = 0
+                block_rotated[:] = 0
+                continue
+            from_rotated = gathered[q]
+            block_hits = hits[base : base + row_size]
+            block_clicks = clicks[base : base + row_size]
+            block_sole = sole[base : base + row_size]
+            block_avoiding = avoiding[base : base + row_size]
+            target_here = base <= target < base + row_size
+            kept_clicks = clicks[target] if target_here else UNSET
+            # uint16 throughout, each result cast back: numba types every integer
+            # operation as 64-bit, and only with the casts does LLVM vectorise the
+            # loop in 16-bit lanes (4x the lanes; the apply ran 1.45-1.6x faster)
+            open_count = U16(0)
+            block_count = U16(0)
+            for x in range(row_size):
+                found = U16(U16(block_hits[x]) | U16(U16(from_rotated[x]) << shift))
+                was_clicks = block_clicks[x]
+                was_sole = block_sole[x]
+                was_avoiding = block_avoiding[x]
+                fresh = (was_clicks == UNSET) & (found != 0)
+                single = U16(found & U16(found - one)) == 0
+                sole_bit = U16(one << U16(was_sole & U8(15)))
+                late = ((was_clicks != UNSET) & (was_sole != UNSET)
+                        & (was_avoiding == UNSET) & (U16(found & U16(~sole_bit)) != 0))
+                # the single click's square by mask tests, which vectorise in 16-bit
+                # lanes (AVX2 has no vector popcount): found is a power of two here
+                lowest = U8(U8(U16(found & U16(0xAAAA)) != 0)
+                            | U8(U8(U16(found & U16(0xCCCC)) != 0) << U8(1))
+                            | U8(U8(U16(found & U16(0xF0F0)) != 0) << U8(2))
+                            | U8(U8(U16(found & U16(0xFF00)) != 0) << U8(3)))
+                now_clicks = this_level if fresh else was_clicks
+                now_sole = lowest if fresh & single else was_sole
+                now_avoiding = this_level if late else was_avoiding
+                fresh_nodes = U16(all_clicks & U16(~found)) if single else all_clicks
+                nodes = fresh_nodes if fresh else (sole_bit if late else U16(0))
+                block_clicks[x] = now_clicks
+                block_sole[x] = now_sole
+                block_avoiding[x] = now_avoiding
+                block_frontier[x] = U8(nodes & natural_bits)
+                block_rotated[x] = U8(nodes >> shift)
+                # popcount(nodes), from what it is made of
+                block_count = U16(block_count + U16(U16(fresh) * U16(n_squares - U16(single)))
+                                  + U16(late))
+                is_open = ((now_clicks == UNSET)
+                           | ((now_sole != UNSET) & (now_avoiding == UNSET)))
+                open_count = U16(open_count + U16(is_open))
+                open_rotated[x] |= U8(is_open)
+            count += np.int64(block_count)
+            if target_here:  # its nodes are the arrivals; its free node is the return
+                x = target - base
+                count -= popcount(block_frontier[x]) + popcount(block_rotated[x])
+                arrived = block_hits[x] | from_rotated[x]
+                block_clicks[x] = level if kept_clicks == UNSET and arrived else kept_clicks
+                block_sole[x] = UNSET
+                block_avoiding[x] = UNSET
+                block_frontier[x] = 0
+                block_rotated[x] = 0
+            done[block] = open_count == 0
+        for x in range(row_size):
             into = frontier_rotated[(first + x) * row_size : (first + x + 1) * row_size]
             for q in range(row_size):
                 into[q] = rotated_nodes[q, x]
