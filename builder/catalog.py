@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from builder import store
+from builder.puzzles import OneLineError
 from builder.puzzles.counting import value_counts
 
 CATALOG_NAME = "catalog.duckdb"
@@ -39,7 +40,7 @@ def _sources(data_dir: Path) -> list[tuple[Path, dict]]:
 
     known = {puzzle.name for puzzle in registry.PUZZLES}
     sources = []
-    for path in _table_directories(Path(data_dir)):
+    for path in table_directories(Path(data_dir)):
         attributes = store.read_attributes(path)
         if (attributes and attributes.get("complete") and attributes.get("puzzle") in known
                 and attributes.get("table_format") == store.TABLE_FORMAT):
@@ -47,17 +48,40 @@ def _sources(data_dir: Path) -> list[tuple[Path, dict]]:
     return sources
 
 
-def _table_directories(data_dir: Path) -> list[Path]:
+class UnreadableFolderError(OneLineError):
+    """A folder of the data directory that cannot be listed: its tables are neither loaded
+    nor dropped from the catalog."""
+
+
+def table_directories(data_dir: Path) -> list[Path]:
     """Every ``*.zarr`` directory under ``data_dir`` outside hidden ones (staging), sorted;
-    the walk does not enter them (a table's chunk folders hold thousands of files)."""
+    the walk does not enter them (a table's chunk folders hold thousands of files).
+    Symlinked folders are followed (tables kept on another disk), each real folder once;
+    a folder that cannot be read is an error, never a reason to forget its tables."""
+    def unreadable(error: OSError) -> None:
+        raise UnreadableFolderError(f"cannot read {error.filename} "
+                                    f"({error.strerror or error}): its tables would be "
+                                    "missed; fix its permissions or link") from None
+
     found = []
-    for folder, subfolders, _ in os.walk(data_dir):
+    seen: set[str] = set()
+    for folder, subfolders, _ in os.walk(data_dir, onerror=unreadable, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:  # a link back up the tree
+            subfolders.clear()
+            continue
+        seen.add(real)
         for name in list(subfolders):
             if name.startswith(".") or name.endswith(".zarr"):
                 subfolders.remove(name)
                 if not name.startswith("."):
                     found.append(Path(folder) / name)
     return sorted(found)
+
+
+def has_tables(data_dir: Path) -> bool:
+    """True when the data directory holds at least one table folder (current or not)."""
+    return bool(table_directories(Path(data_dir)))
 
 
 def _source_stamp(data_dir: Path, sources: list[tuple[Path, dict]]) -> str:
@@ -102,8 +126,6 @@ def catalog_is_current(data_dir: Path) -> bool:
 
 def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     """Bring the catalog up to date with the tables; returns True if it changed."""
-    import duckdb
-
     if not force and catalog_is_current(data_dir):
         return False
     sources = _sources(data_dir)
@@ -113,7 +135,18 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     for path, _ in sources:  # statistics only from intact tables
         store.check_intact(path)
     with _staged_catalog(catalog_path(data_dir)) as staging:
-        con = duckdb.connect(str(staging))
+        write_catalog(data_dir, sources, stamp, staging)
+        check_staged(staging, sources, stamp)
+    return True
+
+
+def write_catalog(data_dir: Path, sources: list[tuple[Path, dict]], stamp: str,
+                  destination: Path) -> None:
+    """A whole catalog of these tables, written to ``destination`` (a new file)."""
+    import duckdb
+
+    con = duckdb.connect(str(destination))
+    try:
         con.execute(QUIET)
         _create_plugin_tables(con)
         con.execute('CREATE TABLE table_distances (source VARCHAR, puzzle VARCHAR, '
@@ -125,8 +158,37 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
         _create_plugin_views(con)
         con.execute(GENERIC_VIEWS)
         con.execute("CREATE TABLE catalog_info AS SELECT ? AS stamp", [stamp])
+        con.execute("CHECKPOINT")
+    finally:
         con.close()
-    return True
+
+
+class CatalogNotReplacedError(OneLineError):
+    """A staged catalog that failed its check; the catalog in place was kept."""
+
+
+def check_staged(staging: Path, sources: list[tuple[Path, dict]], stamp: str) -> None:
+    """A staged catalog, read back from disk before it replaces the one in place: it holds
+    every table it was made from, its stamp, and every view answers.  A failure (a full
+    disk, a write that did not land) keeps the old catalog."""
+    import duckdb
+
+    try:
+        with duckdb.connect(str(staging), read_only=True,
+                            config=dict(store.SEALED_CATALOG)) as con:
+            (count,) = con.execute("SELECT count(*) FROM catalog_sources").fetchone()
+            (found,) = con.execute("SELECT stamp FROM catalog_info").fetchone()
+            views = [name for (name,) in con.execute(
+                "SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()]
+            for view in views:
+                con.execute(f'SELECT count(*) FROM "{view}"').fetchone()
+    except (duckdb.Error, TypeError) as error:
+        reason = (str(error).splitlines() or [type(error).__name__])[0][:150]
+        raise CatalogNotReplacedError(f"the new catalog could not be read back ({reason}); "
+                                      "the previous catalog is kept") from None
+    if count != len(sources) or found != stamp:
+        raise CatalogNotReplacedError(f"the new catalog holds {count} of {len(sources)} "
+                                      "tables; the previous catalog is kept")
 
 
 def _load_source(con, data_dir: Path, path: Path, attributes: dict) -> None:
@@ -139,7 +201,7 @@ def _load_source(con, data_dir: Path, path: Path, attributes: dict) -> None:
     from builder.reader import read_whole
 
     key = _source_key(data_dir, path)
-    puzzle = _plugin_of(attributes)
+    puzzle = plugin_of(attributes)
     if puzzle is not None:
         @functools.cache
         def read(array: str) -> np.ndarray:
@@ -161,7 +223,7 @@ def _unload_source(con, key: str, attributes: dict) -> None:
         con.execute(f"DELETE FROM {table} WHERE source = ?", [key])
 
 
-def _plugin_of(attributes: dict):
+def plugin_of(attributes: dict):
     from builder.puzzles import registry
 
     try:
@@ -267,7 +329,7 @@ def _insert_rows(con, name: str, rows: list[tuple]) -> None:
 
 
 def _unload_plugin_rows(con, key: str, attributes: dict) -> None:
-    puzzle = _plugin_of(attributes)
+    puzzle = plugin_of(attributes)
     for table in puzzle.catalog_tables if puzzle else ():
         if table.per_source:
             part = _part_name(table.name, key)
@@ -351,9 +413,36 @@ def _source_key(data_dir: Path, path: Path) -> str:
 def _load_distances_of(con, key: str, puzzle, attributes: dict,
                        read: Callable[[str], np.ndarray]) -> None:
     """The distance histograms of the arrays the plug-in declares (the generic views)."""
+    frame = _distance_columns(puzzle, attributes, read)
+    if frame is None:
+        return
+    con.register("distance_frame", frame)
+    try:  # a distance of "never" is stored as NULL
+        con.execute('INSERT INTO table_distances SELECT ?, ?, variant, "table", '
+                    "CASE WHEN never THEN NULL ELSE distance END, states FROM distance_frame",
+                    [key, puzzle.name])
+    finally:
+        con.unregister("distance_frame")
+
+
+def distance_rows(puzzle, attributes: dict, read: Callable[[str], np.ndarray]
+                  ) -> list[tuple]:
+    """(variant, table, distance or None for "never", states) of every distance histogram
+    one stored table gives the catalog: the rows `builder verify` counts again."""
+    frame = _distance_columns(puzzle, attributes, read)
+    if frame is None:
+        return []
+    return [(variant, table, None if never else int(distance), int(states))
+            for variant, table, distance, never, states in zip(
+                frame["variant"], frame["table"], frame["distance"], frame["never"],
+                frame["states"])]
+
+
+def _distance_columns(puzzle, attributes: dict, read: Callable[[str], np.ndarray]
+                      ) -> dict[str, np.ndarray] | None:
     declared = puzzle.catalog_distances(attributes)
     if not declared:
-        return
+        return None
     columns: dict[str, list] = {name: [] for name in ("variant", "table", "distance", "never",
                                                       "states")}
     for spec in declared:
@@ -373,14 +462,7 @@ def _load_distances_of(con, key: str, puzzle, attributes: dict,
         columns["distance"].append(distances)
         columns["never"].append(distances == spec.never)
         columns["states"].append(np.round(counts[offsets]).astype(np.int64))
-    frame = {name: np.concatenate(parts) for name, parts in columns.items()}
-    con.register("distance_frame", frame)
-    try:  # a distance of "never" is stored as NULL
-        con.execute('INSERT INTO table_distances SELECT ?, ?, variant, "table", '
-                    "CASE WHEN never THEN NULL ELSE distance END, states FROM distance_frame",
-                    [key, puzzle.name])
-    finally:
-        con.unregister("distance_frame")
+    return {name: np.concatenate(parts) for name, parts in columns.items()}
 
 
 def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
@@ -420,5 +502,7 @@ def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],
                 store.check_intact(current[key][0])  # when they were loaded)
                 _load_source(con, data_dir, *current[key])
         con.execute("UPDATE catalog_info SET stamp = ?", [stamp])
+        con.execute("CHECKPOINT")
         con.close()
+        check_staged(staging, sources, stamp)
     return True

@@ -23,7 +23,7 @@ from builder.puzzles import (  # noqa: F401  (re-exported: the engine's errors)
     StaleTableError,
 )
 
-TABLE_FORMAT = 2
+TABLE_FORMAT = 3
 """Must equal builder.store.TABLE_FORMAT (a test keeps them together)."""
 
 
@@ -32,10 +32,16 @@ CHUNK_CACHE_BYTES = 64 * 2**20
 4×2 table after warming up, and a path query then reads no file at all."""
 
 
-def _read_json(path: Path) -> dict:
-    """A table's metadata; a missing, unreadable or garbled file is a one-line error."""
+def _read_json(path: Path, table: Path | None = None) -> dict:
+    """A table's metadata; a missing, unreadable or garbled file is a one-line error.  Given
+    the ``table`` it belongs to, the file must also match that table's checksum record (a
+    metadata file is recorded like a chunk: shape, type, fill value, chunk grid and key
+    separator decide what every chunk means)."""
     try:
-        found = json.loads(Path(path).read_text())
+        raw = Path(path).read_bytes()
+        if table is not None:
+            _check_metadata(Path(path), raw, Path(table))
+        found = json.loads(raw.decode())
     except FileNotFoundError:
         raise CorruptTableError(f"{path} is missing: rebuild the table "
                                 "(`make tables FORCE=1`)") from None
@@ -51,6 +57,18 @@ def _read_json(path: Path) -> dict:
 
 READABLE_TYPES = {"uint8": np.dtype("<u1"), "uint16": np.dtype("<u2"),
                   "int32": np.dtype("<i4"), "int64": np.dtype("<i8")}
+
+
+def _check_metadata(path: Path, raw: bytes, table: Path) -> None:
+    """``path`` (a group's or an array's ``zarr.json``) as the builder recorded it."""
+    key = path.relative_to(table).as_posix()
+    expected = _table_checksums(table / "checksums.json").get(key)
+    if expected is None:
+        raise CorruptTableError(f"{path} is not in the table's checksum record: rebuild the "
+                                "table (`make tables FORCE=1`)")
+    if zlib.crc32(raw) != expected:
+        raise CorruptTableError(f"{path} is corrupted (checksum mismatch): rebuild the table "
+                                "(`make tables FORCE=1`)")
 
 
 def _table_checksums(path: Path) -> dict[str, int]:
@@ -103,6 +121,7 @@ class ColumnChunkedArray:
         except (KeyError, TypeError, IndexError, AttributeError, ValueError):
             raise CorruptTableError(f"{path / 'zarr.json'} is garbled: rebuild the table "
                                     "(`make tables FORCE=1`)") from None
+        _read_json(path / "zarr.json", table=path.parent)  # as the builder wrote it
         chunk_bytes = self.chunk_shape[0] * self.chunk_shape[1] * self.dtype.itemsize
         self._chunk = lru_cache(maxsize=max(4, CHUNK_CACHE_BYTES // chunk_bytes))(self._read_chunk)
         self._checksums: dict[str, int] | None = None
@@ -132,8 +151,7 @@ class ColumnChunkedArray:
             raise ValueError("chunk shape")
 
     def _expected_crc32(self, key: str) -> int | None:
-        """The checksum the builder recorded for a chunk (None: the builder wrote no such
-        chunk, which zarr leaves out when it holds only the fill value)."""
+        """The checksum the builder recorded for a chunk (None: it recorded none)."""
         if self._checksums is None:
             self._checksums = _table_checksums(self.path.parent / "checksums.json")
         return self._checksums.get(f"{self.path.name}/{key}")
@@ -144,11 +162,9 @@ class ColumnChunkedArray:
         try:
             with open(f"{self.path}/{key}", "rb") as chunk_file:  # cheaper than pathlib
                 raw = chunk_file.read()
-        except FileNotFoundError:
-            if self._expected_crc32(key) is not None:
-                raise CorruptTableError(f"chunk {self.path / key} is missing: rebuild the "
-                                        "table (`make tables FORCE=1`)") from None
-            return np.full(self.chunk_shape, self.fill_value, dtype=self.dtype)
+        except FileNotFoundError:  # the builder writes every chunk of the grid
+            raise CorruptTableError(f"chunk {self.path / key} is missing: rebuild the "
+                                    "table (`make tables FORCE=1`)") from None
         expected = self._expected_crc32(key)
         if expected is None:
             raise CorruptTableError(f"chunk {self.path / key} is not in the table's checksum "
@@ -169,8 +185,16 @@ class ColumnChunkedArray:
         return np.frombuffer(raw, dtype=self.dtype).reshape(self.chunk_shape)
 
     def column(self, column: int) -> np.ndarray:
+        if not 0 <= column < self.shape[1]:
+            raise CorruptTableError(f"{self.path}: column {column} is outside the array's "
+                                    f"{self.shape[1]:,}: rebuild the table "
+                                    "(`make tables FORCE=1`)")
         if self.chunk_shape[0] < self.shape[0]:
             raise StaleTableError(f"{self.path} is not chunked by whole columns")
+        if self.chunk_shape[0] != self.shape[0]:  # the builder makes them equal
+            raise CorruptTableError(f"{self.path / 'zarr.json'} claims {self.shape[0]:,} rows "
+                                    f"in chunks of {self.chunk_shape[0]:,}: rebuild the "
+                                    "table (`make tables FORCE=1`)")
         chunk = self._chunk(0, column // self.chunk_shape[1])
         return chunk[: self.shape[0], column % self.chunk_shape[1]]
 
@@ -179,7 +203,7 @@ def read_whole(path: Path) -> np.ndarray | None:
     """A whole 1-D or 2-D array of a stored table, read chunk by chunk by this module
     (every chunk's checksum checked): much faster than zarr for arrays of many small
     chunks.  None for an array of another rank, type or encoding (read it with zarr)."""
-    rank = len(_read_json(path / "zarr.json").get("shape", ()))
+    rank = len(_read_json(path / "zarr.json", table=path.parent).get("shape", ()))
     if rank not in (1, 2):
         return None
     try:
@@ -207,6 +231,10 @@ class ChunkedVector:
         self.length = self._reader.shape[0]
 
     def __getitem__(self, index: int) -> int:
+        if not 0 <= index < self.length:
+            raise CorruptTableError(f"{self.path}: position {index} is outside the array's "
+                                    f"{self.length:,} entries: rebuild the table "
+                                    "(`make tables FORCE=1`)")
         chunk = self._reader._chunk(index // self.chunk_size, 0)
         return int(chunk[index % self.chunk_size, 0])
 
@@ -235,6 +263,7 @@ def open_group(path: Path, expected: dict) -> dict:
             f"table {path} has format {attributes.get('table_format')}, this query reads "
             f"format {TABLE_FORMAT}: run `make tables FORCE=1`"
         )
+    _read_json(path / "zarr.json", table=path)  # the attributes as the builder wrote them
     for key, value in expected.items():
         if attributes.get(key) != value:
             raise StaleTableError(f"table {path} has {key}={attributes.get(key)!r}, not "
@@ -332,7 +361,11 @@ class Tables:
 
     def column_value(self, table: tuple[str, ...], array: str, row: int, column: int,
                      missing: str | None = None) -> int:
-        return int(self._array(table, array, False, missing).column(column)[row])
+        values = self._array(table, array, False, missing).column(column)
+        if not 0 <= row < len(values):
+            raise CorruptTableError(f"table {self.path(table)}: row {row} is outside {array} "
+                                    f"({len(values):,} rows): rebuild it")
+        return int(values[row])
 
     def column(self, table: tuple[str, ...], array: str, column: int,
                missing: str | None = None) -> np.ndarray:

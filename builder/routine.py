@@ -100,7 +100,7 @@ def run_chunk_task(staging: str, function: str, number: int, *arguments) -> dict
     group = zarr.open_group(staging, mode="r+")
     files = []
     for name, values in block.arrays.items():
-        array = group[name]
+        array = group[name].with_config(store.WRITE_EVERY_CHUNK)
         array[_region(block.offset, values.shape)] = values
         spans = [range(first // chunk, (first + size - 1) // chunk + 1)
                  for first, size, chunk in zip(block.offset, values.shape, array.chunks)]

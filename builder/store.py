@@ -24,8 +24,10 @@ import numpy as np
 from builder import __version__
 from builder.puzzles import OneLineError
 
-TABLE_FORMAT = 2
-"""Bumped whenever the meaning or layout of stored arrays changes: older tables are stale."""
+TABLE_FORMAT = 3
+"""Bumped whenever the meaning or layout of stored arrays changes: older tables are stale.
+3: every chunk of an array's grid is written (none left out as "all fill value"), and the
+checksum record covers every metadata file (``zarr.json``) as well as every chunk."""
 
 ZSTD_LEVEL = 3
 
@@ -74,6 +76,12 @@ def publishing(path: Path) -> Iterator[Path]:
         workspace.staging_finished(staging)
 
 
+WRITE_EVERY_CHUNK = {"write_empty_chunks": True}
+"""zarr leaves out a chunk that holds only the fill value; a table keeps every chunk of its
+grid, so that a missing chunk file always means damage (a reader never supplies the fill
+value for a chunk that vanished)."""
+
+
 class TableWriter:
     """A zarr v3 group being written: arrays created up front, filled region by region
     (zstd-compressed), and marked ``complete`` by ``finish`` once everything is in."""
@@ -112,6 +120,7 @@ class TableWriter:
                 dtype=dtype,
                 compressors=ZstdCodec(level=ZSTD_LEVEL),
                 fill_value=0,
+                config=WRITE_EVERY_CHUNK,
             )
             for name, (shape, dtype, chunks) in arrays.items()
         }
@@ -129,8 +138,7 @@ class TableWriter:
     def _write_chunks(self, name: str, array, values: np.ndarray) -> None:
         """A whole array written chunk file by chunk file, compressed on every core: the
         files zarr itself would write for the bytes-then-zstd arrays ``_create`` makes
-        (edge chunks padded with the fill value, chunks holding only the fill value left
-        out), at about 4x the speed of zarr's own per-chunk machinery (bench row
+        (edge chunks padded with the fill value, every chunk written), at about 4x the speed of zarr's own per-chunk machinery (bench row
         ``table_write_4x4_target``).  Each file is one hold of the write lock, so Ctrl-C
         never waits long."""
         from concurrent.futures import ThreadPoolExecutor
@@ -151,10 +159,8 @@ class TableWriter:
         chunk_shape = array.chunks
         grid = tuple(-(-size // chunk) for size, chunk in zip(array.shape, chunk_shape))
 
-        def encode(coords: tuple[int, ...]) -> bytes | None:
+        def encode(coords: tuple[int, ...]) -> bytes:
             piece = values[tuple(slice(i * c, (i + 1) * c) for i, c in zip(coords, chunk_shape))]
-            if (piece == fill).all():
-                return None
             if piece.shape != chunk_shape:
                 padded = np.full(chunk_shape, fill, little_endian)
                 padded[tuple(slice(0, size) for size in piece.shape)] = piece
@@ -167,8 +173,6 @@ class TableWriter:
         try:
             coords_list = list(np.ndindex(grid))
             for coords, encoded in zip(coords_list, pool.map(encode, coords_list)):
-                if encoded is None:
-                    continue
                 path = folder / metadata.encode_chunk_key(coords)
                 with writing():
                     if path.parent not in made:
@@ -185,28 +189,62 @@ class TableWriter:
             self.group.attrs.update({**attributes, "complete": True})
 
 
-SEALED_CATALOG = {"enable_external_access": False, "lock_configuration": True}
+SEALED_CATALOG = {"enable_external_access": False, "lock_configuration": True,
+                  "memory_limit": "2GB"}
 """How every reader opens the DuckDB catalog (read-only besides): no file outside it can be
-read or written.  One configuration for all, because DuckDB refuses a second connection to
-a file with a different one in the same process."""
+read or written, and no statement holds more than 2 GB (a query that would is an "out of
+memory" error, not a machine that swaps).  One configuration for all, because DuckDB
+refuses a second connection to a file with a different one in the same process."""
 
 CHECKSUMS = "checksums.json"
-"""Per table: crc32 of every chunk file as written, checked by `builder verify` and by the
-query side before it trusts a chunk."""
+"""Per table: crc32 of every file of it as written (each chunk, and each ``zarr.json``: the
+group's attributes and every array's shape, type, fill value, chunk grid and key
+separator), checked by `builder verify` and by the query side before it trusts a file."""
+
+METADATA = "zarr.json"
+
+
+def table_files(table: Path) -> list[str]:
+    """Every file of a table directory (chunks and metadata, not the checksum record),
+    relative to it."""
+    table = Path(table)
+    return sorted(path.relative_to(table).as_posix() for path in table.rglob("*")
+                  if path.is_file() and path.name != CHECKSUMS)
 
 
 def chunk_checksums(table: Path) -> dict[str, int]:
-    """crc32 of every chunk file of a table directory (keys relative to it)."""
-    return {key: zlib.crc32((Path(table) / key).read_bytes()) for key in chunk_keys(table)}
+    """crc32 of every file of a table directory (keys relative to it)."""
+    return {key: zlib.crc32((Path(table) / key).read_bytes()) for key in table_files(table)}
 
 
 class DamagedTableError(OneLineError):
     """A published table whose chunks no longer match their recorded checksums."""
 
 
+def expected_files(table: Path) -> list[str]:
+    """The files a table must have, from its metadata: the group's ``zarr.json``, each
+    array's, and every chunk of each array's grid (none is ever left out)."""
+    table = Path(table)
+    expected = [METADATA]
+    for metadata_path in sorted(table.glob(f"*/{METADATA}")):
+        array = metadata_path.parent.name
+        expected.append(f"{array}/{METADATA}")
+        metadata = json.loads(metadata_path.read_text())
+        shape = metadata["shape"]
+        chunk_shape = metadata["chunk_grid"]["configuration"]["chunk_shape"]
+        separator = metadata["chunk_key_encoding"]["configuration"].get("separator", "/")
+        if len(shape) != len(chunk_shape) or min(chunk_shape, default=1) < 1:
+            raise ValueError(f"{array}: chunk grid {chunk_shape} for shape {shape}")
+        grid = [-(-size // chunk) for size, chunk in zip(shape, chunk_shape)]
+        expected += [f"{array}/" + separator.join(("c", *map(str, coords)))
+                     for coords in np.ndindex(*grid)]
+    return expected
+
+
 def damaged_chunks(table: Path) -> list[str]:
-    """Chunk files of a published table that differ from its checksum record, are missing,
-    or were never recorded; the record itself when it is missing or unreadable."""
+    """Files of a published table that differ from its checksum record, are missing, were
+    never recorded, or that its metadata calls for and neither the record nor the disk
+    has; the record itself when it is missing or unreadable."""
     table = Path(table)
     try:
         recorded = json.loads((table / CHECKSUMS).read_text())["crc32"]
@@ -215,19 +253,18 @@ def damaged_chunks(table: Path) -> list[str]:
     except (OSError, ValueError, KeyError, TypeError):
         return [f"{CHECKSUMS} (missing or unreadable)"]
     damaged = [key for key, crc in recorded.items() if file_crc32(table / key) != crc]
-    damaged += [key for key in chunk_keys(table) if key not in recorded]
+    if damaged:
+        return damaged  # the metadata may be what changed: the grid is not read from it
+    damaged += [key for key in table_files(table) if key not in recorded]
+    try:
+        damaged += [f"{key} (missing)" for key in expected_files(table) if key not in recorded]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        damaged.append("an array's zarr.json (garbled)")
     return damaged
 
 
-def chunk_keys(table: Path) -> list[str]:
-    """Every chunk file of a table directory (``ARRAY/c/...``), relative to it."""
-    table = Path(table)
-    return [path.relative_to(table).as_posix() for path in sorted(table.rglob("*"))
-            if path.is_file() and "c" in path.relative_to(table).parts[1:2]]
-
-
 def check_intact(table: Path) -> None:
-    """Raise DamagedTableError unless every chunk of ``table`` matches its record."""
+    """Raise DamagedTableError unless every file of ``table`` matches its record."""
     damaged = damaged_chunks(table)
     if damaged:
         raise DamagedTableError(f"table {table} is damaged ({', '.join(damaged[:3])}"
@@ -244,7 +281,7 @@ def record_checksums(table: Path) -> None:
 
 
 def file_crc32(path: Path) -> int | None:
-    """crc32 of a chunk file, None when absent (zarr leaves all-fill chunks unwritten)."""
+    """crc32 of a file of a table, None when absent."""
     try:
         return zlib.crc32(Path(path).read_bytes())
     except FileNotFoundError:

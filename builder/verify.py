@@ -42,6 +42,13 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
         spec = None  # a table no spec describes alone (one gathered from records)
     group = zarr.open_group(table, mode="r")
     checked = ""
+    if spec is not None:
+        for name, shape in _declared_shapes(spec).items():
+            stored = tuple(group[name].shape) if name in group else None
+            if stored != shape:
+                return (f"{name} has shape {list(stored) if stored else 'none'}, the table's "
+                        f"spec declares {list(shape)}: rebuild it (`make tables FORCE=1`)"), ""
+        checked += "; shapes as declared"
     if spec is not None and spec.searches:
         checked += f"; recurrence holds on {samples} sampled states per array"
         problem = _sample_searches(spec, group, samples, rng)
@@ -54,6 +61,14 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
                                 rng), checked
 
 
+def _declared_shapes(spec) -> dict[str, tuple[int, ...]]:
+    """The shape a spec fixes for each of its arrays (its searches' and chunk tasks')."""
+    shapes = {name: (search.states,) for name, search in spec.searches.items()}
+    if spec.tasks is not None:
+        shapes.update({name: tuple(spec.tasks.shape) for name in spec.tasks.arrays})
+    return shapes
+
+
 def _sample_searches(spec, group, samples: int, rng) -> str | None:
     from builder.puzzles.base import resolved
 
@@ -64,6 +79,13 @@ def _sample_searches(spec, group, samples: int, rng) -> str | None:
         parameters = np.asarray(search.parameters, dtype=np.int64)
         never = 65535 if search.wide else 255
         found = np.empty(search.most_neighbours, np.int64)
+        # 0 exactly at the sources, checked whole: a forgery that shifts every entry keeps
+        # the recurrence at every other state
+        zeros = np.flatnonzero(np.asarray(distance) == 0)
+        if zeros.tolist() != sorted(sources):
+            wrong = min(set(zeros.tolist()) ^ sources)
+            return (f"{name}: state {wrong} holds {int(distance[wrong])}, but 0 is exactly "
+                    "the search's sources")
         for state in rng.integers(0, search.states, samples):
             state = int(state)
             after = [int(distance[int(other)])
@@ -86,8 +108,11 @@ def _checks_its_own(attributes: dict) -> bool:
         return False
 
 
-def verify_table(table: Path, samples: int, rng) -> Verdict:
-    """One table's verdict: complete, of this format, intact, and its sample re-derived."""
+def verify_table(table: Path, samples: int, rng, catalogued: list[tuple] | None = None
+                 ) -> Verdict:
+    """One table's verdict: complete, of this format, intact, its sample re-derived, and
+    its distance histograms equal to the catalog's rows for it, ``catalogued`` (sorted
+    (variant, table, distance, states) tuples; None when the catalog has none for it)."""
     attributes = store.read_attributes(table)
     if attributes is None:
         return Verdict(table, False, "zarr.json is missing or unreadable: rebuild it "
@@ -108,10 +133,40 @@ def verify_table(table: Path, samples: int, rng) -> Verdict:
     if attributes.get("spec_built") or _checks_its_own(attributes):
         problem, what = sample_spec_table(table, attributes, samples * 100, rng)
         checked += what
+    if problem is None and catalogued is not None:  # None: not catalogued (stale catalog)
+        problem, what = _histograms_match(table, attributes, catalogued)
+        checked += what
     return Verdict(table, problem is None, problem or checked)
 
 
-def verify_catalog(data_dir: Path) -> Verdict:
+def _histograms_match(table: Path, attributes: dict, catalogued: list[tuple]
+                      ) -> tuple[str | None, str]:
+    """The table's distance histograms, counted again from its arrays, equal the rows the
+    catalog holds for it (what the generic views publish).  (What is wrong or None, what
+    was checked.)"""
+    from builder.catalog import distance_rows, plugin_of
+    from builder.reader import read_whole
+
+    puzzle = plugin_of(attributes)
+    if puzzle is None or not puzzle.catalog_distances(attributes):
+        return None, ""
+
+    def read(array: str) -> np.ndarray:
+        values = read_whole(table / array)
+        if values is None:
+            import zarr
+
+            values = zarr.open_array(table / array, mode="r")[...]
+        return values
+
+    if sorted(distance_rows(puzzle, attributes, read), key=_row_order) != catalogued:
+        return ("its distance histogram differs from the catalog's rows for it (a table or "
+                "the catalog was altered): rebuild it, then the catalog "
+                "(`builder catalog --force`)"), ""
+    return None, "; histogram equals the catalog's"
+
+
+def verify_catalog(data_dir: Path, tables_ok: bool = True) -> Verdict:
     """The catalog opens, is current for the tables it was made from, and every one of its
     views answers."""
     import duckdb
@@ -135,7 +190,49 @@ def verify_catalog(data_dir: Path) -> Verdict:
     if not catalog_is_current(data_dir):
         return Verdict(path, False, "stale (the tables changed since it was made): rebuild "
                                     "it (`builder catalog`)")
-    return Verdict(path, True, f"current; all {len(views)} views answer")
+    if not tables_ok:
+        return Verdict(path, True, f"current; all {len(views)} views answer; its rows are "
+                                   "not compared with the tables while any is damaged")
+    differing = _differs_from_a_fresh_catalog(data_dir)
+    if differing:
+        return Verdict(path, False, f"{', '.join(differing[:3])} differ from the rows the "
+                                    "tables give (the catalog was altered): rebuild it "
+                                    "(`builder catalog --force`)")
+    return Verdict(path, True, f"current; all {len(views)} views answer; every row equals "
+                               "a catalog made afresh from the tables")
+
+
+def _differs_from_a_fresh_catalog(data_dir: Path) -> list[str]:
+    """The catalog's tables and views that differ from those of a catalog made afresh from
+    the tables (in a temporary directory): each table compared by its row count and the
+    sum of its rows' hashes, each view by its SQL."""
+    import tempfile
+
+    from builder import catalog
+
+    sources = catalog._sources(data_dir)
+    with tempfile.TemporaryDirectory(prefix="verify-catalog-") as scratch:
+        fresh = Path(scratch) / catalog.CATALOG_NAME
+        catalog.write_catalog(data_dir, sources, catalog._source_stamp(data_dir, sources),
+                              fresh)
+        expected = _fingerprints(fresh)
+    found = _fingerprints(catalog.catalog_path(data_dir))
+    return sorted(name for name in expected.keys() | found.keys()
+                  if expected.get(name) != found.get(name))
+
+
+def _fingerprints(path: Path) -> dict[str, tuple]:
+    """Per table: (rows, sum of row hashes); per view: its SQL."""
+    import duckdb
+
+    with duckdb.connect(str(path), read_only=True, config=dict(store.SEALED_CATALOG)) as con:
+        tables = [name for (name,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE NOT internal").fetchall()]
+        found = {name: con.execute(f'SELECT count(*), sum(hash(t)::HUGEINT) FROM "{name}" AS t'
+                                   ).fetchone() for name in tables}
+        found.update({name: (sql,) for name, sql in con.execute(
+            "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal").fetchall()})
+    return found
 
 
 def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
@@ -143,13 +240,16 @@ def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
     then the catalog's."""
     rng = np.random.default_rng(seed)
     verdicts = []
-    tables = [table for table in sorted(Path(data_dir).rglob("*.zarr"))
-              if not table.name.startswith(".")]
+    from builder.catalog import table_directories
+
+    tables = table_directories(Path(data_dir))  # symlinked folders too, as the catalog
     if not tables:
         return []
+    histograms = catalogued_histograms(data_dir)
     for table in tables:
+        source = table.relative_to(data_dir).as_posix()
         try:
-            verdicts.append(verify_table(table, samples, rng))
+            verdicts.append(verify_table(table, samples, rng, histograms.get(source)))
         except Exception as error:  # noqa: BLE001 (a damaged table is a FAIL line, not a crash)
             verdicts.append(Verdict(table, False, f"unreadable ({type(error).__name__}: "
                                                   f"{str(error)[:150]}): rebuild it"))
@@ -159,7 +259,7 @@ def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
             verdicts.append(Verdict(Path(data_dir) / source, False,
                                     "missing: the catalog was made from it; rebuild it "
                                     "(`make tables`)"))
-    verdicts.append(verify_catalog(data_dir))
+    verdicts.append(verify_catalog(data_dir, all(verdict.ok for verdict in verdicts)))
     return verdicts
 
 
@@ -177,3 +277,31 @@ def catalogued_tables(data_dir: Path) -> list[str]:
     except duckdb.Error:
         return []  # verify_catalog reports the catalog itself
     return [source for (source,) in sources]
+
+
+def catalogued_histograms(data_dir: Path) -> dict[str, list[tuple]]:
+    """Per table the catalog was made from, its ``table_distances`` rows, sorted (variant,
+    table, distance, states); empty when the catalog cannot be read."""
+    import duckdb
+
+    from builder.catalog import catalog_path
+
+    found: dict[str, list[tuple]] = {}
+    try:
+        with duckdb.connect(str(catalog_path(data_dir)), read_only=True,
+                            config=dict(store.SEALED_CATALOG)) as con:
+            rows = con.execute('SELECT source, variant, "table", distance, states '
+                               "FROM table_distances").fetchall()
+            sources = con.execute("SELECT source FROM catalog_sources").fetchall()
+    except duckdb.Error:
+        return {}  # verify_catalog reports the catalog itself
+    for (source,) in sources:
+        found[source] = []
+    for source, *row in rows:
+        found.setdefault(source, []).append((row[0], row[1], row[2], int(row[3])))
+    return {source: sorted(rows, key=_row_order) for source, rows in found.items()}
+
+
+def _row_order(row: tuple) -> tuple:
+    variant, table, distance, states = row
+    return (variant, table, -1 if distance is None else distance, states)

@@ -21,6 +21,8 @@ from urllib.parse import urlencode
 import numpy as np
 import pytest
 
+from builder.store import TABLE_FORMAT
+
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parent.parent
 LONG_BOARD = "R" * 41
@@ -194,7 +196,7 @@ FAULTS = {
     "tricolore other table format": (lambda d: (
         d / "tricolore/3x2/unrestricted.zarr/zarr.json").write_text(
         (d / "tricolore/3x2/unrestricted.zarr/zarr.json").read_text().replace(
-            '"table_format": 2', '"table_format": 1')),
+            f'"table_format": {TABLE_FORMAT}', f'"table_format": {TABLE_FORMAT - 1}')),
         ("path", "RRR.RRR", "WWW.WWW"), "3x2", "format"),
     "ball key index deleted": (lambda d: shutil.rmtree(d / "balls/4_4_3.zarr/key_index"),
                                ("solvable", "rggb|brrg|gbbr|"), "4_4_3", "missing"),
@@ -296,7 +298,7 @@ def test_ctrl_c_stops_a_build_inside_its_kernel_at_once(tmp_path):
             break
         seen += chunk
     assert b"search" in seen and build.poll() is None, seen[-500:]
-    time.sleep(1.0)  # inside the search (about 8 s of it)
+    time.sleep(0.05)  # inside the search (about 0.4 s of it since the kernels got faster)
     assert build.poll() is None
     sent = time.monotonic()
     build.send_signal(signal.SIGINT)
@@ -385,3 +387,190 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
     finally:
         server.kill()
         server.wait()
+
+
+# --- round 2: damaged data never answers, the catalog is never lost -----------------------
+
+def remove_checksum_line(table: Path, key: str) -> None:
+    record = json.loads((table / "checksums.json").read_text())
+    del record["crc32"][key]
+    (table / "checksums.json").write_text(json.dumps(record))
+
+
+def rerecord_checksums(table: Path) -> None:
+    """A forger's last step: every file's checksum recomputed."""
+    from builder.store import record_checksums
+
+    record_checksums(table)
+
+
+def edit_metadata(table: Path, array: str, change) -> None:
+    path = table / array / "zarr.json"
+    metadata = json.loads(path.read_text())
+    change(metadata)
+    path.write_text(json.dumps(metadata, indent=2))
+
+
+PAIRS = "tricolore/3x2/unrestricted.zarr"
+BALLS = "balls/4_4_3.zarr"
+
+
+def _chunk_and_line_gone(data: Path, table: str, key: str) -> None:
+    (data / table / key).unlink()
+    remove_checksum_line(data / table, key)
+
+
+def _separator_changed(data: Path) -> None:
+    edit_metadata(data / PAIRS, "clicks", lambda m: m["chunk_key_encoding"]["configuration"]
+                  .update(separator="."))
+
+
+def _fill_changed_and_chunk_gone(data: Path) -> None:
+    edit_metadata(data / PAIRS, "clicks", lambda m: m.update(fill_value=3))
+    _chunk_and_line_gone(data, PAIRS, "clicks/c/0/0")
+
+
+def _shape_claimed_and_rerecorded(data: Path) -> None:
+    edit_metadata(data / PAIRS, "clicks", lambda m: m.update(shape=[600, 729]))
+    rerecord_checksums(data / PAIRS)
+
+
+DATA_FAULTS = {
+    "chunk and its checksum line deleted": (
+        lambda d: _chunk_and_line_gone(d, PAIRS, "clicks/c/0/0"),
+        ("distance", "WWW.WWW", "RRR.RRR"), "3x2", "missing"),
+    "ball chunk and its checksum line deleted": (
+        lambda d: _chunk_and_line_gone(d, BALLS, "moves_to_clear/c/0"),
+        ("solvable", "rggb|brrg|gbbr|"), "4_4_3", "missing"),
+    "chunk key separator changed": (_separator_changed, ("distance", "RRR.RRR", "WWW.WWW"),
+                                    "3x2", "checksum"),
+    "fill value changed and a chunk deleted": (
+        _fill_changed_and_chunk_gone, ("distance", "RRR.RRR", "WWW.WWW"), "3x2", "checksum"),
+    "sole_click chunk and its line deleted": (
+        lambda d: _chunk_and_line_gone(d, PAIRS, "sole_click/c/0/0"),
+        ("moves", "WBW.WBR", "RRR.RRR"), "3x2", "missing"),
+    "shape claimed larger, checksums recomputed": (
+        _shape_claimed_and_rerecorded, ("distance", "BBB.BBW", "RRR.RRR"), "3x2", "claims"),
+}
+
+
+@pytest.mark.parametrize("fault", list(DATA_FAULTS))
+def test_damaged_metadata_or_missing_chunks_are_named_before_an_answer(small_data, tmp_path,
+                                                                       fault):
+    inject, query_args, table_words, error_words = DATA_FAULTS[fault]
+    data = damaged_copy(small_data, tmp_path)
+    inject(data)
+    assert_one_line_error(run("query", *query_args, "--data", str(data)), error_words)
+    verified = run("builder", "verify", "--samples", "0", "--data", str(data))
+    assert verified.returncode == 1, verified.stdout
+    assert [line for line in verified.stdout.splitlines()
+            if line.startswith("FAIL") and table_words in line], verified.stdout
+
+
+def _raise_every_distance(table: Path, array: str) -> None:
+    import zarr
+
+    stored = zarr.open_array(table / array, mode="r+")
+    values = stored[...]
+    never = np.iinfo(values.dtype).max
+    stored.with_config({"write_empty_chunks": True})[...] = np.where(
+        values == never, values, values + 2)
+    rerecord_checksums(table)
+
+
+def test_verify_fails_a_forged_ball_table_with_recomputed_checksums(small_data, tmp_path):
+    """Every distance raised by 2 keeps the recurrence everywhere but at the goal: verify
+    checks the goal's own entries, and the histogram against the catalog's."""
+    data = damaged_copy(small_data, tmp_path)
+    _raise_every_distance(data / BALLS, "moves_to_clear")
+    verified = run("builder", "verify", "--samples", "0", "--data", str(data))
+    assert verified.returncode == 1
+    (failing,) = [line for line in verified.stdout.splitlines() if "4_4_3" in line]
+    assert failing.startswith("FAIL") and "cleared" in failing, failing
+
+
+def test_verify_fails_a_forged_lights_out_table(data_dir, tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(data_dir / "lightsout", data / "lightsout")
+    _raise_every_distance(data / "lightsout" / "tables.zarr", "clicks_5x5")
+    verified = run("builder", "verify", "--samples", "0", "--data", str(data))
+    (failing,) = [line for line in verified.stdout.splitlines() if "lightsout" in line]
+    assert verified.returncode == 1 and failing.startswith("FAIL"), verified.stdout
+    assert "dark board" in failing, failing
+
+
+def test_verify_fails_a_catalog_whose_rows_were_edited(small_data, tmp_path):
+    import duckdb
+
+    data = damaged_copy(small_data, tmp_path)
+    assert run("builder", "verify", "--samples", "0", "--data", str(data)).returncode == 0
+    with duckdb.connect(str(data / "catalog.duckdb")) as con:
+        parts = [part for (part,) in con.execute(
+            "SELECT part FROM catalog_parts WHERE name = 'tricolore_pairs'").fetchall()]
+        assert parts
+        for part in parts:
+            con.execute(f"UPDATE {part} SET clicks = clicks + 1 WHERE clicks IS NOT NULL")
+    verified = run("builder", "verify", "--samples", "0", "--data", str(data))
+    assert verified.returncode == 1
+    (catalog_line,) = [line for line in verified.stdout.splitlines()
+                       if "catalog.duckdb" in line]
+    assert catalog_line.startswith("FAIL") and "tricolore_pairs" in catalog_line, catalog_line
+
+
+def test_a_catalog_rebuild_that_loses_rows_keeps_the_old_catalog(small_data, tmp_path,
+                                                                 monkeypatch):
+    """A staged catalog is read back before it replaces the old one: here the writes of
+    every table's rows are lost (as on a full disk that reports no error)."""
+    from builder import catalog
+
+    data = damaged_copy(small_data, tmp_path)
+    before = (data / "catalog.duckdb").read_bytes()
+    monkeypatch.setattr(catalog, "_load_source", lambda *args: None)
+    with pytest.raises(catalog.CatalogNotReplacedError, match="previous catalog is kept"):
+        catalog.refresh_catalog(data, force=True)
+    assert (data / "catalog.duckdb").read_bytes() == before
+    assert not [p for p in data.iterdir() if ".building-" in p.name]
+
+
+def test_a_catalog_rebuild_on_a_full_disk_keeps_the_old_catalog(small_data, tmp_path):
+    """The file-size limit stands in for a full disk: writing fails part way."""
+    import resource
+
+    data = damaged_copy(small_data, tmp_path)
+    before = (data / "catalog.duckdb").read_bytes()
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+
+    result = subprocess.run([str(BIN / "builder"), "catalog", "--force", "--data", str(data)],
+                            capture_output=True, text=True, preexec_fn=small_files, timeout=120,
+                            check=False)
+    assert result.returncode != 0 and "rebuilt" not in result.stdout, result.stdout
+    assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+    assert (data / "catalog.duckdb").read_bytes() == before
+
+
+def test_tables_in_symlinked_folders_are_found_and_kept(small_data, tmp_path):
+    data = damaged_copy(small_data, tmp_path)
+    elsewhere = tmp_path / "other_disk"
+    elsewhere.mkdir()
+    shutil.move(str(data / "balls"), elsewhere / "balls")
+    (data / "balls").symlink_to(elsewhere / "balls")
+    answered = run("query", "solvable", "rggb|brrg|gbbr|", "--data", str(data))
+    assert answered.returncode == 0 and "12" in answered.stdout, answered.stderr
+    assert run("builder", "catalog", "--force", "--data", str(data)).returncode == 0
+    listed = run("query", "sql", "SELECT count(*) AS n FROM catalog_sources "
+                 "WHERE source LIKE 'balls/%'", "--csv", "--data", str(data))
+    assert listed.stdout.splitlines()[1] == "1", listed.stdout
+    verified = run("builder", "verify", "--samples", "0", "--data", str(data))
+    assert verified.returncode == 0 and "balls/4_4_3.zarr" in verified.stdout
+
+
+def test_a_forced_rebuild_leaves_the_catalog_current(small_data, tmp_path):
+    data = damaged_copy(small_data, tmp_path)
+    rebuilt = run("builder", "tricolore", "--width", "3", "--height", "2", "--method",
+                  "unrestricted", "--force", "--quiet", "--data", str(data))
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    verified = run("builder", "verify", "--samples", "0", "--data", str(data))
+    assert verified.returncode == 0, verified.stdout

@@ -766,7 +766,8 @@ class BallsPuzzle(WalkablePuzzle):
 
     def verify_checks(self, attributes: dict) -> str:
         return ("classes ascending, adding up to every state, each key its class's "
-                "smallest form; fewest moves = 1 + the least after a move")
+                "smallest form; 0 moves exactly at the cleared class; fewest moves = 1 + "
+                "the least after a move")
 
     def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
         rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
@@ -775,6 +776,12 @@ class BallsPuzzle(WalkablePuzzle):
             return "class keys are not strictly ascending"
         if int(read("class_states").sum()) != rules.n_states:
             return f"the classes do not add up to {rules.n_states:,} states"
+        # 0 exactly at the goal: a forgery that shifts every entry keeps the recurrence
+        # everywhere else, so the cleared class is checked whole, never by chance
+        goal = np.flatnonzero(moves == 0)
+        if goal.tolist() != np.flatnonzero(keys == rules.cleared_key()).tolist():
+            return ("moves_to_clear is 0 at other classes than the cleared one (or not at "
+                    "it)")
         drawn = keys[rng.integers(0, len(keys), samples)]
         if not np.array_equal(rules.class_keys(rules.codes_of_keys(drawn)), drawn):
             return "a stored key is not its class's smallest form"

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
+
 from builder.puzzles import (
     MissingTableError,
     PuzzleInputError,
@@ -332,11 +334,13 @@ class LightsOutPuzzle(WalkablePuzzle):
         return {"solve": commands.solve}
 
     def verify_checks(self, attributes: dict) -> str:
-        return "fewest clicks = 1 + the least after a click"
+        return "0 clicks exactly at the dark board; fewest clicks = 1 + the least after a click"
 
     def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
         board = LightsOut(*TABLE_SHAPE)
         clicks = read("clicks_5x5")
+        if np.flatnonzero(clicks == 0).tolist() != [0]:  # checked whole: a forgery that
+            return "clicks_5x5 is 0 elsewhere than at the dark board (or not there)"  # shifts all
         for state in rng.integers(0, 1 << board.n_buttons, samples):
             after = [int(clicks[state ^ mask]) for mask in board.click_masks]
             reachable = [value for value in after if value != 255]
