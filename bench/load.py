@@ -147,6 +147,71 @@ def bench_load(rows: list, data: Path, seconds: float = SECONDS_PER_RUN) -> None
         server.wait()
 
 
+SOLVER_CLIENTS = 2
+
+
+def solver_requests(count: int, seed: int) -> list[str]:
+    """The issue's expensive requests: deal a 14-colour game (tubes of 8, one empty) that
+    the solver proves needs 255+ moves: it never qualifies, so every deal tried is solved
+    until the hunt gives up (14 s each on an unbounded server)."""
+    return [f"/api/balls/random?colours=14&capacity=8&empty=1&min_moves=255&seed={seed + n}"
+            for n in range(count)]
+
+
+def bench_solver_load(rows: list, data: Path, seconds: float = SECONDS_PER_RUN) -> None:
+    """4x2 hints from one client, alone (the baseline) and while two clients loop expensive
+    ball-solver requests (which the server runs in its bounded pool, within its time
+    limit); the hint p99 of each, what became of the solver requests (HTTP statuses), and
+    the server's RSS after."""
+    from bench.run import row
+
+    server, port = start_server(data)
+    try:
+        hints = hint_requests((4, 2), 2000, seed=11)
+        load(port, hints[:50], 1, 1.0)
+        alone = load(port, hints, 1, seconds)
+        outcomes: dict[int, int] = {}
+        stop = time.monotonic() + seconds
+
+        def solver_client(number: int) -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            urls = solver_requests(200, seed=1000 * number)
+            position = 0
+            while time.monotonic() < stop:
+                try:
+                    connection.request("GET", urls[position % len(urls)])
+                    response = connection.getresponse()
+                    response.read()
+                    status = response.status
+                except OSError:
+                    status = 0
+                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                outcomes[status] = outcomes.get(status, 0) + 1
+                position += 1
+
+        solvers = [threading.Thread(target=solver_client, args=(n,))
+                   for n in range(SOLVER_CLIENTS)]
+        for thread in solvers:
+            thread.start()
+        busy = load(port, hints, 1, seconds)
+        for thread in solvers:
+            thread.join()
+        alive = server.poll() is None
+        rss = rss_mib(server.pid) if alive else float("nan")
+        answered = ", ".join(f"{count} {'failed' if status == 0 else status}"
+                             for status, count in sorted(outcomes.items()))
+        rows.append(row(
+            "serve_hint_p99_beside_solver_load", busy["p99"], alone["p99"],
+            f"`query serve`: 4x2 hint p99 {busy['p99'] * 1e3:.1f} ms (p50 "
+            f"{busy['p50'] * 1e3:.1f} ms, {busy['failures']} failed) while {SOLVER_CLIENTS} "
+            f"clients loop /api/balls/random for hopeless 14-colour deals for {seconds:.0f} s ({answered}); "
+            f"baseline: hints alone, p99 {alone['p99'] * 1e3:.1f} ms; server RSS after "
+            f"{rss:.0f} MiB; {'alive' if alive else 'CRASHED'}"))
+    finally:
+        server.kill()
+        server.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT / "data")
@@ -154,6 +219,7 @@ def main() -> None:
     args = parser.parse_args()
     rows: list[dict] = []
     bench_load(rows, args.data.resolve(), args.seconds)
+    bench_solver_load(rows, args.data.resolve(), args.seconds)
     from bench.run import merge_rows
 
     merge_rows(args.data, rows)

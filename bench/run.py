@@ -395,9 +395,10 @@ def main() -> None:
     from bench.plugins import bench_plugins
 
     bench_plugins(rows)
-    from bench.load import bench_load
+    from bench.load import bench_load, bench_solver_load
 
     bench_load(rows, data)
+    bench_solver_load(rows, data)
     bench_tricolore_4x4(rows, data)
     bench_stats_targets(rows)
     bench_target_build_cli(rows, data)

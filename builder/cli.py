@@ -235,14 +235,16 @@ def verify(
     """
     from builder.verify import verify as run_verify
 
-    if data.exists() and not data.is_dir():
-        raise PuzzleInputError(f"data directory {data} is not a directory")
+    if not data.is_dir():
+        raise PuzzleInputError(f"data directory {data} "
+                               f"{'is not a directory' if data.exists() else 'does not exist'}"
+                               ": run `make tables`")
     verdicts = run_verify(data, samples, seed)
+    if not verdicts:
+        raise PuzzleInputError(f"no tables in {data}: run `make tables`")
     for verdict in verdicts:
         typer.echo(f"{'ok  ' if verdict.ok else 'FAIL'}  {verdict.table}: {verdict.detail}")
-    if not verdicts:
-        typer.echo(f"no tables in {data}: run `make tables`")
-    if not verdicts or not all(v.ok for v in verdicts):
+    if not all(v.ok for v in verdicts):
         sys.exit(1)
 
 
@@ -252,9 +254,11 @@ def catalog(data: DataOption = Path("data"), force: ForceOption = False) -> None
 
     Example: builder catalog --force
     """
-    from builder.catalog import catalog_path, refresh_catalog
+    from builder.catalog import catalog_path, has_tables, refresh_catalog
 
     _hold(data, create=False)
+    if not has_tables(data):
+        raise PuzzleInputError(f"no tables in {data}: nothing to catalog (run `make tables`)")
     rebuilt = refresh_catalog(data, force=force)
     typer.echo(f"{catalog_path(data)} {'rebuilt' if rebuilt else 'current'}")
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from builder.puzzles import CorruptTableError, MissingTableError, UnreachableError
 from builder.puzzles.base import FoundPath
+from builder.puzzles.work import expensive
 
 __all__ = ["FoundPath", "MoveValue", "UnreachableError", "answered_distance",
            "distance_between", "move_values", "walk", "walk_node"]
@@ -42,7 +43,7 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
             except MissingTableError:  # the solver's own tables are missing: search
                 found = None
         if found is None:
-            found = puzzle.search_path(variant, node, target)
+            found = _searched(puzzle, variant, node, target)
         if found is None:
             raise
         return found
@@ -64,6 +65,13 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
         raise CorruptTableError(f"the {puzzle.name} tables: the walk did not end on the "
                                 "target; rebuild them (`make tables FORCE=1`)")
     return FoundPath(tuple(nodes), tuple(labels))
+
+
+def _searched(puzzle, variant, node, target) -> FoundPath | None:
+    """The plug-in's search where no table answers: expensive work (``builder.puzzles.work``:
+    a server runs a few at a time, within its limits)."""
+    with expensive(f"the {puzzle.name} search"):
+        return puzzle.search_path(variant, node, target)
 
 
 def distance_between(puzzle, tables, variant, start, target) -> int | None:
@@ -92,7 +100,7 @@ def answered_distance(puzzle, tables, variant, node, target, search: bool = True
         if not search:
             return None, "none", str(missing)
         try:
-            found = puzzle.search_path(variant, node, target)
+            found = _searched(puzzle, variant, node, target)
         except UnreachableError:
             return None, "search", ""
         if found is None:

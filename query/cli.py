@@ -144,9 +144,12 @@ def _build_answering_table(puzzle, start: str, target: str, options: dict, data:
                            quiet: bool) -> None:
     """`query path --build-table`: build (if missing) the table the plug-in says answers
     the pair, and bring the catalog up to date with it (progress on stderr)."""
+    from builder import workspace
     from builder.catalog import refresh_catalog
     from builder.routine import build_table
 
+    # the directory is checked (and taken from other builders) before any search runs
+    workspace.hold(Path(data), "query path --build-table", create=False)
     variant = puzzle.variant(start, target, options)
     spec = puzzle.table_answering(variant, puzzle.parse(variant, start),
                                   puzzle.parse_target(variant, target))
@@ -323,35 +326,118 @@ def _connect(data: Path):
     return open_catalog(data)
 
 
+SQL_TIMEOUT = 60.0
+"""Seconds a `query sql` statement may run by default (--timeout)."""
+SQL_BATCH_ROWS = 10_000
+"""Rows fetched and printed at a time: a result of millions of rows is never held whole."""
+
+
 @app.command()
 def sql(
     statement: Annotated[str, typer.Argument(help="A SQL query over the catalog.")],
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
+    timeout: Annotated[float, typer.Option(
+        help="Stop the statement after this many seconds (0: no limit).", min=0)]
+    = SQL_TIMEOUT,
 ) -> None:
-    """Run SQL against the DuckDB catalog and print the result. The catalog is opened
-    read-only with file access switched off: SQL can read the catalog's tables and views,
-    never another file, and can write nothing.
+    """Run SQL against the DuckDB catalog and print the result, as it is fetched. The
+    catalog is opened read-only with file access switched off: SQL can read the catalog's
+    tables and views, never another file, and can write nothing; a statement may hold at
+    most 2 GB of memory and run for --timeout seconds.
 
     Example: query sql "SELECT * FROM tricolore_max_clicks_range"
     """
+    import threading
+
     import duckdb
 
+    if as_json and as_csv:
+        raise QueryError("--json and --csv: choose one output format")
+    _limit_address_space(SQL_ADDRESS_SPACE)
     if not statement.strip().strip(";").strip():
         raise QueryError("empty SQL statement: give a query, e.g. "
                          "\"SELECT * FROM tricolore_max_clicks_range\"")
     with _connect(data) as con:
+        timer = threading.Timer(timeout, con.interrupt) if timeout else None
+        if timer:
+            timer.daemon = True
+            timer.start()
         try:
             result = con.execute(statement)
             if result.description is None:
                 return
             columns = [d[0] for d in result.description]
-            rows = result.fetchall()
+            _print_batches(columns, lambda: result.fetchmany(SQL_BATCH_ROWS), as_json, as_csv)
+        except duckdb.InterruptException:
+            raise QueryError(f"SQL stopped after {timeout:g} s (--timeout): narrow the "
+                             "query, or allow it longer") from None
+        except (duckdb.OutOfMemoryException, MemoryError):
+            raise QueryError("SQL needs more memory than a statement may hold (2 GB of "
+                             "DuckDB's buffers): narrow the query") from None
         except duckdb.Error as error:
             message = (str(error).splitlines() or [type(error).__name__])[0]
             raise QueryError(f"SQL error: {message[:300]}") from None
-        _print_rows(columns, rows, as_json, as_csv)
+        finally:
+            if timer:
+                timer.cancel()
+
+
+SQL_ADDRESS_SPACE = 6 * 2**30
+"""Bytes of address space `query sql` may map: DuckDB's memory_limit bounds its buffers but
+not every allocation (a string of gigabytes built by repeat() is not counted), so the
+process itself is bounded; past it the statement fails as "out of memory"."""
+
+
+def _limit_address_space(limit: int) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft == resource.RLIM_INFINITY or soft > limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _print_batches(columns: list[str], fetch, as_json: bool, as_csv: bool) -> None:
+    """Rows printed batch by batch as ``fetch`` gives them (an empty batch ends them): JSON
+    as one array written piece by piece, CSV as it comes, the text table with the widths
+    of its first batch (a later wider value widens its own line only)."""
+    batch = fetch()
+    if as_json:
+        sys.stdout.write("[")
+        first = True
+        while batch:
+            for row in batch:
+                sys.stdout.write(("" if first else ", ") + json.dumps(
+                    {c: _json_value(v) for c, v in zip(columns, row)}, default=str,
+                    allow_nan=False))
+                first = False
+            batch = fetch()
+        sys.stdout.write("]\n")
+        return
+    if as_csv:
+        import csv
+
+        writer = csv.writer(sys.stdout)
+        writer.writerow(columns)
+        while batch:
+            writer.writerows(batch)
+            batch = fetch()
+        return
+    widths = None
+    while True:
+        shown = [["" if value is None else str(value) for value in row] for row in batch]
+        if widths is None:
+            widths = [max([len(c)] + [len(r[i]) for r in shown]) for i, c in enumerate(columns)]
+            typer.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip())
+        sys.stdout.write("".join(
+            "  ".join(v.rjust(w) if v[:1].isdigit() or v[:1] == "-" else v.ljust(w)
+                      for v, w in zip(row, widths)).rstrip() + "\n" for row in shown))
+        if not batch:
+            return
+        batch = fetch()
 
 
 @app.command()
@@ -361,10 +447,26 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to bind (default: this machine only).")]
     = "127.0.0.1",
     data: DataOption = Path("data"),
+    allow_builds: Annotated[int, typer.Option(
+        "--allow-builds", help="Let visitors build up to this many tables on request (each "
+        "a plug-in's table towards one target: seconds, tens of MB); 0: none.", min=0,
+        max=1000)] = 0,
+    searches: Annotated[int, typer.Option(
+        "--searches", help="Searches and solver runs at once (more wait in a short queue, "
+        "then get 503); table answers never wait for them. 0: cores - 1.", min=0,
+        max=64)] = 0,
+    search_seconds: Annotated[float, typer.Option(
+        "--search-seconds", help="Longest a request's searches may take (then 503).",
+        min=1, max=3600)] = 15.0,
+    max_budget: Annotated[int, typer.Option(
+        "--max-budget", help="Most states a request may ask a plug-in's solver for "
+        "(then 429).",
+        min=1_000, max=200_000_000)] = 2_000_000,
 ) -> None:
     """Play every registered puzzle that ships a board renderer in the browser, with exact
     hints, the par, Solve with Stop and shareable positions; the JSON API is documented at
-    /docs (works offline).
+    /docs (works offline).  Searches run a few at a time within the limits set here, so
+    hints stay instant under load.
 
     Example: query serve --port 8000   (then open http://127.0.0.1:8000)
     """
@@ -383,9 +485,33 @@ def serve(
             pass
     except OSError as error:
         raise QueryError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-    uvicorn.run(create_app(data), host=host, port=port, log_level="warning")
+    import os
+
+    from builder.puzzles.work import WorkGate
+
+    gate = WorkGate(slots=searches or max(1, (os.cpu_count() or 2) - 1),
+                    request_seconds=search_seconds, max_budget=max_budget)
+    _quiet_protocol_errors()
+    uvicorn.run(create_app(data, allow_builds=allow_builds, gate=gate), host=host, port=port,
+                log_level="warning")
 
 
+
+
+def _quiet_protocol_errors() -> None:
+    """A malformed request (a broken chunked body...) is logged as one line, without the
+    parser's traceback: the client was wrong, not the server."""
+    import logging
+
+    class OneLine(logging.Filter):
+        def filter(self, record: logging.LogRecord) -> bool:
+            if record.exc_info and record.levelno < logging.ERROR:
+                reason = record.exc_info[1]
+                record.msg = f"{record.getMessage()} ({type(reason).__name__}: {reason})"
+                record.args, record.exc_info, record.exc_text = (), None, None
+            return True
+
+    logging.getLogger("uvicorn.error").addFilter(OneLine())
 
 
 def _plot_command(puzzle):

@@ -7,7 +7,9 @@ played through these endpoints, which know no puzzle (they read the plug-in's ho
 - ``GET /api/play/{puzzle}/path``: an optimal move sequence (table walk, else the
   plug-in's search; or on request its instant approximate solver).
 - ``POST /api/play/{puzzle}/table`` and ``GET /api/jobs/{id}``: build the table that
-  answers a pair (``Puzzle.table_answering``) in the background and follow its progress.
+  answers a pair (``Puzzle.table_answering``) in the background and follow its progress;
+  only on a server started with ``--allow-builds N`` (at most N tables, never filling
+  the disk).
 
 A walk node travels to the page and back as its notation plus the plug-in's
 ``node_context`` text.  The puzzle's options (a Tricolore method, a Lucas or Hanoi
@@ -17,6 +19,7 @@ variant) are passed as query parameters of the same names.
 from __future__ import annotations
 
 import itertools
+import shutil
 import threading
 import time
 from enum import Enum
@@ -32,6 +35,7 @@ from builder.puzzles import (
     OneLineError,
     PuzzleInputError,
     registry,
+    work,
 )
 from builder.walk import answered_distance, walk_node
 
@@ -143,11 +147,21 @@ _GUIDE = Query(Guide.exact, description="where no table answers: 'exact' searche
                "has one (see /api/puzzles)")
 
 
-def routes(tables, data_dir: Path, web_message) -> APIRouter:
+class BuildsOffError(OneLineError):
+    """A table build asked of a server that does not allow it (HTTP 403)."""
+
+
+MIN_FREE_BYTES = 2 * 2**30
+"""Free disk a build on request leaves at least (a 4x4 target table takes about 23 MB)."""
+
+
+def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRouter:
     router = APIRouter()
+    builds = {"started": 0}
     jobs: dict[int, JobOut] = {}
     job_ids = itertools.count(1)
     building = threading.Lock()
+    building_count = threading.Lock()
 
     @router.get("/puzzles", response_model=list[PuzzleInfo], summary="Registered puzzles")
     def puzzles() -> list[PuzzleInfo]:
@@ -180,8 +194,9 @@ def routes(tables, data_dir: Path, web_message) -> APIRouter:
         for move in game.puzzle.moves(game.variant, game.node):
             value = game.distance(tables, move.state, search)[0] if values else None
             moves.append(game.move_out(move.label, move.state, value))
-        buildable = (answered_by != "table" and game.puzzle.table_answering(
-            game.variant, game.position, game.target) is not None)
+        buildable = (builds["started"] < allow_builds and answered_by != "table"
+                     and game.puzzle.table_answering(game.variant, game.position,
+                                                     game.target) is not None)
         return PositionOut(
             puzzle=game.puzzle.name, state=game.puzzle.format(game.variant, game.node),
             context=game.puzzle.node_context(game.variant, game.node),
@@ -221,11 +236,22 @@ def routes(tables, data_dir: Path, web_message) -> APIRouter:
               target: str = Query("", max_length=MAX_INPUT_CHARACTERS)) -> JobOut:
         """Start building the table that answers STATE -> TARGET by walk (a 4x4 Tricolore
         target: seconds); follow it at /api/jobs/{id}.  One build runs at a time."""
+        if not allow_builds:
+            raise BuildsOffError("this server builds no tables on request (its operator can "
+                                 "start it with `query serve --allow-builds N`)")
         game = _Game(puzzle, state, target, "", request)
         spec = game.puzzle.table_answering(game.variant, game.position, game.target)
         if spec is None:
             raise PuzzleInputError("no table to build: the stored tables or the "
                                    f"{game.puzzle.name} search already answer it")
+        with building_count:
+            if builds["started"] >= allow_builds:
+                raise work.OverBudgetError(f"this server has built the {allow_builds} tables "
+                                           "it allows on request")
+            if shutil.disk_usage(data_dir).free < MIN_FREE_BYTES:
+                raise work.OverBudgetError("the server's disk is nearly full: no more tables "
+                                           "are built on request")
+            builds["started"] += 1
         job = JobOut(id=next(job_ids), state="queued", seconds=0.0)
         jobs[job.id] = job
         threading.Thread(target=_run_build, args=(job, spec), daemon=True).start()

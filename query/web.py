@@ -12,6 +12,7 @@ endpoints (``Puzzle.web_routes``, mounted under /api/NAME) and their charts
 from __future__ import annotations
 
 import io
+import os
 import sys
 import threading
 from pathlib import Path
@@ -22,9 +23,14 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from builder.puzzles import OneLineError, PuzzleInputError, UnreachableError, registry
+from builder.puzzles import OneLineError, PuzzleInputError, UnreachableError, registry, work
 from builder.reader import MissingTableError, Tables, open_catalog
 from query import play
+
+ERROR_STATUS = ((MissingTableError, 404), (UnreachableError, 422),
+                (work.OverBudgetError, 429), (work.ServerBusyError, 503),
+                (play.BuildsOffError, 403))
+"""HTTP status of each one-line error a user can act on (400 for the others)."""
 
 STATIC = Path(__file__).parent / "static"
 
@@ -45,8 +51,13 @@ def _one_line(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-def create_app(data_dir: Path) -> FastAPI:
+def create_app(data_dir: Path, allow_builds: int = 0,
+               gate: work.WorkGate | None = None) -> FastAPI:
+    """The server over ``data_dir``: searches and solver runs go through ``gate`` (a few at
+    a time, within its limits; a default one when not given), and at most
+    ``allow_builds`` tables may be built on request (none by default)."""
     data_dir = Path(data_dir)
+    gate = gate or work.WorkGate(slots=max(1, (os.cpu_count() or 2) - 1))
     app = FastAPIOffline(title="Puzzle tablebases",
                   description="Optimal hints and paths for every registered puzzle with "
                               "endpoints, answered from the built tables (the CLI's --json "
@@ -54,10 +65,17 @@ def create_app(data_dir: Path) -> FastAPI:
 
     @app.exception_handler(OneLineError)
     async def bad_request(request: Request, error: Exception) -> JSONResponse:
-        status = 404 if isinstance(error, MissingTableError) else 422 if isinstance(
-            error, UnreachableError) else 400
+        status = next((code for kind, code in ERROR_STATUS if isinstance(error, kind)), 400)
+        headers = {"Retry-After": "5"} if status in (429, 503) else None
         return JSONResponse({"detail": _web_message(str(error), data_dir)},
-                            status_code=status)
+                            status_code=status, headers=headers)
+
+    @app.middleware("http")
+    async def one_scope_per_request(request: Request, call_next):
+        """A request's expensive work goes through the server's gate, within one time
+        limit (``work.request_scope``)."""
+        with work.request_scope(gate):
+            return await call_next(request)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -84,7 +102,8 @@ def create_app(data_dir: Path) -> FastAPI:
         return FileResponse(renderers[name], media_type="text/javascript")
 
     tables = Tables(data_dir)
-    app.include_router(play.routes(tables, data_dir, lambda m: _web_message(m, data_dir)),
+    app.include_router(play.routes(tables, data_dir, lambda m: _web_message(m, data_dir),
+                                   allow_builds),
                        prefix="/api", tags=["play"])
     for puzzle in registry.PUZZLES:
         router = puzzle.web_routes(tables)

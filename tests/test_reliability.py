@@ -574,3 +574,263 @@ def test_a_forced_rebuild_leaves_the_catalog_current(small_data, tmp_path):
     assert rebuilt.returncode == 0, rebuilt.stderr
     verified = run("builder", "verify", "--samples", "0", "--data", str(data))
     assert verified.returncode == 0, verified.stdout
+
+
+# --- round 2: one-line errors, bounded work ---------------------------------------------
+
+def test_a_device_as_a_disc_set_is_refused_without_reading_it_whole(tmp_path):
+    started = time.monotonic()
+    assert_one_line_error(run("query", "spots", "solve", "/dev/zero", timeout=30),
+                          "more than")
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize("spots", ["5", "[null, null, null, null, null, null]"])
+def test_disc_sets_of_the_wrong_types_are_one_line(tmp_path, spots):
+    discs = {f"d{i}": json.loads(spots) for i in range(1, 8)}
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps({"discs": discs}))
+    assert_one_line_error(run("query", "spots", "solve", str(path)), "must show each")
+
+
+ROUND_TWO_BUILDER = [
+    (("lucas", "--max-n", "600"), "10^50"),
+    (("spots", "--seed", "-1"), "--seed"),
+    (("build", "hanoi", "4:"), "4:POSITION"),
+]
+
+
+@pytest.mark.parametrize("args, words", ROUND_TWO_BUILDER,
+                         ids=[" ".join(a) for a, _ in ROUND_TWO_BUILDER])
+def test_builder_round_two_inputs_are_one_line(args, words, tmp_path):
+    assert_one_line_error(run("builder", *args, "--data", str(tmp_path)), words)
+    assert not list(tmp_path.rglob("*.zarr"))
+
+
+def test_a_binary_results_file_is_one_line(tmp_path):
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(bytes(range(256)) * 4)
+    assert_one_line_error(run("builder", "tricolore4x4-stats", "--results", str(results),
+                              "--data", str(tmp_path)), "not text")
+
+
+@pytest.mark.parametrize("missing", [True, False], ids=["missing", "empty"])
+def test_verify_and_catalog_of_no_tables_are_one_line_errors(tmp_path, missing):
+    data = tmp_path / "data"
+    if not missing:
+        data.mkdir()
+    assert_one_line_error(run("builder", "verify", "--data", str(data)),
+                          "does not exist" if missing else "no tables")
+    assert_one_line_error(run("builder", "catalog", "--data", str(data)),
+                          "no data directory" if missing else "no tables")
+    assert not (data / "catalog.duckdb").exists()
+
+
+def test_build_table_checks_the_directory_before_searching():
+    """/proc/sys cannot be written even by root: refused before any search starts."""
+    result = run("query", "path", "WBWW.WBRB.RRRR.RRRR", "BRRR.RRRR.RRRR.RRRW",
+                 "--build-table", "--data", "/proc/sys")
+    assert_one_line_error(result, "read-only")
+    assert "search" not in result.stderr.lower().replace("error:", "")
+
+
+QUERY_ROUND_TWO = [
+    (("random", "balls", "--tubes", "5", "--empty", "2", "--colours", "4"), "give one"),
+    (("sql", "SELECT 1", "--json", "--csv"), "choose one"),
+    (("sql", "SELECT count(*) FROM range(10000000000000) a, range(1000) b",
+      "--timeout", "1"), "stopped after 1 s"),
+]
+
+
+@pytest.mark.parametrize("args, words", QUERY_ROUND_TWO,
+                         ids=[" ".join(a)[:50] for a, _ in QUERY_ROUND_TWO])
+def test_query_round_two_inputs_are_one_line(data_dir, args, words):
+    assert_one_line_error(run("query", *args, "--data", str(data_dir), timeout=60), words)
+
+
+def test_an_unchecked_deal_at_any_size_is_dealt_at_once(data_dir):
+    started = time.monotonic()
+    dealt = run("query", "random", "balls", "--colours", "26", "--capacity", "8", "--empty",
+                "2", "--seed", "1", "--json", "--data", str(data_dir), timeout=60)
+    assert dealt.returncode == 0, dealt.stderr
+    found = json.loads(dealt.stdout)
+    assert found["verdict"] == "not checked" and found["state"].count("|") == 27
+    assert time.monotonic() - started < 30
+
+
+def test_a_hopeless_deal_hunt_stops_at_its_time_limit(data_dir):
+    hunted = run("query", "random", "balls", "--colours", "14", "--capacity", "8", "--empty",
+                 "1", "--min-moves", "255", "--seconds", "2", "--data", str(data_dir),
+                 timeout=60)
+    assert_one_line_error(hunted, "no deal")
+
+
+def test_sql_output_is_streamed_batch_by_batch(capsys):
+    """The first rows are printed before the last are fetched."""
+    from query.cli import _print_batches
+
+    batches = iter([[(1, "a")], [(2, "b")]])
+
+    def fetch():
+        try:
+            return next(batches)
+        except StopIteration:
+            raise RuntimeError("fetched past the end") from None
+
+    with pytest.raises(RuntimeError):
+        _print_batches(["n", "s"], fetch, False, True)
+    assert capsys.readouterr().out.splitlines() == ["n,s", "1,a", "2,b"]
+
+
+def test_decomposition_of_a_board_to_itself_clicks_at_least_once(data_dir):
+    answered = run("query", "path", "RRRR.RRRR.RRRR.RRRR", "RRRR.RRRR.RRRR.RRRR",
+                   "--method", "decomposition", "--json", "--data", str(data_dir))
+    found = json.loads(answered.stdout)
+    exact = run("query", "distance", "RRRR.RRRR.RRRR.RRRR", "RRRR.RRRR.RRRR.RRRR",
+                "--data", str(data_dir))
+    assert found["length"] >= int(exact.stdout) >= 1
+    assert found["boards"][0] == found["boards"][-1] == "RRRR.RRRR.RRRR.RRRR"
+    assert len(found["clicks"]) == found["length"]
+
+
+def test_lucas_json_has_one_layout_for_every_rule_and_route(data_dir):
+    layouts = set()
+    for args in (("AAA_BBB", "BBB_AAA"), ("AAB_ABB", "BBA_BAA"),
+                 ("AAA_BBB", "BBB_AAA", "--variant", "forward")):
+        answered = run("query", "path", *args, "--json", "--data", str(data_dir))
+        assert answered.returncode == 0, answered.stderr
+        layouts.add(tuple(json.loads(answered.stdout)))
+    assert len(layouts) == 1, layouts
+
+
+# --- round 2: a server that cheap requests cannot starve --------------------------------
+
+def test_server_limits_expensive_work_and_says_why(data_dir):
+    from fastapi.testclient import TestClient
+
+    from builder.puzzles.work import WorkGate
+    from query.web import create_app
+
+    client = TestClient(create_app(data_dir, gate=WorkGate(max_budget=10_000)))
+    over = client.get("/api/balls/solve", params={"state": "abcd|bcda|cdab|dabc||",
+                                                   "budget": 20_000_000})
+    assert over.status_code == 429 and "10,000" in over.json()["detail"]
+    built = client.post("/api/play/tricolore/table", params={
+        "state": "WBWW.WBRB.RRRR.RRRR", "target": "BRRR.RRRR.RRRR.RRRW"})
+    assert built.status_code == 403 and "--allow-builds" in built.json()["detail"]
+    position = client.get("/api/play/tricolore/position", params={
+        "state": "WBWW.WBRB.RRRR.RRRR", "target": "BRRR.RRRR.RRRR.RRRW"}).json()
+    assert position["buildable"] is False
+    for square in ("-1", "99"):
+        clicked = client.get("/api/tricolore/click", params={"board": "WBWW.WBRB",
+                                                             "square": square})
+        assert clicked.status_code == 400 and "not a square" in clicked.json()["detail"]
+
+
+def test_a_busy_gate_refuses_at_once_and_a_slow_request_stops_at_its_limit():
+    from builder.puzzles.work import ServerBusyError, WorkGate, expensive, request_scope
+
+    gate = WorkGate(slots=1, waiting=0, wait_seconds=0.1, request_seconds=0.2)
+    inside, release = threading.Event(), threading.Event()
+
+    def hold_the_slot() -> None:
+        with request_scope(gate), expensive("first"):
+            inside.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=hold_the_slot)
+    holder.start()
+    inside.wait(5)
+    with request_scope(gate), pytest.raises(ServerBusyError, match="busy"), expensive("second"):
+        pass
+    release.set()
+    holder.join()
+    with request_scope(gate):
+        with expensive("one piece"):
+            time.sleep(0.3)
+        with pytest.raises(ServerBusyError, match="more than"), expensive("the next piece"):
+            pass
+    with expensive("outside any request"):  # a command line: never limited
+        pass
+
+
+def test_hints_stay_answered_while_clients_loop_expensive_requests(data_dir):
+    """One client loops the issue's 14-second deal hunt, another solves with the largest
+    budget the API takes (20 M states, about 4.5 GiB): the hunt is bounded, the budget
+    refused at once (429) by the server's cap, and hints from a third client never fail
+    nor wait behind them (p99 far below one hunt)."""
+    port = free_port()
+    server = subprocess.Popen([str(BIN / "query"), "serve", "--port", str(port), "--data",
+                               str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                probe.request("HEAD", "/")
+                assert probe.getresponse().status == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.2)
+        stop = time.monotonic() + 6
+        statuses: dict[str, list[int]] = {"hunt": [], "solve": []}
+        requests = {"hunt": "/api/balls/random?colours=14&capacity=8&empty=1&min_moves=255",
+                    "solve": "/api/balls/solve?" + urlencode({
+                        "state": "abcd|bcda|cdab|dabc||", "budget": 20_000_000})}
+
+        def hunter(kind: str) -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            while time.monotonic() < stop:
+                connection.request("GET", requests[kind])
+                response = connection.getresponse()
+                response.read()
+                statuses[kind].append(response.status)
+
+        hunters = [threading.Thread(target=hunter, args=(kind,)) for kind in requests]
+        for thread in hunters:
+            thread.start()
+        time.sleep(0.5)
+        latencies = []
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        while time.monotonic() < stop:
+            began = time.perf_counter()
+            connection.request("GET", "/api/tricolore/hint?board=WBWW.WBRB&target=RRRR.RRRR")
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200
+            latencies.append(time.perf_counter() - began)
+        for thread in hunters:
+            thread.join()
+        assert server.poll() is None
+        assert set(statuses["hunt"]) <= {400, 503}, statuses  # one line, never a crash
+        assert set(statuses["solve"]) == {429}, statuses
+        latencies.sort()
+        assert latencies[int(0.99 * (len(latencies) - 1))] < 2.0, latencies[-5:]
+    finally:
+        server.kill()
+        server.wait()
+
+
+def test_a_malformed_chunked_request_is_one_log_line(data_dir):
+    port = free_port()
+    server = subprocess.Popen([str(BIN / "query"), "serve", "--port", str(port), "--data",
+                               str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                sent = socket.create_connection(("127.0.0.1", port), timeout=5)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.2)
+        sent.sendall(b"POST /api/play/tricolore/table HTTP/1.1\r\nHost: x\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n")
+        sent.settimeout(10)
+        assert sent.recv(100).startswith(b"HTTP/1.1 400")
+        sent.close()
+    finally:
+        server.terminate()
+        _, log = server.communicate(timeout=10)
+    assert b"Traceback" not in log, log.decode()[-500:]

@@ -22,6 +22,7 @@ from builder.puzzles import (
 )
 from builder.puzzles.balls import MAX_CAPACITY, TABLE_LAYOUT, Balls, BallsError, check_cleared
 from builder.puzzles.base import FoundPath, TableLookup
+from builder.puzzles.work import capped_budget, expensive, work_seconds
 
 UNREACHABLE = 255
 
@@ -150,13 +151,18 @@ def print_path(tables: TableLookup, start: str, target: str, as_json: bool) -> N
         typer.echo(f"{'init' if step == 0 else step:<5} {state:<{width}}  {move}")
 
 
+DEAL_SECONDS = 30.0
+"""How long `query random balls --clearable` hunts at sizes no table holds (--seconds)."""
+
+
 def deal(
     *,
     clearable: Annotated[bool, typer.Option("--clearable", help="Only a game that can be "
                                             "cleared.")] = False,
     min_moves: Annotated[int, typer.Option("--min-moves", help="At least this many moves "
                                            "(implies --clearable).", min=0, max=255)] = 0,
-    tubes: Annotated[int, typer.Option(help="Tubes (or give --empty).")] = 4,
+    tubes: Annotated[int | None, typer.Option(help="Tubes (default 4; or give --empty).",
+                                              show_default=False)] = None,
     capacity: Annotated[int, typer.Option(help="Balls per tube (up to 8).", min=1,
                                           max=8)] = 4,
     colours: Annotated[int, typer.Option(help="Colours (up to 26).", min=1, max=26)] = 3,
@@ -164,25 +170,42 @@ def deal(
                                               min=0, max=22)] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed, 0 or more (default: fresh).",
                                              min=0, max=2**63 - 1)] = None,
+    seconds: Annotated[float, typer.Option(
+        "--seconds", help="At sizes no table holds: how long to hunt for a deal the solver "
+        "proves clearable (with --clearable or --min-moves).", min=1, max=3600)]
+    = DEAL_SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
     tables: Any = None,
 ) -> None:
     """Deal a random starting state (the first tubes full, the rest empty), optionally one
     that can be cleared and needs at least N moves: the document's fair games. From the
     table where one holds the game (uniform over the starting states that qualify); at
-    any other size, random deals until the solver proves one clearable in N or more
-    fewest moves.
+    any other size a random deal at once, or with --clearable / --min-moves random deals
+    until the solver proves one clearable in N or more fewest moves (for at most
+    --seconds, with a progress bar).
 
     Example: query random balls --colours 12 --capacity 4 --empty 2 --min-moves 40
     """
-    if empty is not None:
-        tubes = colours + empty
+    if empty is not None and tubes is not None:
+        raise BallsError(f"--tubes {tubes} and --empty {empty}: give one (tubes = colours "
+                         "+ empty)")
+    tubes = colours + empty if empty is not None else (4 if tubes is None else tubes)
     rules = Balls(tubes, capacity, colours)
     rng = np.random.default_rng(seed)
     try:
         table = BallsTable(tables, rules)
     except MissingTableError:
-        found = deal_any(colours, capacity, tubes - colours, min_moves, rng)
+        if not clearable and not min_moves:
+            result = {"state": rules.format(random_start(rules, rng)), "clearable": None,
+                      "moves": None, "verdict": "not checked", "explored": 0}
+            if as_json:
+                typer.echo(json.dumps(result))
+            else:
+                typer.echo(f"{result['state']}  (not checked: `query solve` proves whether "
+                           "it can be cleared; --clearable deals only proven ones)")
+            return
+        found = deal_any(colours, capacity, tubes - colours, min_moves, rng,
+                         seconds=seconds, progress=not as_json)
         result = {"state": rules.format(found.states[0]), "clearable": True,
                   "moves": found.length, "verdict": found.verdict,
                   "explored": found.explored}
@@ -311,7 +334,8 @@ def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) 
     from builder.puzzles.balls.solver import canonical, solve
 
     tubes = rules.tubes_of_state(start)
-    found = solve(tubes, rules.colours, rules.capacity, budget)
+    with expensive("the ball solver"):
+        found = solve(tubes, rules.colours, rules.capacity, capped_budget(budget, "budget"))
     how = f"search: A* over {found.explored:,} states"
     if not found.states:
         return Answer(rules, found.verdict, (), (), found.lower_bound, found.explored, how)
@@ -421,21 +445,39 @@ def solve(
     return {"optimal": 0, "best_found": 2, "unresolved": 2, "unclearable": 1}[found.verdict]
 
 
+def random_start(rules: Balls, rng: np.random.Generator) -> tuple[int, ...]:
+    """A uniformly random starting state: the balls shuffled into the first tubes, full,
+    the rest empty."""
+    balls = np.repeat(np.arange(rules.colours), rules.capacity)
+    rng.shuffle(balls)
+    full = [[int(ball) for ball in balls[t * rules.capacity:(t + 1) * rules.capacity]]
+            for t in range(rules.colours)]
+    return rules.state_of_tubes(full + [[]] * (rules.tubes - rules.colours))
+
+
 def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
-             rng: np.random.Generator, budget: int = SOLVER_BUDGET) -> Answer:
+             rng: np.random.Generator, budget: int = SOLVER_BUDGET,
+             seconds: float = DEAL_SECONDS, progress: bool = False) -> Answer:
     """A random starting game (colours tubes full, ``empty`` empty) that the solver proves
     clearable in at least ``min_moves`` moves (fewest): deals are drawn uniformly until
-    one qualifies."""
+    one qualifies, for at most ``DEAL_ATTEMPTS`` deals and ``seconds``."""
+    import time
+
+    from tqdm import tqdm
+
     rules = Balls(colours + empty, capacity, colours)
-    balls = np.repeat(np.arange(colours), capacity)
-    for _ in range(DEAL_ATTEMPTS):
-        rng.shuffle(balls)
-        tubes = [list(balls[t * capacity:(t + 1) * capacity]) for t in range(colours)]
-        start = rules.state_of_tubes([[int(b) for b in tube] for tube in tubes]
-                                     + [[]] * empty)
-        found = searched(rules, start, budget)
-        if found.verdict == "optimal" and found.length >= min_moves:
-            return found
+    seconds = work_seconds(seconds)
+    deadline = time.monotonic() + seconds
+    tried = 0
+    with tqdm(total=DEAL_ATTEMPTS, desc="deals tried", unit="deal",
+              disable=None if progress else True, leave=False) as bar:  # None: a terminal's
+        while tried < DEAL_ATTEMPTS and time.monotonic() < deadline:
+            found = searched(rules, random_start(rules, rng), budget)
+            tried += 1
+            bar.update()
+            if found.verdict == "optimal" and found.length >= min_moves:
+                return found
     raise QueryError(f"no deal of {colours} colours in tubes of {capacity} with {empty} "
-                     f"empty needing {min_moves}+ moves proven in {DEAL_ATTEMPTS} tries: ask "
-                     "for fewer moves")
+                     f"empty needing {min_moves}+ moves proven in {tried} tries "
+                     f"({time.monotonic() - deadline + seconds:.0f} s): ask for fewer moves "
+                     "or more empty tubes")

@@ -112,7 +112,7 @@ def _find(table, arena, words, key):
         slot = np.int64((np.uint64(slot) + np.uint64(1)) & mask)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # a server answers hints on other threads meanwhile
 def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, parent, table,
             heads, entry_node, entry_next, closed):
     """Weighted A* (weight 1: A*) from ``start`` (sorted words).  Returns (outcome, goal

@@ -170,8 +170,8 @@ class HanoiPuzzle(WalkablePuzzle):
     def table_for(self, text: str) -> TableSpec:
         """``3`` or ``4``: that many pegs, 1 to 12 discs; ``4:ABCDABCD``: towards one
         position (stored, so later paths to it are walked, not searched)."""
-        pegs_text, _, goal = text.strip().upper().partition(":")
-        if pegs_text not in ("3", "4"):
+        pegs_text, colon, goal = text.strip().upper().partition(":")
+        if pegs_text not in ("3", "4") or (colon and not goal.strip()):
             raise HanoiError(f"{shown(text)}: 3 or 4 (pegs), or 4:POSITION for a table "
                              "towards one position")
         pegs = int(pegs_text)

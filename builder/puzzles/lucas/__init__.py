@@ -211,10 +211,18 @@ FROM lucas_runs ORDER BY n;
 """
 
 
+MAX_N_SHOWN = 100
+"""Past this, --max-n is refused before its arrangements are counted."""
+
+
 def check_size(max_n: int) -> None:
     """Refuse, with the numbers, a document table that is empty or would not fit."""
     if max_n < 1:
         raise LucasError(f"--max-n {max_n}: at least 1 (n = 1 .. max-n are searched)")
+    if max_n > MAX_N_SHOWN:  # the count below would overflow a float before the budget says no
+        raise LucasError(f"--max-n {max_n}: n = {max_n} has more than 10^{MAX_N_SHOWN // 2} "
+                         f"arrangements, far over the {MEMORY_BUDGET / 2**30:.0f} GiB budget "
+                         "(n <= 11 fits)")
     largest = (2 * max_n + 1) * comb(2 * max_n, max_n)
     needed = largest * BYTES_PER_STATE
     if needed > MEMORY_BUDGET:
@@ -404,11 +412,20 @@ class LucasPuzzle(WalkablePuzzle):
 
     def print_path(self, tables, walk, start: str, target: str, options: dict,
                    as_json: bool) -> bool:
-        """The document's layout for its own rules; a variant's walk is the engine's."""
-        if options.get("variant"):
-            return False
+        """The document's layout for its own rules; a variant's walk is the engine's, its
+        text the engine's too, and its JSON the same layout as the document's rules."""
         from builder.puzzles.lucas import commands
 
+        if options.get("variant"):
+            if not as_json:
+                return False
+            variant = self.variant(start, target, options)
+            found = walk(self, variant, self.parse(variant, start),
+                         self.parse_target(variant, target))
+            commands.print_json([self.format(variant, node) for node in found.nodes],
+                                [tuple(label.split(" ", 1)) for label in found.labels],
+                                found.how, options["variant"])
+            return True
         commands.print_path(self, tables, walk, start, target, as_json)
         return True
 

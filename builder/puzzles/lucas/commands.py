@@ -62,10 +62,7 @@ def print_path(puzzle, tables: TableLookup, walk: Callable, start: str, target: 
                as_json: bool) -> None:
     arrangements, moves, how = shortest_path(puzzle, tables, walk, start, target)
     if as_json:
-        typer.echo(json.dumps({"start": arrangements[0], "target": arrangements[-1],
-                               "length": len(moves), "how": how,
-                               "moves": [list(m) for m in moves],
-                               "arrangements": arrangements}))
+        print_json(arrangements, moves, how, "standard")
         return
     typer.echo(f"{arrangements[0]} -> {arrangements[-1]}: {len(moves)} moves "
                f"(shortest, {how})")
@@ -74,3 +71,12 @@ def print_path(puzzle, tables: TableLookup, walk: Callable, start: str, target: 
     for step, arrangement in enumerate(arrangements):
         agent, kind = moves[step - 1] if step else ("", "")
         typer.echo(f"{step + 1:<5} {arrangement:<{width}}  {agent:<5}  {kind}".rstrip())
+
+
+def print_json(arrangements: list[str], moves: list[tuple[str, str]], how: str,
+               rule: str) -> None:
+    """A Lucas path as `--json`: one layout whatever found it (table walk, search, closed
+    form) and whichever rule."""
+    typer.echo(json.dumps({"puzzle": "lucas", "rule": rule, "start": arrangements[0],
+                           "target": arrangements[-1], "length": len(moves), "how": how,
+                           "moves": [list(m) for m in moves], "arrangements": arrangements}))

@@ -23,7 +23,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from builder.puzzles import PuzzleInputError
+from builder.puzzles import PuzzleInputError, shown
 from builder.puzzles.base import CatalogTable, Puzzle, TableSpec
 
 COLOURS = ("black", "blue", "green", "red", "white", "yellow")
@@ -68,10 +68,12 @@ class DiscSet:
             raise SpotsError(f"a set has {DISCS} discs, not {len(discs)}")
         rows = []
         for name, spots in discs.items():
-            if len(spots) != SPOTS or sorted(spots) != sorted(COLOURS):
+            if (not isinstance(spots, list) or len(spots) != SPOTS
+                    or not all(isinstance(spot, str) for spot in spots)
+                    or sorted(spots) != sorted(COLOURS)):
                 raise SpotsError(
                     f"disc {name!r} must show each of {', '.join(COLOURS)} once, clockwise; "
-                    f"got {spots}"
+                    f"got {shown(json.dumps(spots))}"
                 )
             rows.append([COLOURS.index(colour) for colour in spots])
         return cls(tuple(discs), np.array(rows, dtype=np.int8))
@@ -79,13 +81,17 @@ class DiscSet:
     @classmethod
     def from_file(cls, path: Path) -> DiscSet:
         try:
-            size = Path(path).stat().st_size
-            if size > MAX_DISC_SET_BYTES:
-                raise SpotsError(f"disc set {path} has {size:,} bytes: a set of 7 discs is "
-                                 f"a small JSON file (at most {MAX_DISC_SET_BYTES:,} bytes)")
-            data = json.loads(Path(path).read_text())
-        except (OSError, ValueError) as error:
-            reason = getattr(error, "strerror", None) or str(error).splitlines()[0][:100]
+            with open(path, "rb") as source:  # read at most the limit: a device (/dev/zero)
+                raw = source.read(MAX_DISC_SET_BYTES + 1)  # has no size to check first
+        except OSError as error:
+            raise SpotsError(f"cannot read disc set {path}: {error.strerror or error}") from None
+        if len(raw) > MAX_DISC_SET_BYTES:
+            raise SpotsError(f"disc set {path} has more than {MAX_DISC_SET_BYTES:,} bytes: a "
+                             "set of 7 discs is a small JSON file")
+        try:
+            data = json.loads(raw.decode())
+        except ValueError as error:
+            reason = str(error).splitlines()[0][:100]
             raise SpotsError(f"cannot read disc set {path}: {reason}") from None
         discs = data.get("discs", data) if isinstance(data, dict) else None
         if not isinstance(discs, dict):
@@ -204,7 +210,8 @@ class SpotsPuzzle(Puzzle):
         def spots(
             sets: Annotated[int, typer.Option(help="How many random disc sets.", min=1,
                                               max=100_000_000)] = RANDOM_SETS,
-            seed: Annotated[int, typer.Option(help="Random seed.")] = SEED,
+            seed: Annotated[int, typer.Option(help="Random seed, 0 or more.", min=0,
+                                              max=2**63 - 1)] = SEED,
         ) -> list[TableSpec]:
             """Spot Colour discs: solve many uniformly random disc sets exhaustively and keep
             each set's number of solutions (views spots_random_summary,

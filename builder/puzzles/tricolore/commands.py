@@ -26,6 +26,7 @@ from builder.puzzles.tricolore.rules import (
     Tricolore,
     check_method,
 )
+from builder.puzzles.work import expensive
 
 
 def searched(rules: Tricolore, start: int, target: int, method: str,
@@ -38,7 +39,8 @@ def searched(rules: Tricolore, start: int, target: int, method: str,
         return None
     from builder.puzzles.tricolore.bidirectional import bidirectional_path
 
-    found = bidirectional_path(rules, start, target, last=last)
+    with expensive("the Tricolore search"):
+        found = bidirectional_path(rules, start, target, last=last)
     if found is None:
         raise UnreachableError(explain_unreachable(rules, target, method))
     return replayed(rules, found, last)
@@ -108,7 +110,7 @@ def _print_decomposition(tables: TableLookup, start: str, target: str, as_json: 
     start_rank, target_rank = rules.parse(start), rules.parse(target)
     if (rules.width, rules.height) != (4, 4):
         raise PuzzleInputError("--method decomposition solves 4x4 boards (four rows of four)")
-    found = DecompositionSolver(tables).solve(start_rank, target_rank)
+    found = DecompositionSolver(tables).solve_game(start_rank, target_rank)
     boards = [rules.format(b) for b in found.boards]
     if as_json:
         typer.echo(json.dumps({"start": boards[0], "target": boards[-1],
@@ -116,7 +118,7 @@ def _print_decomposition(tables: TableLookup, start: str, target: str, as_json: 
                                "clicks": list(found.clicks), "halves": list(found.halves),
                                "rotation": found.rotation, "boards": boards}))
         return
-    parts = " + ".join(f"{h} {found.count(h)}" for h in ("top", "bottom", "extension")
+    parts = " + ".join(f"{h} {found.count(h)}" for h in ("first", "top", "bottom", "extension")
                        if found.count(h))
     typer.echo(f"{boards[0]} -> {boards[-1]}: {found.length} clicks (decomposition: {parts}; "
                f"rotation {found.rotation}; not guaranteed optimal)")

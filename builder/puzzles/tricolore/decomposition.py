@@ -245,6 +245,26 @@ class DecompositionSolver:
                 return self._finish(start, target, clicks, halves, name)
         return self._border_extension(start, target)
 
+    def solve_game(self, start: int, target: int) -> DecomposedPath:
+        """``solve``, for a game: a start equal to its target needs at least one click (a
+        game clicks at least once), so that return is one first click (the square whose
+        decomposition after it is shortest and does not click it again) and the
+        decomposition from there."""
+        if start != target:
+            return self.solve(start, target)
+        best = None
+        for square in range(self.full.n_squares):
+            after = self.solve(self.full.click_one(start, square), target)
+            if after.clicks and after.clicks[0] == square:
+                continue
+            if best is None or after.length + 1 < best.length:
+                best = DecomposedPath(start, target, (square, *after.clicks),
+                                      ("first", *after.halves), (start, *after.boards),
+                                      after.rotation)
+        if best is None:
+            raise DecompositionError("internal error: no first click suits the decomposition")
+        return best
+
     def clicks_after(self, start: int, last: int, target: int) -> list[int]:
         """The decomposition's clicks for a game in progress: ``start`` was reached by
         clicking ``last`` (NO_CLICK: none), which may not be clicked again at once, and a

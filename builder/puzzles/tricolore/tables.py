@@ -304,6 +304,9 @@ def read_target_records(results: Path) -> list[dict]:
         lines = Path(results).read_text().splitlines()
     except FileNotFoundError:
         return []
+    except UnicodeDecodeError:
+        raise BoardError(f"{results} is not a results file (not text): give a file of "
+                         "target records, one JSON line each") from None
     for number, line in enumerate(lines, 1):
         try:
             record = json.loads(line)

@@ -68,6 +68,10 @@ def routes(tables: TableLookup) -> APIRouter:
         rules = Tricolore.of_board(board)
         rank = rules.parse(board)
         check_method(method)
+        for name, value in (("square", square), ("last", last)):
+            if not (NO_CLICK if name == "last" else 0) <= value < rules.n_squares:
+                raise QueryError(f"{name} {value} is not a square of the board (0 to "
+                                 f"{rules.n_squares - 1}{', or -1 for none' if name == 'last' else ''})")
         legal = dict(rules.legal_moves(rank, last, method))
         if square not in legal:
             reason = "it was clicked last" if square == last else f"{method} forbids it here"

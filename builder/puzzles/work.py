@@ -1,0 +1,145 @@
+"""Expensive work at query time, through one gate: a search where no table answers, a
+solver run, a deal hunted for.  A command line runs it as it comes; a long-lived server
+passes a ``WorkGate`` so that such work runs a few at a time, waits in a short queue,
+stops at the server's time and budget limits, and gives its memory back after, while
+cheap answers (table walks, hints) never wait behind it.
+
+Plug-ins and the engine mark the work (``with expensive("what")``) and may ask for the
+server's caps (``capped_budget``, ``work_seconds``); they never know whether a server runs:
+the server opens a ``request_scope`` with its gate around each request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import threading
+import time
+from collections.abc import Iterator
+
+from builder.puzzles import OneLineError
+
+
+class ServerBusyError(OneLineError):
+    """Expensive work refused now: the server's slots and queue are full (HTTP 503)."""
+
+
+class OverBudgetError(OneLineError):
+    """Work asked for more than the server allows one request (HTTP 429)."""
+
+
+class WorkGate:
+    """At most ``slots`` expensive pieces of work at once, ``waiting`` more queued for at
+    most ``wait_seconds``; a request's expensive work must end within ``request_seconds``
+    of its start (checked between pieces: a kernel is never stopped halfway), and asks for
+    at most ``max_budget`` states of a solver."""
+
+    def __init__(self, slots: int = 1, waiting: int = 4, wait_seconds: float = 5.0,
+                 request_seconds: float = 15.0, max_budget: int = 2_000_000):
+        self.slots = threading.BoundedSemaphore(slots)
+        self.queue = threading.BoundedSemaphore(slots + waiting)
+        self.wait_seconds = wait_seconds
+        self.request_seconds = request_seconds
+        self.max_budget = max_budget
+        self.local = threading.local()
+        self.refused = 0
+
+    @contextlib.contextmanager
+    def hold(self, what: str) -> Iterator[None]:
+        local = self.local
+        scope = _request.get(None) or {"started": None}  # outside a request: its own limit
+        if getattr(local, "depth", 0):  # already holding a slot in this thread
+            self._check_time(scope, what)
+            local.depth += 1
+            try:
+                yield
+            finally:
+                local.depth -= 1
+            return
+        if not self.queue.acquire(blocking=False):
+            self.refused += 1
+            raise ServerBusyError(f"the server is busy with other searches ({what} refused): "
+                                  "retry in a few seconds")
+        try:
+            if not self.slots.acquire(timeout=self.wait_seconds):
+                self.refused += 1
+                raise ServerBusyError(f"the server is busy: {what} waited "
+                                      f"{self.wait_seconds:g} s for a free slot; retry later")
+        finally:
+            self.queue.release()
+        local.depth = 1
+        if scope["started"] is None:
+            scope["started"] = time.monotonic()
+        try:
+            self._check_time(scope, what)
+            yield
+        finally:
+            local.depth = 0
+            self.slots.release()
+            _return_memory()
+
+    def _check_time(self, scope: dict, what: str) -> None:
+        if time.monotonic() - scope["started"] > self.request_seconds:
+            self.refused += 1
+            raise ServerBusyError(f"{what} stopped: the request took more than the server's "
+                                  f"{self.request_seconds:g} s; ask the command line "
+                                  "(`query ...`), which has no such limit")
+
+
+_request: contextvars.ContextVar[dict] = contextvars.ContextVar("work_request")
+
+
+@contextlib.contextmanager
+def request_scope(gate: WorkGate) -> Iterator[None]:
+    """One request of a server whose expensive work goes through ``gate``: its pieces
+    share one time limit, counted from the first.  Outside such a scope (a command line,
+    a test calling the engine) nothing is limited."""
+    token = _request.set({"started": None, "gate": gate})
+    try:
+        yield
+    finally:
+        _request.reset(token)
+
+
+def _gate() -> WorkGate | None:
+    scope = _request.get(None)
+    return scope["gate"] if scope else None
+
+
+@contextlib.contextmanager
+def expensive(what: str) -> Iterator[None]:
+    """Mark a piece of expensive work (its name for the refusal message)."""
+    gate = _gate()
+    if gate is None:
+        yield
+        return
+    with gate.hold(what):
+        yield
+
+
+def capped_budget(budget: int, what: str = "--budget") -> int:
+    """``budget`` if the request's gate allows it; an OverBudgetError otherwise."""
+    gate = _gate()
+    if gate is not None and budget > gate.max_budget:
+        raise OverBudgetError(f"{what} {budget:,} is over this server's {gate.max_budget:,} "
+                              "states a request: ask for less, or use the command line")
+    return budget
+
+
+def work_seconds(asked: float) -> float:
+    """Seconds a piece of work that can stop itself may run: ``asked``, within the
+    request's gate limit."""
+    gate = _gate()
+    return asked if gate is None else min(asked, gate.request_seconds)
+
+
+def _return_memory() -> None:
+    """Hand freed memory back to the system after a large piece of work (glibc keeps
+    freed arenas otherwise, and a server's RSS stays at its peak).  No ``gc.collect``: it
+    holds the interpreter for tens of milliseconds, which every hint would wait for."""
+    import ctypes
+
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
