@@ -62,12 +62,16 @@ READABLE_TYPES = {"uint8": np.dtype("<u1"), "uint16": np.dtype("<u2"),
 def _check_metadata(path: Path, raw: bytes, table: Path) -> None:
     """``path`` (a group's or an array's ``zarr.json``) as the builder recorded it."""
     key = path.relative_to(table).as_posix()
-    expected = _table_checksums(table / "checksums.json").get(key)
+    _check_recorded(str(path), raw, _table_checksums(table / "checksums.json").get(key))
+
+
+def _check_recorded(what: str, raw: bytes, expected: int | None) -> None:
+    """A file's bytes against the checksum its table recorded for it (None: none)."""
     if expected is None:
-        raise CorruptTableError(f"{path} is not in the table's checksum record: rebuild the "
+        raise CorruptTableError(f"{what} is not in the table's checksum record: rebuild the "
                                 "table (`make tables FORCE=1`)")
     if zlib.crc32(raw) != expected:
-        raise CorruptTableError(f"{path} is corrupted (checksum mismatch): rebuild the table "
+        raise CorruptTableError(f"{what} is corrupted (checksum mismatch): rebuild the table "
                                 "(`make tables FORCE=1`)")
 
 
@@ -144,7 +148,6 @@ class ColumnChunkedArray:
             self.shape, self.chunk_shape = self.shape + (1,), self.chunk_shape + (1,)
         self.vector = vector
         self.dtype = READABLE_TYPES[metadata["data_type"]]
-        self.fill_value = metadata["fill_value"]
         self.compressed = "zstd" in codecs
         self.separator = metadata["chunk_key_encoding"]["configuration"].get("separator", "/")
         if min(self.chunk_shape) < 1 or len(self.shape) != 2 or len(self.chunk_shape) != 2:
@@ -165,13 +168,7 @@ class ColumnChunkedArray:
         except FileNotFoundError:  # the builder writes every chunk of the grid
             raise CorruptTableError(f"chunk {self.path / key} is missing: rebuild the "
                                     "table (`make tables FORCE=1`)") from None
-        expected = self._expected_crc32(key)
-        if expected is None:
-            raise CorruptTableError(f"chunk {self.path / key} is not in the table's checksum "
-                                    "record: rebuild the table (`make tables FORCE=1`)")
-        if zlib.crc32(raw) != expected:
-            raise CorruptTableError(f"chunk {self.path / key} is corrupted (checksum mismatch): "
-                                    "rebuild the table (`make tables FORCE=1`)")
+        _check_recorded(f"chunk {self.path / key}", raw, self._expected_crc32(key))
         if self.compressed:
             import zstandard
 

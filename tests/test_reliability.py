@@ -319,6 +319,25 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def started_server(data_dir: Path) -> tuple[subprocess.Popen, int]:
+    """`query serve` on a free port, answering (its stderr kept for the test to read)."""
+    port = free_port()
+    server = subprocess.Popen([str(BIN / "query"), "serve", "--port", str(port), "--data",
+                               str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            probe.request("HEAD", "/")
+            assert probe.getresponse().status == 200
+            return server, port
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.kill()
+                raise
+            time.sleep(0.2)
+
+
 def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
     """8 threads of random 4×4 and 4×2 hints for a bounded time: no crash, no spurious
     error, and every answer equal to the same question asked of the tables here."""
@@ -341,20 +360,8 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
         questions.append(({"board": half.format(int(board)), "target": half.format(int(target))},
                           click, remaining))
 
-    port = free_port()
-    server = subprocess.Popen([str(BIN / "query"), "serve", "--port", str(port), "--data",
-                               str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server, port = started_server(data_dir)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                probe.request("HEAD", "/")
-                assert probe.getresponse().status == 200
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None
-                time.sleep(0.2)
         answered, wrong = [0] * 8, []
         stop = time.monotonic() + 8
 
@@ -487,6 +494,19 @@ def test_verify_fails_a_forged_ball_table_with_recomputed_checksums(small_data, 
     assert verified.returncode == 1
     (failing,) = [line for line in verified.stdout.splitlines() if "4_4_3" in line]
     assert failing.startswith("FAIL") and "cleared" in failing, failing
+
+
+def test_verify_fails_a_forged_target_table(small_data, tmp_path):
+    """A Tricolore distance is at least 1: a table raised by 2 has no board one click from
+    its target, whatever the sample."""
+    data = damaged_copy(small_data, tmp_path)
+    table = data / "tricolore/3x3/targets/RRR.RRR.RRR.zarr"
+    for array in ("clicks", "clicks_avoiding_sole"):
+        _raise_every_distance(table, array)
+    verified = run("builder", "verify", "--samples", "0", "--data", str(data))
+    (failing,) = [line for line in verified.stdout.splitlines() if "RRR.RRR.RRR" in line]
+    assert verified.returncode == 1 and failing.startswith("FAIL"), verified.stdout
+    assert "one click away" in failing, failing
 
 
 def test_verify_fails_a_forged_lights_out_table(data_dir, tmp_path):
@@ -759,20 +779,8 @@ def test_hints_stay_answered_while_clients_loop_expensive_requests(data_dir):
     budget the API takes (20 M states, about 4.5 GiB): the hunt is bounded, the budget
     refused at once (429) by the server's cap, and hints from a third client never fail
     nor wait behind them (p99 far below one hunt)."""
-    port = free_port()
-    server = subprocess.Popen([str(BIN / "query"), "serve", "--port", str(port), "--data",
-                               str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server, port = started_server(data_dir)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                probe.request("HEAD", "/")
-                assert probe.getresponse().status == 200
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None
-                time.sleep(0.2)
         stop = time.monotonic() + 6
         statuses: dict[str, list[int]] = {"hunt": [], "solve": []}
         requests = {"hunt": "/api/balls/random?colours=14&capacity=8&empty=1&min_moves=255",
@@ -813,18 +821,9 @@ def test_hints_stay_answered_while_clients_loop_expensive_requests(data_dir):
 
 
 def test_a_malformed_chunked_request_is_one_log_line(data_dir):
-    port = free_port()
-    server = subprocess.Popen([str(BIN / "query"), "serve", "--port", str(port), "--data",
-                               str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server, port = started_server(data_dir)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                sent = socket.create_connection(("127.0.0.1", port), timeout=5)
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None
-                time.sleep(0.2)
+        sent = socket.create_connection(("127.0.0.1", port), timeout=5)
         sent.sendall(b"POST /api/play/tricolore/table HTTP/1.1\r\nHost: x\r\n"
                      b"Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n")
         sent.settimeout(10)

@@ -432,7 +432,8 @@ class LucasPuzzle(WalkablePuzzle):
     def verify_checks(self, attributes: dict) -> str:
         if attributes.get("rule") == FORWARD:
             return ""  # its arrays are the generic kernel's, checked by the engine
-        return "moves from the start and to the goal = 1 + the least after a move"
+        return ("0 moves exactly at the start and at the goal; moves from the start and to "
+                "the goal = 1 + the least after a move")
 
     def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
         if attributes.get("rule") == FORWARD:
@@ -445,6 +446,10 @@ class LucasPuzzle(WalkablePuzzle):
                 return f"n{n}_codes: not every arrangement in ascending order"
             arrays = {"from_start": (read(f"n{n}_from_start"), rules.parse(rules.start)),
                       "to_goal": (read(f"n{n}_to_goal"), rules.parse(rules.goal))}
+            for name, (moves, source) in arrays.items():  # whole: a shifted forgery keeps
+                if np.flatnonzero(moves == 0).tolist() != [  # the recurrence elsewhere
+                        int(np.searchsorted(codes, source))]:
+                    return f"n{n}_{name}: 0 moves is not exactly at {rules.format(source)}"
             for index in rng.integers(0, len(codes), int((drawn == n).sum())):
                 name = "from_start" if rng.integers(2) else "to_goal"
                 moves, source = arrays[name]

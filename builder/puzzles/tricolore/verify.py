@@ -23,7 +23,8 @@ def checks(attributes: dict) -> str:
     if "kind" in attributes:
         return ""
     if "target" in attributes:
-        return "the shortest-path recurrence at sampled boards"
+        return ("the least entry is 1, one click from the target; the shortest-path "
+                "recurrence at sampled boards")
     if attributes["width"] * attributes["height"] <= PLAIN_SEARCH_MAX_SQUARES:
         return f"rows from sampled starts (one per {ENTRIES_PER_ROW} entries) equal a plain BFS"
     return ""
@@ -73,6 +74,14 @@ def _sample_target(rules: Tricolore, target_name: str, read, samples: int,
                    rng) -> str | None:
     target = rules.parse(target_name)
     columns = [read(name) for name in WALK_ARRAYS]
+    # checked whole, not sampled: a forgery that raises every entry keeps the recurrence
+    # everywhere but next to the target, where the least entry must be 1
+    ones = np.flatnonzero(columns[0] == 1)
+    if columns[0].min() != 1 or len(ones) > rules.n_squares or any(
+            target not in (following for _, following in
+                           rules.legal_moves(int(board), NO_CLICK, "unrestricted"))
+            for board in ones):
+        return "the boards holding 1 click are not exactly some of those one click away"
     for board in rng.integers(0, rules.n_boards, samples):
         board = int(board)
         options = [column_clicks(columns, following, square, target) for square, following
