@@ -43,19 +43,6 @@ GROUPS = {"random": random_app, "stats": stats_app}
 DataOption = Annotated[Path, typer.Option("--data", help="Directory holding the built tables.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 CsvOption = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
-MethodOption = Annotated[
-    str | None,
-    typer.Option(
-        "--method",
-        help="Tricolore only: unrestricted (any square, the default), hybrid (bottom row + "
-        "red squares of the row above) or restricted (bottom row only); decomposition for "
-        "4x4 (path only).",
-        show_default=False,
-    ),
-]
-VariantOption = Annotated[str | None, typer.Option(
-    "--variant", help="A rule variant the puzzle's plug-in names (e.g. lucas: forward, "
-    "pieces only move forward).", show_default=False)]
 PuzzleOption = Annotated[str | None, typer.Option(
     "--puzzle", help="Which puzzle the notation is (default: the one that recognises it; "
     "needed only when two do).", show_default=False)]
@@ -92,23 +79,20 @@ def _print_rows(columns: list[str], rows: list[tuple], as_json: bool, as_csv: bo
                              for v, w in zip(row, widths)).rstrip())
 
 
-@app.command()
 def path(
     start: Annotated[str, typer.Argument(help="Start, in any registered puzzle's notation: "
                                               "a Tricolore board (WBWW.WBRB), a Lucas "
                                               "arrangement (AAA_BBB), ball tubes "
                                               "(rggb|brrg|gbbr|)...")],
-    target: Annotated[str, typer.Argument(help="Target position, or the puzzle's goal word "
-                                               "('cleared').")],
-    method: MethodOption = None,
+    target: GoalArgument = None,
     puzzle: PuzzleOption = None,
-    rule_variant: VariantOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
     build_table: Annotated[bool, typer.Option(
         "--build-table", help="First build the table that answers this pair if it is "
-                              "missing (Tricolore 4x4 targets: seconds), then walk it.")]
+                              "missing (a table towards one target: seconds), then walk it.")]
     = False,
+    options: dict | None = None,
 ) -> None:
     """A shortest move sequence from START to TARGET, by walking the stored tables.
 
@@ -127,14 +111,20 @@ def path(
     from builder.reader import Tables
     from builder.walk import walk
 
-    chosen = registry.choose(start, puzzle)
-    options = registry.check_options(chosen, {"method": method, "variant": rule_variant})
+    chosen, start = registry.resolve(start, puzzle)
+    options = registry.check_options(chosen, options or {})
+    if target is None:
+        target = chosen.default_target(chosen.variant(start, "", options))
+        if target is None:
+            raise QueryError(f"give a TARGET: {chosen.name} has no single goal (e.g. "
+                             f"query path {chosen.example[0]} {chosen.example[1]})")
+    target = registry.in_notation(chosen, target)
     if build_table:
         _build_answering_table(chosen, start, target, options, data, as_json)
     tables = Tables(data)
     if chosen.print_path(
             tables, lambda which, variant, first, last: walk(which, tables, variant, first, last),
-            start, target, {name: options[name] for name in chosen.options if name in options},
+            start, target, {name: options.get(name) for name in registry.option_names(chosen)},
             as_json):
         return
     _generic_path(chosen, start, target, data, as_json, options)
@@ -187,15 +177,13 @@ def _generic_path(puzzle, start: str, target: str, data: Path, as_json: bool,
         typer.echo(f"{'init' if step == 0 else step:<5} {position:<{width}}  {label}")
 
 
-@app.command()
 def moves(
     state: Annotated[str, typer.Argument(help="A position in any puzzle's notation.")],
     target: GoalArgument = None,
-    method: MethodOption = None,
     puzzle: PuzzleOption = None,
-    rule_variant: VariantOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
+    options: dict | None = None,
 ) -> None:
     """Every legal move from STATE with the fewest moves to TARGET after it: the moves
     that keep the optimum are marked. Works for every puzzle with a distance table.
@@ -206,7 +194,7 @@ def moves(
     from builder.walk import move_values
 
     chosen, variant, position, goal = _position_and_goal(
-        state, target, puzzle, {"method": method, "variant": rule_variant}, "moves")
+        state, target, puzzle, options or {}, "moves")
     node = chosen.start_node(variant, position)
     here, values = move_values(chosen, Tables(data), variant, node, goal)
     shown_target = chosen.format(variant, goal)
@@ -237,8 +225,10 @@ def _position_and_goal(state: str, target: str | None, puzzle: str | None,
     position and an optional target (default: the puzzle's goal)."""
     from builder.puzzles import registry
 
-    chosen = registry.choose(state, puzzle)
+    chosen, state = registry.resolve(state, puzzle)
     options = registry.check_options(chosen, options)
+    if target is not None:
+        target = registry.in_notation(chosen, target)
     if not chosen.walkable:
         raise QueryError(f"{chosen.name} has no positions to walk")
     variant = chosen.variant(state, target or "", options)
@@ -251,17 +241,15 @@ def _position_and_goal(state: str, target: str | None, puzzle: str | None,
     return chosen, variant, chosen.parse(variant, state), chosen.parse_target(variant, target)
 
 
-@app.command()
 def solvable(
     state: Annotated[str, typer.Argument(help="A position in any puzzle's notation, e.g. "
                                               "ball tubes top-first joined by '|': "
                                               "rggb|brrg|gbbr|.")],
     target: GoalArgument = None,
-    method: MethodOption = None,
     puzzle: PuzzleOption = None,
-    rule_variant: VariantOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
+    options: dict | None = None,
 ) -> None:
     """Can STATE reach its goal (or TARGET), and in how few moves? Exits 1 if it cannot.
 
@@ -271,7 +259,7 @@ def solvable(
     from builder.walk import distance_between
 
     chosen, variant, start, goal = _position_and_goal(
-        state, target, puzzle, {"method": method, "variant": rule_variant}, "solvable")
+        state, target, puzzle, options or {}, "solvable")
     found = distance_between(chosen, Tables(data), variant, start, goal)
     able, reached = chosen.goal_words
     shown = chosen.format(variant, start)
@@ -285,15 +273,13 @@ def solvable(
         sys.exit(1)
 
 
-@app.command()
 def distance(
     start: Annotated[str, typer.Argument(help="Start position, e.g. RRRR.RRRR.")],
     target: Annotated[str, typer.Argument(help="Target position, e.g. WWWW.WWWW.")],
-    method: MethodOption = None,
     puzzle: PuzzleOption = None,
-    rule_variant: VariantOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
+    options: dict | None = None,
 ) -> None:
     """Fewest moves from START to TARGET (Tricolore: clicks, at least one), from the
     tables, or from the plug-in's search where no table answers.
@@ -304,7 +290,7 @@ def distance(
     from builder.walk import UnreachableError, distance_between
 
     chosen, variant, first, goal = _position_and_goal(
-        start, target, puzzle, {"method": method, "variant": rule_variant}, "distance")
+        start, target, puzzle, options or {}, "distance")
     found = distance_between(chosen, Tables(data), variant, first, goal)
     if as_json:
         typer.echo(json.dumps({"start": chosen.format(variant, first),
@@ -512,6 +498,39 @@ def _quiet_protocol_errors() -> None:
             return True
 
     logging.getLogger("uvicorn.error").addFilter(OneLine())
+
+
+def _with_puzzle_options(function):
+    """``function`` (whose last parameter is ``options``) as a command that also takes
+    every option a registered puzzle declares (`--method`, `--variant`...), handed to it
+    in ``options`` by name (None where not given): this module names none of them."""
+    import inspect
+
+    from builder.command_line import as_command, plugin_parameters
+    from builder.puzzles import registry
+
+    own, _ = plugin_parameters(function, ("options",))
+    own = [parameter.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)
+           if parameter.default is inspect.Parameter.empty or parameter.name in (
+               "start", "state", "target") else parameter for parameter in own]
+    declared = registry.all_options()
+    added = []
+    for name, takers in declared.items():
+        help_text = "; ".join(f"{puzzle.name}: {option.help}" for puzzle, option in takers)
+        added.append(inspect.Parameter(
+            f"option_{name}", inspect.Parameter.KEYWORD_ONLY, default=None,
+            annotation=Annotated[str | None, typer.Option(f"--{name}", help=help_text,
+                                                          show_default=False)]))
+
+    def command(**given):
+        options = {name: given.pop(f"option_{name}") for name in declared}
+        return function(**given, options=options)
+
+    return as_command(command, own + added, function.__doc__, function.__name__)
+
+
+for _command in (path, moves, solvable, distance):
+    app.command(_command.__name__)(_with_puzzle_options(_command))
 
 
 def _plot_command(puzzle):

@@ -41,7 +41,7 @@ from builder.walk import answered_distance, walk_node
 
 PLAYABLE = tuple(p for p in registry.PUZZLES if p.walkable)
 PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
-OPTION_NAMES = sorted({option for p in registry.PUZZLES for option in p.options})
+OPTION_NAMES = sorted(registry.all_options())
 
 
 class PuzzleInfo(BaseModel):
@@ -121,6 +121,7 @@ class _Game:
                  request: Request):
         self.puzzle = registry.by_name(name.value)
         puzzle = self.puzzle
+        state, target = registry.in_notation(puzzle, state), registry.in_notation(puzzle, target)
         self.variant = puzzle.variant(state, target, _options(puzzle, request))
         if not target:
             target = puzzle.default_target(self.variant) or ""
@@ -167,7 +168,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
     def puzzles() -> list[PuzzleInfo]:
         """Every registered puzzle; those with a renderer are playable on the page."""
         return [PuzzleInfo(name=p.name, summary=p.summary, unit=p.unit,
-                           example=p.example, options=list(p.options),
+                           example=p.example, options=list(registry.option_names(p)),
                            renderer=f"/renderers/{p.name}.js" if p.renderer else None,
                            walkable=p.walkable, approximation=p.approximation,
                            figures=[f"/api/{p.name}/plots/{name}.svg"

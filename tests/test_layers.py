@@ -47,3 +47,16 @@ def test_the_engine_imports_no_plug_in():
         reached = {module for module in _imported_modules(path) - SHARED
                    if any(module == p or module.startswith(p + ".") for p in plug_ins)}
         assert not reached, f"{path.relative_to(ROOT)} imports {sorted(reached)}"
+
+
+def test_no_engine_or_query_module_declares_a_puzzles_option():
+    """Options are declared by the plug-ins (``Puzzle.options``) and mounted by the
+    engine: no engine or query module spells one out as a command-line option."""
+    from builder.puzzles import registry
+
+    declared = registry.all_options()
+    assert declared, "the registered puzzles declare their options"
+    for path in ENGINE_MODULES:
+        text = path.read_text()
+        for name in declared:
+            assert f'"--{name}"' not in text, f"{path.relative_to(ROOT)} spells out --{name}"

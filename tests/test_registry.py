@@ -216,3 +216,42 @@ def test_generic_views_reproduce_known_figures(catalog, puzzle, variant, table, 
     assert row is not None and row[0] == states
     assert reachable is None or row[1] == reachable
     assert max_distance is None or row[2] == max_distance
+
+
+def test_a_named_prefix_chooses_the_puzzle_and_two_readings_name_the_prefix_form(monkeypatch):
+    assert registry.resolve("sliding:123.456.780") == (registry.by_name("sliding"),
+                                                      "123.456.780")
+    assert registry.resolve("WBWW.WBRB") == (registry.by_name("tricolore"), "WBWW.WBRB")
+    twin = type("Twin", (type(registry.PUZZLES[0]),), {"name": "twin"})()
+    monkeypatch.setattr(registry, "PUZZLES", (*registry.PUZZLES, twin))
+    with pytest.raises(PuzzleInputError, match="write tricolore:STATE"):
+        registry.resolve("WBWW.WBRB")
+    assert registry.resolve("twin:WBWW.WBRB")[0] is twin
+    with pytest.raises(PuzzleInputError, match="--puzzle says tricolore"):
+        registry.resolve("twin:WBWW.WBRB", forced="tricolore")
+
+
+def test_a_prefixed_state_is_answered_like_the_plain_one_everywhere(data_dir):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from fastapi.testclient import TestClient
+
+    from query.web import create_app
+
+    def query(*args: str) -> dict:
+        done = subprocess.run([str(Path(sys.executable).parent / "query"), *args, "--json",
+                               "--data", str(data_dir)], capture_output=True, text=True,
+                              check=False)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    plain = query("path", "867.254.301", "123.456.780")
+    assert query("path", "sliding:867.254.301") == plain  # the default goal, by name
+    assert query("path", "sliding:867.254.301", "sliding:123.456.780") == plain
+    client = TestClient(create_app(data_dir))
+    answered = client.get("/api/play/sliding/position",
+                          params={"state": "sliding:867.254.301"}).json()
+    assert answered["distance"] == plain["length"] == 31

@@ -294,6 +294,19 @@ class TableLookup(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class PuzzleOption:
+    """An option a puzzle's variants take, as text: `--NAME VALUE` on the command line,
+    ``NAME=VALUE`` on the web API; ``variant(start, target, options)`` reads it from
+    ``options[NAME]`` (None when not given) and refuses a value it does not know."""
+
+    name: str
+    help: str
+    """One line for `--help` (the engine prefixes the puzzle's name)."""
+    choices: tuple[str, ...] = ()
+    """The values it takes, where they are a fixed few (shown in `--help`)."""
+
+
 class Puzzle(ABC):
     """A puzzle plug-in (see the module docstring for a worked example).
 
@@ -312,9 +325,10 @@ class Puzzle(ABC):
     """A start and a target in the notation, for help texts and error messages."""
     unit: ClassVar[str] = "moves"
     """What a path's length counts: moves, clicks..."""
-    options: ClassVar[tuple[str, ...]] = ()
-    """The command-line options its variants take (e.g. ``("method",)``); the engine
-    refuses any other option given for it."""
+    options: ClassVar[tuple[PuzzleOption, ...]] = ()
+    """The options its variants take (Tricolore: ``method``), which the engine mounts on
+    every command that takes a position (`--method`) and on the web API (a query
+    parameter); the engine refuses any other option given for it."""
 
     @abstractmethod
     def recognises(self, text: str) -> bool:

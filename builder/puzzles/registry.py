@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from builder.puzzles import PuzzleInputError, shown
 from builder.puzzles.balls import BallsPuzzle
-from builder.puzzles.base import Puzzle
+from builder.puzzles.base import Puzzle, PuzzleOption
 from builder.puzzles.hanoi import HanoiPuzzle
 from builder.puzzles.lightsout import LightsOutPuzzle
 from builder.puzzles.lucas import LucasPuzzle
@@ -37,28 +37,79 @@ def recognising(text: str) -> list[Puzzle]:
     return [puzzle for puzzle in PUZZLES if puzzle.recognises(text)]
 
 
-def choose(text: str, forced: str | None = None) -> Puzzle:
-    """The plug-in whose notation ``text`` is (``forced``: the one named); a one-line
-    error when none or several recognise it."""
+def named_prefix(text: str) -> tuple[Puzzle | None, str]:
+    """``NAME:STATE`` split into the puzzle named and the state's own notation (the form
+    that cannot clash); (None, text) for a text without a registered name before a
+    colon."""
+    name, colon, rest = text.partition(":")
+    if colon:
+        for puzzle in PUZZLES:
+            if puzzle.name == name.strip().lower():
+                return puzzle, rest
+    return None, text
+
+
+def resolve(text: str, forced: str | None = None) -> tuple[Puzzle, str]:
+    """The plug-in whose notation ``text`` is, and the text in that notation: named by a
+    ``NAME:`` prefix, by ``forced`` (`--puzzle`), else the one puzzle that recognises it;
+    a one-line error when none or several do, or when the prefix and ``forced``
+    disagree."""
+    named, rest = named_prefix(text)
+    if named is not None:
+        if forced is not None and by_name(forced) is not named:
+            raise PuzzleInputError(f"{shown(text)} is written as {named.name} notation, but "
+                                   f"--puzzle says {forced}: give one of them")
+        return named, rest
     if forced is not None:
-        return by_name(forced)
+        return by_name(forced), text
     found = recognising(text)
     if len(found) == 1:
-        return found[0]
+        return found[0], text
     if not found:
         examples = "; ".join(f"{p.name}: {p.example[0]}" for p in PUZZLES if p.example[1])
         raise PuzzleInputError(f"{shown(text)} is no puzzle's notation ({examples})")
-    raise PuzzleInputError(f"{shown(text)} is the notation of {' and '.join(p.name for p in found)}"
-                           ": choose one with --puzzle")
+    names = [p.name for p in found]
+    raise PuzzleInputError(f"{shown(text)} is the notation of {' and '.join(names)}"
+                           f": choose one with --puzzle, or write {names[0]}:STATE")
+
+
+def choose(text: str, forced: str | None = None) -> Puzzle:
+    """The plug-in whose notation ``text`` is (``resolve`` without the text)."""
+    return resolve(text, forced)[0]
+
+
+def in_notation(puzzle: Puzzle, text: str) -> str:
+    """``text`` in ``puzzle``'s own notation: a ``NAME:`` prefix naming it is dropped, one
+    naming another puzzle is an error."""
+    named, rest = named_prefix(text)
+    if named is None:
+        return text
+    if named is not puzzle:
+        raise PuzzleInputError(f"{shown(text)} is {named.name} notation, not {puzzle.name}")
+    return rest
 
 
 def check_options(puzzle: Puzzle, options: dict) -> dict:
     """``options`` if the puzzle takes every one that was given; a one-line error naming
     the puzzles that do take it otherwise."""
     for option, value in options.items():
-        if value is not None and option not in puzzle.options:
-            takers = [p.name for p in PUZZLES if option in p.options]
+        if value is not None and option not in option_names(puzzle):
+            takers = [p.name for p in PUZZLES if option in option_names(p)]
             raise PuzzleInputError(f"--{option} does not apply to {puzzle.name} positions "
                                    f"(it is for {', '.join(takers) or 'no puzzle'}): leave "
                                    "it out")
     return options
+
+
+def option_names(puzzle: Puzzle) -> tuple[str, ...]:
+    return tuple(option.name for option in puzzle.options)
+
+
+def all_options() -> dict[str, list[tuple[Puzzle, PuzzleOption]]]:
+    """Every option any registered puzzle declares, by name, with the puzzles that take
+    it (two puzzles may share a name: Lucas and Hanoi both take ``variant``)."""
+    found: dict[str, list[tuple[Puzzle, PuzzleOption]]] = {}
+    for puzzle in PUZZLES:
+        for option in puzzle.options:
+            found.setdefault(option.name, []).append((puzzle, option))
+    return found

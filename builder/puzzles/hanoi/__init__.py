@@ -18,6 +18,7 @@ from builder.puzzles.base import (
     BreadthFirstSearch,
     DistanceArray,
     Move,
+    PuzzleOption,
     TableSpec,
     WalkablePuzzle,
 )
@@ -56,7 +57,8 @@ class HanoiPuzzle(WalkablePuzzle):
     summary = "Tower of Hanoi on 3 or 4 pegs (the Reve's puzzle), up to 12 discs"
     example = ("AAAAAA", "DDDDDD")
     renderer = "renderer.js"
-    options = ("variant",)
+    options = (PuzzleOption(
+        "variant", "3 or 4 pegs (default: 4 when a position uses peg D)", ("3", "4")),)
 
     def recognises(self, text: str) -> bool:
         text = text.strip()

@@ -36,6 +36,7 @@ from builder.puzzles.base import (
     Computed,
     DistanceArray,
     Move,
+    PuzzleOption,
     TableSpec,
     WalkablePuzzle,
 )
@@ -275,7 +276,9 @@ class LucasPuzzle(WalkablePuzzle):
     summary = "Lucas' inverted pieces: swap n A's and n B's across one gap"
     example = ("AAA_BBB", "BBB_AAA")
     renderer = "renderer.js"
-    options = ("variant",)
+    options = (PuzzleOption(
+        "variant", "'forward' (A only moves right, B only left) or 'either way' (the "
+        "default)", (FORWARD, EITHER_WAY)),)
 
     def recognises(self, text: str) -> bool:
         text = text.strip()

@@ -14,7 +14,14 @@ from typing import Annotated, Any
 import typer
 
 from builder.puzzles import PuzzleInputError
-from builder.puzzles.base import DistanceArray, FoundPath, Move, TableSpec, WalkablePuzzle
+from builder.puzzles.base import (
+    DistanceArray,
+    FoundPath,
+    Move,
+    PuzzleOption,
+    TableSpec,
+    WalkablePuzzle,
+)
 from builder.puzzles.tricolore import catalog, verify
 from builder.puzzles.tricolore import tables as table_specs
 from builder.puzzles.tricolore.rules import (
@@ -54,7 +61,10 @@ class TricolorePuzzle(WalkablePuzzle):
     summary = "Tricolore XP: clicks advance squares R -> W -> B -> R (any board up to 39 squares)"
     example = ("WBWW.WBRB", "RRRR.RRRR")
     unit = "clicks"
-    options = ("method",)
+    options = (PuzzleOption(
+        "method", "unrestricted (any square, the default), hybrid (bottom row + red squares "
+        "of the row above) or restricted (bottom row only); decomposition for 4x4 (path "
+        "only)", ("unrestricted", "hybrid", "restricted", "decomposition")),)
 
     def recognises(self, text: str) -> bool:
         """Rows of letters joined by '.' (any letters: a wrong one is a parse error that
