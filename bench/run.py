@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.baselines import per_start_queue_bfs, pure_python_single_pair
+from builder.compute import compute_arrays
 from builder.puzzles.tricolore import METHODS, Tricolore
 from builder.puzzles.tricolore.tables import all_pairs_spec
-from builder.routine import compute_arrays
 
 SEARCH_REPEATS = 3
 """Runs of a 4×4 search or target build whose median a row reports."""

@@ -392,7 +392,7 @@ class Tables:
         with self._lock:
             found = self._computed.get(key)
         if found is None:
-            from builder.routine import compute_arrays
+            from builder.compute import compute_arrays
 
             found = compute_arrays(spec)
             with self._lock:

@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
 from builder import store
-from builder.puzzles.base import Computed, Puzzle, TableSpec, resolved
+from builder.compute import compute_table, region
+from builder.puzzles.base import Puzzle, TableSpec, resolved
 
 
 @dataclass(frozen=True)
@@ -33,59 +33,13 @@ def table_path(data_dir: Path, spec: TableSpec) -> Path:
     return store.table_path(data_dir, *spec.parts)
 
 
-def compute_arrays(spec: TableSpec, progress: bool = False,
-                   data_dir: Path | None = None) -> dict[str, np.ndarray]:
-    """Every array of a spec, in memory."""
-    return compute_table(spec, progress, data_dir)[0]
+def _lookup(spec: TableSpec, data_dir: Path):
+    """The stored tables a derived table reads (``reads_tables``), else None."""
+    if not spec.reads_tables:
+        return None
+    from builder.reader import Tables
 
-
-def compute_table(spec: TableSpec, progress: bool = False, data_dir: Path | None = None
-                  ) -> tuple[dict[str, np.ndarray], dict]:
-    """Every array of a spec, in memory, and the attributes its ``compute`` (or its
-    chunk tasks' ``finish``) yielded.  ``data_dir``: where a table derived from stored
-    tables (``reads_tables``) reads them."""
-    if spec.tasks is not None:
-        return _tasks_in_memory(spec, progress)
-    if spec.searches:  # its kernel compiles when imported (a third of a second)
-        from builder.kernels.graph_bfs import breadth_first
-    arrays: dict[str, np.ndarray] = {}
-    label = "/".join(spec.parts)
-    for name, search in tqdm(spec.searches.items(), desc=label, unit="array",
-                             disable=not progress or not spec.searches):
-        arrays[name] = breadth_first(search.states, search.sources, resolved(search.neighbours),
-                                     search.most_neighbours, search.parameters, search.wide)
-    attributes: dict = {}
-    if spec.compute is not None:
-        if spec.reads_tables:
-            from builder.reader import Tables
-
-            if data_dir is None:
-                raise ValueError(f"table spec {spec.parts} reads stored tables: give the "
-                                 "data directory")
-            made = spec.compute(progress, Tables(data_dir))
-        else:
-            made = spec.compute(progress)
-        if isinstance(made, Computed):
-            made, attributes = made.arrays, dict(made.attributes)
-        arrays.update({name: np.asarray(values) for name, values in made.items()})
-    return arrays, attributes
-
-
-def _tasks_in_memory(spec: TableSpec, progress: bool) -> tuple[dict[str, np.ndarray], dict]:
-    tasks = spec.tasks
-    arrays = {name: np.zeros(tasks.shape, dtype) for name, dtype in tasks.arrays.items()}
-    facts = []
-    for arguments in tqdm(tasks.arguments, desc="/".join(spec.parts), unit="task",
-                          disable=not progress, mininterval=1.0):
-        block = resolved(tasks.function)(*arguments)
-        for name, values in block.arrays.items():
-            arrays[name][_region(block.offset, values.shape)] = values
-        facts.append(block.facts)
-    return arrays, (tasks.finish(facts) if tasks.finish else {})
-
-
-def _region(offset: tuple[int, ...], shape: tuple[int, ...]) -> tuple[slice, ...]:
-    return tuple(slice(first, first + size) for first, size in zip(offset, shape))
+    return Tables(data_dir)
 
 
 def run_chunk_task(staging: str, function: str, number: int, *arguments) -> dict:
@@ -101,7 +55,7 @@ def run_chunk_task(staging: str, function: str, number: int, *arguments) -> dict
     files = []
     for name, values in block.arrays.items():
         array = group[name].with_config(store.WRITE_EVERY_CHUNK)
-        array[_region(block.offset, values.shape)] = values
+        array[region(block.offset, values.shape)] = values
         spans = [range(first // chunk, (first + size - 1) // chunk + 1)
                  for first, size, chunk in zip(block.offset, values.shape, array.chunks)]
         files += [f"{name}/c/" + "/".join(map(str, index)) for index in itertools.product(*spans)]
@@ -172,7 +126,7 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
     if spec.tasks is not None:
         return _build_by_tasks(path, spec, force, progress, executor, log)
     started = time.perf_counter()
-    arrays, extra = compute_table(spec, progress, data_dir)
+    arrays, extra = compute_table(spec, progress, _lookup(spec, data_dir))
     seconds = time.perf_counter() - started
     extra.update(spec.summarise(arrays) if spec.summarise else {})
     with store.publishing(path) as staging:

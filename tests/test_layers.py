@@ -60,3 +60,11 @@ def test_no_engine_or_query_module_declares_a_puzzles_option():
         text = path.read_text()
         for name in declared:
             assert f'"--{name}"' not in text, f"{path.relative_to(ROOT)} spells out --{name}"
+
+
+def test_the_read_side_and_the_build_routine_do_not_import_each_other():
+    """The reader computes a table a query needs through ``builder.compute``, which
+    imports neither it nor the build routine: no cycle between reading and building."""
+    assert "builder.routine" not in _imported_modules(ROOT / "builder/reader.py")
+    compute = _imported_modules(ROOT / "builder/compute.py")
+    assert not compute & {"builder.reader", "builder.routine"}, compute

@@ -1,0 +1,63 @@
+"""A table spec's arrays computed in memory: by the generic breadth-first kernel, by the
+plug-in's own ``compute``, or by its chunk tasks run one after another.  The build routine
+(``routine.py``) writes what this makes; the reader's ``Tables.computed`` keeps it for a
+query.  Imports neither of them (no cycle between the read and the build side)."""
+
+from __future__ import annotations
+
+import numpy as np
+from tqdm import tqdm
+
+from builder.puzzles.base import Computed, TableLookup, TableSpec, resolved
+
+
+def compute_arrays(spec: TableSpec, progress: bool = False,
+                   tables: TableLookup | None = None) -> dict[str, np.ndarray]:
+    """Every array of a spec, in memory."""
+    return compute_table(spec, progress, tables)[0]
+
+
+def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup | None = None
+                  ) -> tuple[dict[str, np.ndarray], dict]:
+    """Every array of a spec, in memory, and the attributes its ``compute`` (or its
+    chunk tasks' ``finish``) yielded.  ``tables``: the stored tables a table derived from
+    them (``reads_tables``) reads."""
+    if spec.tasks is not None:
+        return _tasks_in_memory(spec, progress)
+    if spec.searches:  # its kernel compiles when imported (a third of a second)
+        from builder.kernels.graph_bfs import breadth_first
+    arrays: dict[str, np.ndarray] = {}
+    label = "/".join(spec.parts)
+    for name, search in tqdm(spec.searches.items(), desc=label, unit="array",
+                             disable=not progress or not spec.searches):
+        arrays[name] = breadth_first(search.states, search.sources, resolved(search.neighbours),
+                                     search.most_neighbours, search.parameters, search.wide)
+    attributes: dict = {}
+    if spec.compute is not None:
+        if spec.reads_tables:
+            if tables is None:
+                raise ValueError(f"table spec {spec.parts} reads stored tables: give them")
+            made = spec.compute(progress, tables)
+        else:
+            made = spec.compute(progress)
+        if isinstance(made, Computed):
+            made, attributes = made.arrays, dict(made.attributes)
+        arrays.update({name: np.asarray(values) for name, values in made.items()})
+    return arrays, attributes
+
+
+def _tasks_in_memory(spec: TableSpec, progress: bool) -> tuple[dict[str, np.ndarray], dict]:
+    tasks = spec.tasks
+    arrays = {name: np.zeros(tasks.shape, dtype) for name, dtype in tasks.arrays.items()}
+    facts = []
+    for arguments in tqdm(tasks.arguments, desc="/".join(spec.parts), unit="task",
+                          disable=not progress, mininterval=1.0):
+        block = resolved(tasks.function)(*arguments)
+        for name, values in block.arrays.items():
+            arrays[name][region(block.offset, values.shape)] = values
+        facts.append(block.facts)
+    return arrays, (tasks.finish(facts) if tasks.finish else {})
+
+
+def region(offset: tuple[int, ...], shape: tuple[int, ...]) -> tuple[slice, ...]:
+    return tuple(slice(first, first + size) for first, size in zip(offset, shape))
