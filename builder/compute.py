@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 from tqdm import tqdm
 
-from builder.puzzles.base import Computed, TableLookup, TableSpec, resolved
+from builder.puzzles.base import TableLookup
+from builder.puzzles.specs import Computed, TableSpec, resolved
 
 
 def compute_arrays(spec: TableSpec, progress: bool = False,

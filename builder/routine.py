@@ -19,7 +19,8 @@ from tqdm import tqdm
 
 from builder import store
 from builder.compute import compute_table, region
-from builder.puzzles.base import Puzzle, TableSpec, resolved
+from builder.puzzles.base import Puzzle
+from builder.puzzles.specs import TableSpec, resolved
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,7 @@ def _declared_shapes(spec) -> dict[str, tuple[int, ...]]:
 
 
 def _sample_searches(spec, group, samples: int, rng) -> str | None:
-    from builder.puzzles.base import resolved
+    from builder.puzzles.specs import resolved
 
     for name, search in spec.searches.items():
         distance = group[name][...]  # whole: a zarr read per entry would take minutes

@@ -130,7 +130,7 @@ def test_lightsout_bad_or_unsolvable_input_exits_nonzero(args, words):
 def test_verify_checks_the_click_recurrence_and_finds_a_doubled_table(data_dir, tmp_path):
     from builder import routine, verify
     from builder.puzzles import registry
-    from builder.puzzles.base import TableSpec
+    from builder.puzzles.specs import TableSpec
 
     spec = registry.by_name("lightsout").table({})
     table = zarr.open_group(data_dir / "lightsout" / "tables.zarr", mode="r")["clicks_5x5"][...]

@@ -83,7 +83,7 @@ def test_bad_arrangements_get_one_line(data_dir, args):
 def test_verify_checks_the_documents_table_and_finds_a_doubled_entry(tmp_path):
     from builder import routine, verify
     from builder.puzzles import registry
-    from builder.puzzles.base import TableSpec
+    from builder.puzzles.specs import TableSpec
 
     spec = registry.by_name("lucas").table({"max_n": 3})
     built = routine.build_table(tmp_path, spec, progress=False)

@@ -12,15 +12,8 @@ from numba import njit
 from builder import catalog, routine, verify
 from builder.kernels.graph_bfs import breadth_first
 from builder.puzzles import OneLineError, PuzzleInputError, registry
-from builder.puzzles.base import (
-    BreadthFirstSearch,
-    CatalogTable,
-    Computed,
-    DistanceArray,
-    Move,
-    TableSpec,
-    WalkablePuzzle,
-)
+from builder.puzzles.base import CatalogTable, DistanceArray, Move, WalkablePuzzle
+from builder.puzzles.specs import BreadthFirstSearch, Computed, TableSpec
 from builder.reader import Tables
 from builder.store import SEALED_CATALOG
 from builder.walk import walk

@@ -91,7 +91,7 @@ def test_bad_disc_sets_get_one_line(tmp_path, discs, words):
 def test_verify_solves_sampled_sets_again_and_finds_a_wrong_count(tmp_path):
     from builder import routine, verify
     from builder.puzzles import registry
-    from builder.puzzles.base import TableSpec
+    from builder.puzzles.specs import TableSpec
 
     spec = registry.by_name("spots").table({"sets": 1500, "seed": 7})
     built = routine.build_table(tmp_path, spec, progress=False)

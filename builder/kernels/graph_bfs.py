@@ -1,6 +1,6 @@
 """The generic breadth-first kernel: fewest moves to a set of sources over states
 ``0 .. n - 1``, for any puzzle whose plug-in gives a numba ``neighbours`` function
-(``builder.puzzles.base.BreadthFirstSearch``).
+(``builder.puzzles.specs.BreadthFirstSearch``).
 
 The kernel is compiled once, for the function *type* ``(int64, int64[::1], int64[::1])
 -> int64``, and cached on disk; each plug-in's function is passed by address.  So no

@@ -43,15 +43,8 @@ import numpy as np
 import typer
 
 from builder.puzzles import PuzzleInputError, check_length, shown
-from builder.puzzles.base import (
-    CatalogTable,
-    Computed,
-    DistanceArray,
-    FoundPath,
-    Move,
-    TableSpec,
-    WalkablePuzzle,
-)
+from builder.puzzles.base import CatalogTable, DistanceArray, FoundPath, Move, WalkablePuzzle
+from builder.puzzles.specs import Computed, TableSpec
 
 TABLE_LAYOUT = "symmetry classes"
 """Ball tables hold one entry per class key (older tables, by labelled rank, are stale)."""

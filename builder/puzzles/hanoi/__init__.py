@@ -14,14 +14,8 @@ one peg is searched when asked (4**12 positions in about a second).
 from __future__ import annotations
 
 from builder.puzzles import PuzzleInputError, shown
-from builder.puzzles.base import (
-    BreadthFirstSearch,
-    DistanceArray,
-    Move,
-    PuzzleOption,
-    TableSpec,
-    WalkablePuzzle,
-)
+from builder.puzzles.base import DistanceArray, Move, PuzzleOption, WalkablePuzzle
+from builder.puzzles.specs import BreadthFirstSearch, TableSpec
 
 PEG_LETTERS = "ABCD"
 MAX_DISCS = 12

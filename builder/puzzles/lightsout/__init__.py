@@ -32,15 +32,8 @@ from builder.puzzles import (
     check_length,
     shown,
 )
-from builder.puzzles.base import (
-    CatalogTable,
-    Computed,
-    DistanceArray,
-    FoundPath,
-    Move,
-    TableSpec,
-    WalkablePuzzle,
-)
+from builder.puzzles.base import CatalogTable, DistanceArray, FoundPath, Move, WalkablePuzzle
+from builder.puzzles.specs import Computed, TableSpec
 
 MAX_EXACT_NULLITY = 22
 """Cosets of up to 2^22 solutions are enumerated exactly for the fewest clicks."""

@@ -30,16 +30,8 @@ import numpy as np
 import typer
 
 from builder.puzzles import PuzzleInputError, shown
-from builder.puzzles.base import (
-    BreadthFirstSearch,
-    CatalogTable,
-    Computed,
-    DistanceArray,
-    Move,
-    PuzzleOption,
-    TableSpec,
-    WalkablePuzzle,
-)
+from builder.puzzles.base import CatalogTable, DistanceArray, Move, PuzzleOption, WalkablePuzzle
+from builder.puzzles.specs import BreadthFirstSearch, Computed, TableSpec
 
 SHIFT, JUMP = "shift", "jump"
 

@@ -17,13 +17,8 @@ from __future__ import annotations
 from math import factorial
 
 from builder.puzzles import PuzzleInputError, shown
-from builder.puzzles.base import (
-    BreadthFirstSearch,
-    DistanceArray,
-    Move,
-    TableSpec,
-    WalkablePuzzle,
-)
+from builder.puzzles.base import DistanceArray, Move, WalkablePuzzle
+from builder.puzzles.specs import BreadthFirstSearch, TableSpec
 
 MAX_CELLS = 9
 """9! = 362,880 positions on 3×3 (about 0.1 s a table); 4×4 is 16! and out of reach."""

@@ -24,7 +24,8 @@ import numpy as np
 import typer
 
 from builder.puzzles import PuzzleInputError, shown
-from builder.puzzles.base import CatalogTable, Puzzle, TableSpec
+from builder.puzzles.base import CatalogTable, Puzzle
+from builder.puzzles.specs import TableSpec
 
 COLOURS = ("black", "blue", "green", "red", "white", "yellow")
 DISCS = 7

@@ -14,14 +14,8 @@ from typing import Annotated, Any
 import typer
 
 from builder.puzzles import PuzzleInputError
-from builder.puzzles.base import (
-    DistanceArray,
-    FoundPath,
-    Move,
-    PuzzleOption,
-    TableSpec,
-    WalkablePuzzle,
-)
+from builder.puzzles.base import DistanceArray, FoundPath, Move, PuzzleOption, WalkablePuzzle
+from builder.puzzles.specs import TableSpec
 from builder.puzzles.tricolore import catalog, verify
 from builder.puzzles.tricolore import tables as table_specs
 from builder.puzzles.tricolore.rules import (

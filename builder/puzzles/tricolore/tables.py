@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from builder.puzzles.base import ChunkTasks, Computed, TableLookup, TableSpec, TaskBlock
+from builder.puzzles.base import TableLookup
+from builder.puzzles.specs import ChunkTasks, Computed, TableSpec, TaskBlock
 from builder.puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
     METHODS,
