@@ -21,6 +21,35 @@ def data_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def data_for(tmp_path_factory):
+    """``data_for(puzzle)``: a data directory holding the puzzle's default tables: the
+    built one when it holds them current (`make test`), else a session directory where
+    they are built now, so that a new plug-in's tests (`pytest -k NAME`) run with nothing
+    built beforehand."""
+    from builder import store
+    from builder.catalog import refresh_catalog
+    from builder.routine import build_table, table_path
+
+    built = Path(os.environ.get("TABLEBASE_DATA", ROOT / "data"))
+    made: dict[str, Path] = {}
+
+    def find(puzzle) -> Path:
+        specs = puzzle.default_tables()
+        if (built / "catalog.duckdb").exists() and all(
+                store.is_current(table_path(built, spec), spec.identity) for spec in specs):
+            return built
+        if puzzle.name not in made:
+            folder = tmp_path_factory.mktemp(f"tables_{puzzle.name}")
+            for spec in specs:
+                build_table(folder, spec, progress=False, log=lambda *_: None)
+            refresh_catalog(folder)
+            made[puzzle.name] = folder
+        return made[puzzle.name]
+
+    return find
+
+
+@pytest.fixture(scope="session")
 def catalog(data_dir):
     import duckdb
 

@@ -57,8 +57,8 @@ def example_game(puzzle):
 
 
 @pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
-def test_generic_walk_replays_legally_with_the_tabled_length(puzzle, data_dir):
-    tables = Tables(data_dir)
+def test_generic_walk_replays_legally_with_the_tabled_length(puzzle, data_for):
+    tables = Tables(data_for(puzzle))
     variant, start, target = example_game(puzzle)
     found = walk(puzzle, tables, variant, start, target)
     node = puzzle.start_node(variant, start)
@@ -71,7 +71,8 @@ def test_generic_walk_replays_legally_with_the_tabled_length(puzzle, data_dir):
 
 
 @pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
-def test_move_values_obey_the_shortest_path_recurrence(puzzle, data_dir):
+def test_move_values_obey_the_shortest_path_recurrence(puzzle, data_for):
+    data_dir = data_for(puzzle)
     variant, start, target = example_game(puzzle)
     node = puzzle.start_node(variant, start)
     here, values = move_values(puzzle, Tables(data_dir), variant, node, target)
@@ -85,7 +86,8 @@ def _query(*arguments, data_dir) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
-def test_query_distance_and_solvable_equal_the_walked_path_for_every_puzzle(puzzle, data_dir):
+def test_query_distance_and_solvable_equal_the_walked_path_for_every_puzzle(puzzle, data_for):
+    data_dir = data_for(puzzle)
     variant, start, target = example_game(puzzle)
     length = walk(puzzle, Tables(data_dir), variant, start, target).length
     distance = _query("distance", *puzzle.example, "--json", data_dir=data_dir)
@@ -208,9 +210,15 @@ def test_generic_views_cover_every_table_and_add_up(catalog):
     ("tricolore", "4x4 unrestricted", "to RRRR.RRRR.RRRR.RRRR", 3**16, 3**16, 12),
     ("tricolore", "4x2 unrestricted", "all pairs", 3**16, None, 10),
 ])
-def test_generic_views_reproduce_known_figures(catalog, puzzle, variant, table, states,
+def test_generic_views_reproduce_known_figures(data_for, puzzle, variant, table, states,
                                                reachable, max_distance):
-    row = catalog.execute('SELECT states, reachable, max_distance FROM table_summary WHERE '
+    import duckdb
+
+    from builder.store import SEALED_CATALOG
+
+    catalog = data_for(registry.by_name(puzzle)) / "catalog.duckdb"
+    with duckdb.connect(str(catalog), read_only=True, config=dict(SEALED_CATALOG)) as con:
+        row = con.execute('SELECT states, reachable, max_distance FROM table_summary WHERE '
                           'puzzle = ? AND variant = ? AND "table" = ?',
                           [puzzle, variant, table]).fetchone()
     assert row is not None and row[0] == states
