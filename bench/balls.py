@@ -46,7 +46,7 @@ print(json.dumps({"seconds": seconds,
 
 def class_build(size):
     """The whole computation of a table: rule tables, class enumeration, search."""
-    from builder.puzzles.balls import Balls
+    from builder.puzzles.balls.rules import Balls
     from builder.puzzles.balls.search import UNREACHABLE, enumerate_classes, moves_to_clear
 
     rules = Balls(*size)  # fresh: its cached code tables are built inside the timing
@@ -97,8 +97,8 @@ def bench_large_build(rows):
 
 def clearable_states(data: Path, size, count: int) -> list[tuple[int, ...]]:
     """Uniformly drawn labelled states that can be cleared."""
-    from builder.puzzles.balls import Balls
     from builder.puzzles.balls.answers import BallsTable
+    from builder.puzzles.balls.rules import Balls
     from builder.reader import Tables
 
     rules = Balls(*size)
@@ -111,8 +111,8 @@ def clearable_states(data: Path, size, count: int) -> list[tuple[int, ...]]:
 def query_times(data: Path, size, starts: int = 200):
     """Medians of `moves_to_clear` and of a whole path walk per move of the path, each
     from a fresh table reader (chunks read from disk), at random clearable states."""
-    from builder.puzzles.balls import Balls
     from builder.puzzles.balls.answers import BallsTable, balls_path
+    from builder.puzzles.balls.rules import Balls
     from builder.reader import Tables
 
     rules = Balls(*size)
@@ -131,7 +131,7 @@ def query_times(data: Path, size, starts: int = 200):
 
 
 def cold_cli(data: Path, size, runs: int = 7) -> float:
-    from builder.puzzles.balls import Balls
+    from builder.puzzles.balls.rules import Balls
 
     state = Balls(*size).format(clearable_states(data, size, 1)[0])
     query = str(Path(sys.executable).parent / "query")

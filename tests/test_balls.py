@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from builder import routine
 from builder.puzzles import registry
-from builder.puzzles.balls import Balls, BallsError
 from builder.puzzles.balls.answers import NotClearableError, balls_path, deal_balls
+from builder.puzzles.balls.rules import Balls, BallsError
 from tests import reference
 from tests.test_cli import run
 from tests.walks import balls_table

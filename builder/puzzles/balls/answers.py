@@ -20,7 +20,8 @@ from builder.puzzles import (
     UnreachableError,
     check_length,
 )
-from builder.puzzles.balls import MAX_CAPACITY, TABLE_LAYOUT, Balls, BallsError, check_cleared
+from builder.puzzles.balls.rules import MAX_CAPACITY, Balls, BallsError, check_cleared
+from builder.puzzles.balls.tables import TABLE_LAYOUT
 from builder.puzzles.base import FoundPath, TableLookup
 from builder.puzzles.work import capped_budget, expensive, work_seconds
 
@@ -330,7 +331,7 @@ class Answer:
 def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) -> Answer:
     """The solver's answer for one state (``solver.py``), its solution replayed in the
     state's own tube numbering."""
-    from builder.puzzles.balls import tube_moves
+    from builder.puzzles.balls.rules import tube_moves
     from builder.puzzles.balls.solver import canonical, solve
 
     tubes = rules.tubes_of_state(start)
