@@ -22,7 +22,7 @@ from bench.run import environment, merge_rows, row
 from builder.kernels.graph_bfs import breadth_first
 from builder.puzzles.hanoi import rank as hanoi_rank
 from builder.puzzles.hanoi.search import hanoi_moves
-from builder.puzzles.lucas import Lucas, dense_rank
+from builder.puzzles.lucas.rules import Lucas, dense_rank
 from builder.puzzles.lucas.search import lucas_steps
 from builder.puzzles.sliding import goal_with_blank_at, lehmer_rank
 from builder.puzzles.sliding.search import sliding_moves

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import zarr
 
-from builder.puzzles.lucas import Lucas
+from builder.puzzles.lucas.rules import Lucas
 from tests import reference
 from tests.test_cli import run
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from builder.puzzles import registry
-from builder.puzzles.lucas import ForwardOnly, Lucas, dense_rank
+from builder.puzzles.lucas.rules import ForwardOnly, Lucas, dense_rank
 from builder.reader import Tables
 from builder.walk import walk
 from tests import reference

@@ -166,7 +166,7 @@ def tamper_lucas_start(data: Path) -> None:
     import zarr
 
     array = zarr.open_array(data / "lucas" / "tables.zarr" / "n3_to_goal", mode="r+")
-    from builder.puzzles.lucas import Lucas
+    from builder.puzzles.lucas.rules import Lucas
 
     rules = Lucas(3)
     values = array[...]

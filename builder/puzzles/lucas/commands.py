@@ -21,7 +21,8 @@ MAX_PATH_N = 100
 def shortest_path(puzzle, tables: TableLookup, walk: Callable, start: str, target: str
                   ) -> tuple[list[str], list[tuple[str, str]], str]:
     """(arrangements, (agent, move type) per move, how it was found)."""
-    from builder.puzzles.lucas import LucasError, LucasPuzzle
+    from builder.puzzles.lucas import LucasPuzzle
+    from builder.puzzles.lucas.rules import LucasError
 
     check_length(start, "arrangement", LucasError)
     check_length(target, "arrangement", LucasError)
