@@ -21,14 +21,16 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 
 @contextlib.contextmanager
-def served(data_dir: Path):
-    """`query serve` on a free port over ``data_dir``, as a user starts it."""
+def served(data_dir: Path, *options: str):
+    """`query serve` on a free port over ``data_dir`` (with ``options``), as a user starts
+    it."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "query"), "serve", "--port", str(port),
-         "--data", str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         "--data", str(data_dir), *options], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 30
         while time.time() < deadline:

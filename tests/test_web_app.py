@@ -231,8 +231,9 @@ def test_the_api_docs_render_with_the_network_blocked(page, server):
 
 
 def test_a_4x4_target_without_a_table_offers_to_build_it(page, tmp_path):
-    """An empty data directory: the page says no table exists (no server path, no shell
-    command), builds it on request with a progress bar, then answers from it."""
+    """An empty data directory, on a server that allows builds on request: the page says
+    no table exists (no server path, no shell command), builds it on request with a
+    progress bar, then answers from it."""
     from builder.catalog import refresh_catalog
     from builder.puzzles.tricolore.tables import target_spec
     from builder.routine import build_table
@@ -240,7 +241,7 @@ def test_a_4x4_target_without_a_table_offers_to_build_it(page, tmp_path):
     build_table(tmp_path, target_spec("RRR.RRR.RRR", 3, 3), progress=False)
     refresh_catalog(tmp_path)  # `query serve` wants some tables; none of them is 4x4
     start, target = "RRRR.RRRR.RRRR.RRRR", "RWRR.RRRR.RRRR.RRRB"
-    with served(tmp_path) as server:
+    with served(tmp_path, "--allow-builds", "1") as server:
         page.goto(f"{server}/#" + urlencode({"puzzle": "tricolore", "state": start,
                                               "target": target, "option.method":
                                               "unrestricted", "set.size": "4x4"}))

@@ -162,8 +162,9 @@ function describeView(view) {
             + "table below for instant exact hints." : view.detail, ""];
   }
   if (view.distance === null) return ["This position can never reach the target.", "warning"];
-  const searched = view.buildable ? ` (found by search: no table for this target yet, `
-    + `${hintsFrom}; build it below for instant exact hints)` : "";
+  const searched = view.answered_by === "search" ? ` (found by search: no table for this `
+    + `target yet, ${hintsFrom}${view.buildable ? "; build it below for instant exact hints"
+      : ""})` : "";
   return [`${view.distance} ${unitWord(view.distance)} remain at best${searched}.`, ""];
 }
 
