@@ -833,3 +833,47 @@ def test_a_malformed_chunked_request_is_one_log_line(data_dir):
         server.terminate()
         _, log = server.communicate(timeout=10)
     assert b"Traceback" not in log, log.decode()[-500:]
+
+
+def test_a_folder_that_cannot_be_read_is_an_error_not_a_dropped_table(small_data, tmp_path,
+                                                                      monkeypatch):
+    """(As root every folder is readable, so the walk's error is made here.)"""
+    import os as os_module
+
+    from builder import catalog
+
+    data = damaged_copy(small_data, tmp_path)
+    before = (data / "catalog.duckdb").read_bytes()
+    walk = os_module.walk
+
+    def failing_walk(top, onerror=None, **kwargs):
+        for found in walk(top, onerror=onerror, **kwargs):
+            yield found
+            if Path(found[0]).name == "balls" and onerror is not None:
+                onerror(PermissionError(13, "Permission denied", str(found[0])))
+
+    monkeypatch.setattr(catalog.os, "walk", failing_walk)
+    with pytest.raises(catalog.UnreadableFolderError, match="Permission denied"):
+        catalog.refresh_catalog(data, force=True)
+    assert (data / "catalog.duckdb").read_bytes() == before
+
+
+def test_builds_on_request_stop_at_the_servers_cap(small_data, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from query.web import create_app
+
+    data = damaged_copy(small_data, tmp_path)
+    client = TestClient(create_app(data, allow_builds=1))
+    first = client.post("/api/play/tricolore/table",
+                        params={"state": "RRRR.RRRR.RRRR", "target": "WWWW.WWWW.WWWW"})
+    assert first.status_code == 202, first.json()
+    second = client.post("/api/play/tricolore/table",
+                         params={"state": "RRRR.RRRR.RRRR", "target": "WWWW.WWWW.WWWR"})
+    assert second.status_code == 429 and "1 tables" in second.json()["detail"]
+    deadline = time.monotonic() + 120
+    while client.get(f"/api/jobs/{first.json()['id']}").json()["state"] not in ("done",
+                                                                                 "failed"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert client.get(f"/api/jobs/{first.json()['id']}").json()["state"] == "done"
