@@ -34,6 +34,7 @@ bench: tables
 	$(VENV)/bin/python bench/run.py --full-build --data $(DATA)
 	$(VENV)/bin/python bench/dask_scaling.py --width 4 --height 2 --method hybrid --data $(DATA)
 	$(VENV)/bin/python bench/balls_solver.py --data $(DATA)
+	$(VENV)/bin/python bench/busy_machine.py --data $(DATA)
 
 clean-data:
 	rm -rf $(DATA)/tricolore $(DATA)/catalog.duckdb

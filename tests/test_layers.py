@@ -68,3 +68,18 @@ def test_the_read_side_and_the_build_routine_do_not_import_each_other():
     assert "builder.routine" not in _imported_modules(ROOT / "builder/reader.py")
     compute = _imported_modules(ROOT / "builder/compute.py")
     assert not compute & {"builder.reader", "builder.routine"}, compute
+
+
+def test_kernels_threads_sleep_between_parallel_regions_unless_the_user_says_otherwise():
+    """OpenMP threads that spin after each region make two threads slower than one on a
+    busy machine (bench row tricolore_4x2_all_pairs_busy_machine): importing the builder
+    sets the wait policy before any kernel loads, and keeps a user's own."""
+    import os
+
+    check = "import os, builder; print(os.environ['OMP_WAIT_POLICY'])"
+    plain = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    for given, expected in ((None, "PASSIVE"), ("ACTIVE", "ACTIVE")):
+        environment = plain if given is None else {**plain, "OMP_WAIT_POLICY": given}
+        found = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                               cwd=ROOT, env=environment, check=True).stdout.strip()
+        assert found == expected
