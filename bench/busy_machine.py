@@ -10,7 +10,6 @@ OpenMP's behaviour before this project set PASSIVE) is printed beside it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -73,19 +72,7 @@ def bench_busy_machine(rows: list) -> None:
         f"{active_two['seconds']:.2f} s, 1 thread {active_one['seconds']:.2f} s"))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT / "data")
-    args = parser.parse_args()
-    from bench.run import environment, merge_rows
-
-    print(environment())
-    rows: list[dict] = []
-    bench_busy_machine(rows)
-    for found in rows:
-        print(json.dumps(found))
-    merge_rows(args.data, rows)
-
-
 if __name__ == "__main__":
-    main()
+    from bench.run import run_alone
+
+    run_alone(__doc__, bench_busy_machine)

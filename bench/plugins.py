@@ -9,7 +9,6 @@ would take minutes).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from math import comb
@@ -18,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import environment, merge_rows, row
+from bench.run import row, run_alone
 from builder.kernels.graph_bfs import breadth_first
 from builder.puzzles.hanoi import rank as hanoi_rank
 from builder.puzzles.hanoi.search import hanoi_moves
@@ -90,15 +89,5 @@ def bench_plugins(rows: list[dict]) -> None:
                     "the classic rule's stored table, n = 1 .. 10 (what make tables builds)"))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT / "data")
-    args = parser.parse_args()
-    print(environment())
-    rows: list[dict] = []
-    bench_plugins(rows)
-    merge_rows(args.data, rows)
-
-
 if __name__ == "__main__":
-    main()
+    run_alone(__doc__, bench_plugins)

@@ -46,6 +46,21 @@ def row(name, product_s, baseline_s, notes, ratio=None):
     }
 
 
+def run_alone(description: str, *benches) -> None:
+    """A bench script's main: ``--data``, the environment, each of ``benches(rows)``, the
+    rows printed and merged into the data directory's bench.json."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT / "data")
+    args = parser.parse_args()
+    print(environment())
+    rows: list[dict] = []
+    for bench in benches:
+        bench(rows)
+    for found in rows:
+        print(json.dumps(found))
+    merge_rows(args.data, rows)
+
+
 def merge_rows(data: Path, rows: list[dict]) -> None:
     """Print rows and merge them into data/bench.json (replacing rows of the same name):
     how a benchmark run on its own records its figures beside `make bench`'s."""
