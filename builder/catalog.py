@@ -406,7 +406,7 @@ ORDER BY puzzle, variant, "table";
 
 
 def _source_key(data_dir: Path, path: Path) -> str:
-    """A table's path under the data directory, e.g. ``tricolore/4x2/hybrid.zarr``."""
+    """A table's path under the data directory, e.g. ``NAME/SHAPE/TABLE.zarr``."""
     return Path(path).relative_to(data_dir).as_posix()
 
 

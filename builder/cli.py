@@ -3,8 +3,8 @@
 Examples:
 
     builder tables                       # everything `make tables` builds
-    builder tricolore --method hybrid    # one 4x2 table (a plug-in's command)
-    builder tricolore --force            # rebuild even if current
+    builder NAME --help                  # a plug-in's own build command and its options
+    builder NAME --force                 # rebuild even if current
     builder build --list                 # every puzzle's default tables
 """
 
@@ -120,8 +120,8 @@ def build(
     puzzle: Annotated[str | None, typer.Argument(
         help="A registered puzzle (see --list).", show_default=False)] = None,
     choice: Annotated[str | None, typer.Argument(
-        help="Which of its tables, in the puzzle's own terms (e.g. hanoi 4x12: four pegs, "
-             "twelve discs); default: its default tables.", show_default=False)] = None,
+        help="Which of its tables, in the puzzle's own terms (the plug-in's `table_for` "
+             "says which it takes); default: its default tables.", show_default=False)] = None,
     data: DataOption = Path("data"),
     force: ForceOption = False,
     quiet: QuietOption = False,
@@ -131,7 +131,7 @@ def build(
     """Build one plug-in puzzle's tables through the engine's one build routine, then
     update the catalog for them alone.
 
-    Examples: builder build hanoi; builder build hanoi 4x12; builder build --list
+    Examples: builder build --list; builder build NAME; builder build NAME CHOICE
     """
     from builder.puzzles import registry
 

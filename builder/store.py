@@ -1,7 +1,7 @@
 """The zarr v3 layout of ``data/`` and its atomic publication.
 
 Every table is one zarr group directory under ``data/`` (for example
-``data/tricolore/4x2/unrestricted.zarr``).  A build writes into a hidden temporary
+``data/NAME/SHAPE/TABLE.zarr``).  A build writes into a hidden temporary
 directory beside it and is renamed into place only when complete, with a
 ``complete`` attribute written last; a reader trusts a table only when that
 attribute and the format version match (see ``builder.reader``).

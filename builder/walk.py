@@ -30,7 +30,7 @@ def walk(puzzle, tables, variant, start, target) -> FoundPath:
 def walk_node(puzzle, tables, variant, node, target, position, approximate: bool = False
               ) -> FoundPath:
     """A shortest path from walk node ``node`` (whose position is ``position``) to
-    ``target``: a game in progress carries more than its position (Tricolore: the square
+    ``target``: a game in progress may carry more than its position (say, the square
     clicked last).  Where no table answers: the plug-in's search, or with ``approximate``
     first its instant ``approximate_path`` (a player's hint; its ``optimal`` is False)."""
     try:

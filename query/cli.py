@@ -1,12 +1,10 @@
 """`query`: answers from the built tables (never writes data/).
 
-Examples:
+Examples (each puzzle's own are in `query path --help`, from its plug-in):
 
-    query path WBWW.WBRB RRRR.RRRR
-    query path WBWW.WBRB RRRR.RRRR --method hybrid --json
-    query distance RRRR.RRRR WWWW.WWWW
-    query sql "SELECT * FROM tricolore_click_distribution WHERE method = 'hybrid'"
-    query stats tricolore
+    query path START TARGET --json
+    query moves NAME:STATE
+    query sql "SELECT * FROM table_summary"
 
 Heavy modules (duckdb, zarr, numba) are imported only by the commands that need them.
 """
@@ -47,7 +45,7 @@ PuzzleOption = Annotated[str | None, typer.Option(
     "--puzzle", help="Which puzzle the notation is (default: the one that recognises it; "
     "needed only when two do).", show_default=False)]
 GoalArgument = Annotated[str | None, typer.Argument(
-    help="The target (default: the puzzle's goal, e.g. 'cleared' for ball tubes).")]
+    help="The target (default: the puzzle's goal, where it has one).")]
 SeedOption = Annotated[int | None, typer.Option(
     help="Random seed, 0 or more (default: fresh).", min=0, max=2**63 - 1)]
 
@@ -80,10 +78,8 @@ def _print_rows(columns: list[str], rows: list[tuple], as_json: bool, as_csv: bo
 
 
 def path(
-    start: Annotated[str, typer.Argument(help="Start, in any registered puzzle's notation: "
-                                              "a Tricolore board (WBWW.WBRB), a Lucas "
-                                              "arrangement (AAA_BBB), ball tubes "
-                                              "(rggb|brrg|gbbr|)...")],
+    start: Annotated[str, typer.Argument(help="Start, in any registered puzzle's notation "
+                                              "(or NAME:STATE); examples below.")],
     target: GoalArgument = None,
     puzzle: PuzzleOption = None,
     data: DataOption = Path("data"),
@@ -94,18 +90,13 @@ def path(
     = False,
     options: dict | None = None,
 ) -> None:
-    """A shortest move sequence from START to TARGET, by walking the stored tables.
+    """A shortest move sequence from START to TARGET (default: the puzzle's goal),
+    by walking the stored tables, or by the puzzle's own search where no table
+    answers.
 
-    The puzzle is the one whose notation START is (`--puzzle` names one when two
-    recognise it); a plug-in may print its own layout. Tricolore: squares are numbered
-    row-major from 0 (0123 over 4567); a start equal to the target gives its shortest
-    return (at least one click); on 4×4 boards the exact answer needs a table towards the
-    target (`builder tricolore4x4 --target ...`, else a bidirectional search), and
-    `--method decomposition` solves any 4×4 pair the document's way (not always optimal).
-    Also: `query path AAA_BBB BBB_AAA` (Lucas' pieces, the document's table) and
-    `query path "rggb|brrg|gbbr|" cleared` (ball tubes, moves as from -> to tube).
-
-    Example: query path WBWW.WBRB RRRR.RRRR --method hybrid
+    The puzzle is the one whose notation START is (`NAME:STATE` or `--puzzle`
+    names one when two recognise it); a plug-in may print its own layout. Its
+    options (below) are declared by its plug-in.
     """
     from builder.puzzles import registry
     from builder.reader import Tables
@@ -187,8 +178,6 @@ def moves(
 ) -> None:
     """Every legal move from STATE with the fewest moves to TARGET after it: the moves
     that keep the optimum are marked. Works for every puzzle with a distance table.
-
-    Example: query moves WBWW.WBRB RRRR.RRRR
     """
     from builder.reader import Tables
     from builder.walk import move_values
@@ -242,9 +231,8 @@ def _position_and_goal(state: str, target: str | None, puzzle: str | None,
 
 
 def solvable(
-    state: Annotated[str, typer.Argument(help="A position in any puzzle's notation, e.g. "
-                                              "ball tubes top-first joined by '|': "
-                                              "rggb|brrg|gbbr|.")],
+    state: Annotated[str, typer.Argument(help="A position in any puzzle's notation (or "
+                                              "NAME:STATE).")],
     target: GoalArgument = None,
     puzzle: PuzzleOption = None,
     data: DataOption = Path("data"),
@@ -252,8 +240,6 @@ def solvable(
     options: dict | None = None,
 ) -> None:
     """Can STATE reach its goal (or TARGET), and in how few moves? Exits 1 if it cannot.
-
-    Example: query solvable "rggb|brrg|gbbr|"
     """
     from builder.reader import Tables
     from builder.walk import distance_between
@@ -281,10 +267,9 @@ def distance(
     as_json: JsonOption = False,
     options: dict | None = None,
 ) -> None:
-    """Fewest moves from START to TARGET (Tricolore: clicks, at least one), from the
-    tables, or from the plug-in's search where no table answers.
-
-    Example: query distance RRRR.RRRR WWWW.WWWW
+    """Fewest moves from START to TARGET, from the tables, or from the plug-in's
+    search where no table answers (a puzzle whose walk must move counts a start
+    equal to its target as its shortest return).
     """
     from builder.reader import Tables
     from builder.walk import UnreachableError, distance_between
@@ -333,7 +318,7 @@ def sql(
     tables and views, never another file, and can write nothing; a statement may hold at
     most 2 GB of memory and run for --timeout seconds.
 
-    Example: query sql "SELECT * FROM tricolore_max_clicks_range"
+    Example: query sql "SELECT * FROM table_summary"
     """
     import threading
 
@@ -344,7 +329,7 @@ def sql(
     _limit_address_space(SQL_ADDRESS_SPACE)
     if not statement.strip().strip(";").strip():
         raise QueryError("empty SQL statement: give a query, e.g. "
-                         "\"SELECT * FROM tricolore_max_clicks_range\"")
+                         "\"SELECT * FROM table_summary\"")
     with _connect(data) as con:
         timer = threading.Timer(timeout, con.interrupt) if timeout else None
         if timer:
@@ -526,7 +511,23 @@ def _with_puzzle_options(function):
         options = {name: given.pop(f"option_{name}") for name in declared}
         return function(**given, options=options)
 
-    return as_command(command, own + added, function.__doc__, function.__name__)
+    return as_command(command, own + added, _with_examples(function), function.__name__)
+
+
+def _with_examples(function) -> str:
+    """A command's help with one example per registered puzzle, from its plug-in."""
+    from builder.puzzles import registry
+
+    name = function.__name__
+    lines = [f"query {name} {' '.join(_quoted(text) for text in puzzle.example if text)}"
+             f"   ({puzzle.name})" for puzzle in registry.PUZZLES
+             if puzzle.walkable and puzzle.example[1]]
+    return (function.__doc__ or "").rstrip() + "\n\n    Examples:\n\n" + "".join(
+        f"    {line}\n\n" for line in lines)
+
+
+def _quoted(text: str) -> str:
+    return f'"{text}"' if any(ch in text for ch in "|&;<> ") else text
 
 
 for _command in (path, moves, solvable, distance):

@@ -12,7 +12,7 @@ played through these endpoints, which know no puzzle (they read the plug-in's ho
   the disk).
 
 A walk node travels to the page and back as its notation plus the plug-in's
-``node_context`` text.  The puzzle's options (a Tricolore method, a Lucas or Hanoi
+``node_context`` text.  The puzzle's options (``Puzzle.options``: a method, a rule
 variant) are passed as query parameters of the same names.
 """
 
@@ -70,7 +70,7 @@ class PositionOut(BaseModel):
     puzzle: str
     state: str
     context: str = Field(description="what the position carries beyond its notation "
-                         "(Tricolore: the square clicked last); hand it back unchanged")
+                         "(say, the square clicked last); hand it back unchanged")
     target: str
     unit: str
     at_target: bool
@@ -144,7 +144,7 @@ class _Game:
 
 _TEXT = Query(max_length=MAX_INPUT_CHARACTERS)
 _GUIDE = Query(Guide.exact, description="where no table answers: 'exact' searches (seconds "
-               "on a 4x4 Tricolore), 'approximate' takes the plug-in's instant solver if it "
+               "for the largest boards), 'approximate' takes the plug-in's instant solver if it "
                "has one (see /api/puzzles)")
 
 
@@ -184,7 +184,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
                  values: bool = Query(False, description="also each move's distance after "
                                       "it (a search per move where no table answers)"),
                  search: bool = Query(True, description="where no table answers, use the "
-                                      "plug-in's search (seconds on a 4x4 Tricolore)")
+                                      "plug-in's search (seconds on the largest boards)")
                  ) -> PositionOut:
         """Fewest moves from STATE to TARGET, and every legal move from it (each with the
         position after it; with VALUES, its distance too).  Options of the puzzle
@@ -235,8 +235,9 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
                  summary="Build the table answering a target")
     def build(request: Request, puzzle: PuzzleName, state: str = _TEXT,
               target: str = Query("", max_length=MAX_INPUT_CHARACTERS)) -> JobOut:
-        """Start building the table that answers STATE -> TARGET by walk (a 4x4 Tricolore
-        target: seconds); follow it at /api/jobs/{id}.  One build runs at a time."""
+        """Start building the table that answers STATE -> TARGET by walk (a table towards
+        one target: seconds); follow it at /api/jobs/{id}.  One build runs at a time, and
+        only on a server started with --allow-builds."""
         if not allow_builds:
             raise BuildsOffError("this server builds no tables on request (its operator can "
                                  "start it with `query serve --allow-builds N`)")

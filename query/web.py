@@ -139,7 +139,7 @@ def create_app(data_dir: Path, allow_builds: int = 0,
 
     @app.get("/api/{puzzle}/plots/{name}.svg")
     def plot(puzzle: str, name: str) -> Response:
-        """A puzzle's charts (Tricolore: `methods` or `targets`)."""
+        """A puzzle's charts (their names: /api/puzzles, `figures`)."""
         chosen = registry.by_name(puzzle)
         if name not in chosen.figure_names:
             raise PuzzleInputError(f"no chart {name[:40]!r} of {chosen.name}: "

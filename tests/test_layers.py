@@ -83,3 +83,18 @@ def test_kernels_threads_sleep_between_parallel_regions_unless_the_user_says_oth
         found = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
                                cwd=ROOT, env=environment, check=True).stdout.strip()
         assert found == expected
+
+
+def test_no_engine_or_query_module_names_a_puzzle():
+    """The engine, the command lines and the web know the puzzles only through the
+    registry: no engine or query module names one, in its code, its strings or its
+    help (examples come from the plug-ins)."""
+    import re
+
+    from builder.puzzles import registry
+
+    names = [puzzle.name for puzzle in registry.PUZZLES]
+    for path in [*ENGINE_MODULES, *ROOT.glob("builder/kernels/*.py")]:
+        text = path.read_text().lower()
+        named = [name for name in names if re.search(rf"\b{name}\b", text)]
+        assert not named, f"{path.relative_to(ROOT)} names {named}"

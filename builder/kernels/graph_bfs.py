@@ -5,7 +5,7 @@
 The kernel is compiled once, for the function *type* ``(int64, int64[::1], int64[::1])
 -> int64``, and cached on disk; each plug-in's function is passed by address.  So no
 puzzle costs a compilation of its own search loop, at the price of one indirect call per
-state (measured: four-peg Hanoi, 12 discs, 16.8 M states in about 1 s on 2 cores).
+state (measured: the largest default table, 16.8 M states, in about 1 s on 2 cores).
 """
 
 from __future__ import annotations
