@@ -42,7 +42,6 @@ class WorkGate:
         self.request_seconds = request_seconds
         self.max_budget = max_budget
         self.local = threading.local()
-        self.refused = 0
 
     @contextlib.contextmanager
     def hold(self, what: str) -> Iterator[None]:
@@ -57,16 +56,12 @@ class WorkGate:
                 local.depth -= 1
             return
         if not self.queue.acquire(blocking=False):
-            self.refused += 1
             raise ServerBusyError(f"the server is busy with other searches ({what} refused): "
                                   "retry in a few seconds")
-        try:
-            if not self.slots.acquire(timeout=self.wait_seconds):
-                self.refused += 1
-                raise ServerBusyError(f"the server is busy: {what} waited "
-                                      f"{self.wait_seconds:g} s for a free slot; retry later")
-        finally:
-            self.queue.release()
+        if not self.slots.acquire(timeout=self.wait_seconds):  # the queue's place is
+            self.queue.release()  # held until the slot is given back: holders count too
+            raise ServerBusyError(f"the server is busy: {what} waited "
+                                  f"{self.wait_seconds:g} s for a free slot; retry later")
         local.depth = 1
         if scope["started"] is None:
             scope["started"] = time.monotonic()
@@ -76,11 +71,12 @@ class WorkGate:
         finally:
             local.depth = 0
             self.slots.release()
+            self.queue.release()
             _return_memory()
 
     def _check_time(self, scope: dict, what: str) -> None:
-        if time.monotonic() - scope["started"] > self.request_seconds:
-            self.refused += 1
+        started = scope["started"]
+        if started is not None and time.monotonic() - started > self.request_seconds:
             raise ServerBusyError(f"{what} stopped: the request took more than the server's "
                                   f"{self.request_seconds:g} s; ask the command line "
                                   "(`query ...`), which has no such limit")
