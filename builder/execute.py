@@ -33,8 +33,11 @@ class Dask:
             if self.scheduler:
                 self._client = Client(self.scheduler)
             else:
+                # one kernel thread per worker process: workers share the cores, and
+                # numba's own threads in each would oversubscribe them
                 cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
-                                       processes=True, dashboard_address=None)
+                                       processes=True, dashboard_address=None,
+                                       env={"NUMBA_NUM_THREADS": "1"})
                 self._client = Client(cluster)
         return self._client
 
