@@ -70,6 +70,16 @@ def run_chunk_task(staging: str, function: str, number: int, *arguments) -> dict
     return record
 
 
+def _task_split(tasks) -> str:
+    """What a resumed build must share with the one it resumes: the tasks' function and
+    arguments (a record says "task 3 done"; task 3 must mean the same block)."""
+    import hashlib
+
+    text = json.dumps([tasks.function, [list(arguments) for arguments in tasks.arguments]],
+                      default=str)
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
 def _build_by_tasks(path: Path, spec: TableSpec, force: bool, progress: bool, executor,
                     log) -> BuildResult:
     """A table made by chunk tasks, in a fixed staging directory that survives an
@@ -82,14 +92,17 @@ def _build_by_tasks(path: Path, spec: TableSpec, force: bool, progress: bool, ex
     started = time.perf_counter()
     staging = store.resumable_staging(path)
     existing = store.read_attributes(staging)
+    # a finished task's record names it by number: the tasks must be the same ones
+    split = _task_split(tasks)
     if force or not existing or any(existing.get(key) != value for key, value in
                                     spec.identity.items()) or (
-            existing.get("table_format") != store.TABLE_FORMAT):
+            existing.get("table_format") != store.TABLE_FORMAT
+            or existing.get("task_split") != split):
         shutil.rmtree(staging, ignore_errors=True)
         store.TableWriter(staging, {name: (tasks.shape, dtype, tasks.chunks)
                                     for name, dtype in tasks.arrays.items()},
                           {**spec.identity, **spec.attributes, "encoding": spec.encoding,
-                           "spec_built": True})
+                           "spec_built": True, "task_split": split})
     records = store.finished_blocks(staging)
     todo = [number for number in range(len(tasks.arguments)) if number not in records]
     if len(todo) < len(tasks.arguments):

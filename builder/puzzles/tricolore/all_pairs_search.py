@@ -1,6 +1,6 @@
 """Bit-parallel multi-target backward breadth-first search over (board, last click) nodes.
 
-One pass over the graph advances up to ``64 * LANES`` independent searches at once
+One pass over the graph advances a batch of independent searches at once (64 per word)
 (multi-source BFS, Then et al., VLDB 2015): every node holds a bitmask of the
 searches (targets) that have reached it.  The search runs backwards from the
 targets by *pulling*: a node joins level k for target t when one of its successors
@@ -31,8 +31,6 @@ from numba import njit, prange
 from builder.puzzles.tricolore.tables import TARGETS_PER_TASK as BATCH
 
 UNREACHABLE = 255
-LANES = BATCH // 64
-"""64-bit words of searches per node: one chunk task's targets."""
 LEVEL_PLANES = 6
 """Bit planes per recorded level: searches deeper than 2**6 - 1 levels are refused."""
 SQUARE_PLANES = 5
@@ -147,16 +145,16 @@ def _search_batch(successors, targets, clicks_words, sole_words, avoiding_words)
 
 
 def search_targets(
-    successors: np.ndarray, first_target: int
+    successors: np.ndarray, first_target: int, count: int = BATCH
 ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int]:
-    """Searches towards targets ``first_target ..`` (up to BATCH of them).
+    """Searches towards targets ``first_target ..`` (up to ``count`` of them).
 
     Returns the [board, target - first_target] arrays (clicks, sole, avoiding) and the
     depth of the deepest search.  A target that no click can produce (outside the
     successor table's image) comes out UNREACHABLE from every board.
     """
     n_boards = successors.shape[0]
-    targets = np.arange(first_target, min(n_boards, first_target + BATCH), dtype=np.int64)
+    targets = np.arange(first_target, min(n_boards, first_target + count), dtype=np.int64)
     width = 64 * ((len(targets) + 63) // 64)
     batch = [np.empty((n_boards, width), dtype=np.uint8) for _ in range(3)]
     depth = _search_batch(
