@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import zarr
 
-from builder.puzzles.lightsout import LightsOut
+from builder.puzzles.lightsout.rules import LightsOut
 from tests.test_cli import run
 
 

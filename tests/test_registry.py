@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from builder.puzzles import PuzzleInputError, base, registry
-from builder.puzzles.lightsout import LightsOut
+from builder.puzzles.lightsout.rules import LightsOut
 from builder.reader import Tables
 from builder.walk import move_values, walk
 

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from builder.puzzles import registry
-from builder.puzzles.lightsout import LightsOut
+from builder.puzzles.lightsout.rules import LightsOut
 from query.web import create_app
 from tests.walks import fewest_moves_from
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from builder.puzzles.lightsout import MAX_EXACT_NULLITY, LightsOut, LightsOutError
+from builder.puzzles.lightsout.rules import MAX_EXACT_NULLITY, LightsOut, LightsOutError
 
 
 def solve(
