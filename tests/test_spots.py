@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import zarr
 
-from builder.puzzles.spots import COLOURS, DOCUMENT_SETS, DiscSet, describe, random_sets
+from builder.puzzles.spots.rules import COLOURS, DOCUMENT_SETS, DiscSet, describe, random_sets
 from builder.puzzles.spots.search import count_solutions, solve
 from tests import reference
 from tests.test_cli import run

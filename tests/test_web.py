@@ -257,8 +257,8 @@ def test_spot_colour_check_agrees_with_the_solver_on_every_placement(client, see
     exactly the solver's solutions (rotations of the assembly keep the assignment)."""
     from itertools import permutations
 
-    from builder.puzzles.spots import DiscSet
     from builder.puzzles.spots.commands import _disc_set_of, contacts
+    from builder.puzzles.spots.rules import DiscSet
 
     discs = client.get("/api/spots/deal", params={"seed": seed}).json()["discs"]
     disc_set: DiscSet = _disc_set_of(discs)

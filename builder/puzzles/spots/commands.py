@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from builder.puzzles.spots import DOCUMENT_SETS, DiscSet, SpotsError, describe, random_sets
+from builder.puzzles.spots.rules import DOCUMENT_SETS, DiscSet, SpotsError, describe, random_sets
 
 
 def _spots_solutions(disc_set) -> list[dict]:
@@ -95,7 +95,7 @@ def _disc_set_of(text: str) -> DiscSet:
     if len(discs) != 7 or any(len(disc) != 6 or set(disc) - set(LETTERS) for disc in discs):
         raise SpotsError(f"disc set {shown(text)}: 7 discs of 6 letters from {LETTERS} "
                          "(k black, b blue, g green, r red, w white, y yellow) joined by '.'")
-    from builder.puzzles.spots import COLOURS
+    from builder.puzzles.spots.rules import COLOURS
 
     return DiscSet.from_mapping({f"d{i + 1}": [COLOURS[LETTERS.index(c)] for c in disc]
                                  for i, disc in enumerate(discs)})
@@ -110,7 +110,7 @@ def contacts(disc_set: DiscSet, centre: int, satellites: list[int]) -> list[bool
     centre with its spot of the centre's colour there, and its spot before that (its l-spot)
     meets the spot after it (r-spot) of the satellite at spot k+1 (the module docstring's
     geometry)."""
-    from builder.puzzles.spots import neighbour_tables
+    from builder.puzzles.spots.rules import neighbour_tables
 
     left, right = neighbour_tables(disc_set.colours)
     around = disc_set.colours[centre]
