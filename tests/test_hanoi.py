@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from builder.puzzles import PuzzleInputError, registry
-from builder.puzzles.hanoi import HanoiPuzzle, rank
+from builder.puzzles.hanoi import HanoiPuzzle
+from builder.puzzles.hanoi.rules import rank
 from builder.reader import Tables
 from builder.walk import walk
 from tests import reference

@@ -15,7 +15,8 @@ import pytest
 import zarr
 
 from builder.puzzles import registry
-from builder.puzzles.sliding import SlidingPuzzle, lehmer_rank
+from builder.puzzles.sliding import SlidingPuzzle
+from builder.puzzles.sliding.rules import lehmer_rank
 from builder.reader import Tables
 from builder.walk import walk
 from tests import reference

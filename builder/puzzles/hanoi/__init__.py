@@ -13,33 +13,10 @@ one peg is searched when asked (4**12 positions in about a second).
 
 from __future__ import annotations
 
-from builder.puzzles import PuzzleInputError, shown
+from builder.puzzles import shown
 from builder.puzzles.base import DistanceArray, Move, PuzzleOption, WalkablePuzzle
+from builder.puzzles.hanoi.rules import MAX_DISCS, PEG_LETTERS, HanoiError, rank, swap_pegs, unrank
 from builder.puzzles.specs import BreadthFirstSearch, TableSpec
-
-PEG_LETTERS = "ABCD"
-MAX_DISCS = 12
-"""4**12 = 16,777,216 positions: the largest table `make tables` builds (about 1 s)."""
-
-
-class HanoiError(PuzzleInputError):
-    """A malformed position or an impossible variant."""
-
-
-def rank(pegs: int, letters: str) -> int:
-    return sum(PEG_LETTERS.index(letter) * pegs**disc for disc, letter in enumerate(letters))
-
-
-def unrank(pegs: int, discs: int, position: int) -> str:
-    letters = []
-    for _ in range(discs):
-        position, peg = divmod(position, pegs)
-        letters.append(PEG_LETTERS[peg])
-    return "".join(letters)
-
-
-def swap_pegs(letters: str, first: str, second: str) -> str:
-    return letters.translate(str.maketrans(first + second, second + first))
 
 
 class HanoiPuzzle(WalkablePuzzle):
