@@ -1,7 +1,7 @@
 """The Tower of Hanoi's positions: pegs, ranking and relabelling.
 
-The rules alone (ranking, notation's limits, parity); the adapter ``__init__.py`` declares
-the tables and the moves the engine walks.
+The rules alone (peg letters, ranking, relabelling two pegs); the adapter ``__init__.py``
+declares the tables and the moves the engine walks.
 """
 
 from __future__ import annotations

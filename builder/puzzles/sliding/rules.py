@@ -1,7 +1,7 @@
 """Sliding tiles' positions: boards, Lehmer ranking and parity.
 
-The rules alone (ranking, notation's limits, parity); the adapter ``__init__.py`` declares
-the tables and the moves the engine walks.
+The rules alone (board sizes, ranking, parity); the adapter ``__init__.py`` declares the
+tables and the moves the engine walks.
 """
 
 from __future__ import annotations
