@@ -140,6 +140,13 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     return True
 
 
+def write_fresh_catalog(data_dir: Path, destination: Path) -> None:
+    """A whole catalog of the data directory's tables as they are now, at ``destination``
+    (`builder verify` compares the catalog in place with it)."""
+    sources = _sources(data_dir)
+    write_catalog(data_dir, sources, _source_stamp(data_dir, sources), destination)
+
+
 def write_catalog(data_dir: Path, sources: list[tuple[Path, dict]], stamp: str,
                   destination: Path) -> None:
     """A whole catalog of these tables, written to ``destination`` (a new file)."""
@@ -201,7 +208,7 @@ def _load_source(con, data_dir: Path, path: Path, attributes: dict) -> None:
     from builder.reader import read_whole
 
     key = _source_key(data_dir, path)
-    puzzle = plugin_of(attributes)
+    puzzle = _plugin_of(attributes)
     if puzzle is not None:
         @functools.cache
         def read(array: str) -> np.ndarray:
@@ -223,7 +230,7 @@ def _unload_source(con, key: str, attributes: dict) -> None:
         con.execute(f"DELETE FROM {table} WHERE source = ?", [key])
 
 
-def plugin_of(attributes: dict):
+def _plugin_of(attributes: dict):
     from builder.puzzles import registry
 
     try:
@@ -329,7 +336,7 @@ def _insert_rows(con, name: str, rows: list[tuple]) -> None:
 
 
 def _unload_plugin_rows(con, key: str, attributes: dict) -> None:
-    puzzle = plugin_of(attributes)
+    puzzle = _plugin_of(attributes)
     for table in puzzle.catalog_tables if puzzle else ():
         if table.per_source:
             part = _part_name(table.name, key)
@@ -413,36 +420,9 @@ def _source_key(data_dir: Path, path: Path) -> str:
 def _load_distances_of(con, key: str, puzzle, attributes: dict,
                        read: Callable[[str], np.ndarray]) -> None:
     """The distance histograms of the arrays the plug-in declares (the generic views)."""
-    frame = _distance_columns(puzzle, attributes, read)
-    if frame is None:
-        return
-    con.register("distance_frame", frame)
-    try:  # a distance of "never" is stored as NULL
-        con.execute('INSERT INTO table_distances SELECT ?, ?, variant, "table", '
-                    "CASE WHEN never THEN NULL ELSE distance END, states FROM distance_frame",
-                    [key, puzzle.name])
-    finally:
-        con.unregister("distance_frame")
-
-
-def distance_rows(puzzle, attributes: dict, read: Callable[[str], np.ndarray]
-                  ) -> list[tuple]:
-    """(variant, table, distance or None for "never", states) of every distance histogram
-    one stored table gives the catalog: the rows `builder verify` counts again."""
-    frame = _distance_columns(puzzle, attributes, read)
-    if frame is None:
-        return []
-    return [(variant, table, None if never else int(distance), int(states))
-            for variant, table, distance, never, states in zip(
-                frame["variant"], frame["table"], frame["distance"], frame["never"],
-                frame["states"])]
-
-
-def _distance_columns(puzzle, attributes: dict, read: Callable[[str], np.ndarray]
-                      ) -> dict[str, np.ndarray] | None:
     declared = puzzle.catalog_distances(attributes)
     if not declared:
-        return None
+        return
     columns: dict[str, list] = {name: [] for name in ("variant", "table", "distance", "never",
                                                       "states")}
     for spec in declared:
@@ -462,7 +442,14 @@ def _distance_columns(puzzle, attributes: dict, read: Callable[[str], np.ndarray
         columns["distance"].append(distances)
         columns["never"].append(distances == spec.never)
         columns["states"].append(np.round(counts[offsets]).astype(np.int64))
-    return {name: np.concatenate(parts) for name, parts in columns.items()}
+    frame = {name: np.concatenate(parts) for name, parts in columns.items()}
+    con.register("distance_frame", frame)
+    try:  # a distance of "never" is stored as NULL
+        con.execute('INSERT INTO table_distances SELECT ?, ?, variant, "table", '
+                    "CASE WHEN never THEN NULL ELSE distance END, states FROM distance_frame",
+                    [key, puzzle.name])
+    finally:
+        con.unregister("distance_frame")
 
 
 def _refresh_incrementally(data_dir: Path, sources: list[tuple[Path, dict]],

@@ -108,11 +108,9 @@ def _checks_its_own(attributes: dict) -> bool:
         return False
 
 
-def verify_table(table: Path, samples: int, rng, catalogued: list[tuple] | None = None
-                 ) -> Verdict:
-    """One table's verdict: complete, of this format, intact, its sample re-derived, and
-    its distance histograms equal to the catalog's rows for it, ``catalogued`` (sorted
-    (variant, table, distance, states) tuples; None when the catalog has none for it)."""
+def verify_table(table: Path, samples: int, rng) -> Verdict:
+    """One table's verdict: complete, of this format, intact, and its sample re-derived
+    (its distance histograms are compared with the catalog's by ``verify_catalog``)."""
     attributes = store.read_attributes(table)
     if attributes is None:
         return Verdict(table, False, "zarr.json is missing or unreadable: rebuild it "
@@ -133,49 +131,21 @@ def verify_table(table: Path, samples: int, rng, catalogued: list[tuple] | None 
     if attributes.get("spec_built") or _checks_its_own(attributes):
         problem, what = sample_spec_table(table, attributes, samples * 100, rng)
         checked += what
-    if problem is None and catalogued is not None:  # None: not catalogued (stale catalog)
-        problem, what = _histograms_match(table, attributes, catalogued)
-        checked += what
     return Verdict(table, problem is None, problem or checked)
 
 
-def _histograms_match(table: Path, attributes: dict, catalogued: list[tuple]
-                      ) -> tuple[str | None, str]:
-    """The table's distance histograms, counted again from its arrays, equal the rows the
-    catalog holds for it (what the generic views publish).  (What is wrong or None, what
-    was checked.)"""
-    from builder.catalog import distance_rows, plugin_of
-    from builder.reader import read_whole
-
-    puzzle = plugin_of(attributes)
-    if puzzle is None or not puzzle.catalog_distances(attributes):
-        return None, ""
-
-    def read(array: str) -> np.ndarray:
-        values = read_whole(table / array)
-        if values is None:
-            import zarr
-
-            values = zarr.open_array(table / array, mode="r")[...]
-        return values
-
-    if sorted(distance_rows(puzzle, attributes, read), key=_row_order) != catalogued:
-        return ("its distance histogram differs from the catalog's rows for it (a table or "
-                "the catalog was altered): rebuild it, then the catalog "
-                "(`builder catalog --force`)"), ""
-    return None, "; histogram equals the catalog's"
-
-
-def verify_catalog(data_dir: Path, tables_ok: bool = True) -> Verdict:
-    """The catalog opens, is current for the tables it was made from, and every one of its
-    views answers."""
+def verify_catalog(data_dir: Path, tables_ok: bool = True) -> tuple[Verdict, list[str]]:
+    """The catalog opens, is current for the tables it was made from, every one of its
+    views answers, and (while every table is intact) each of its rows equals those of a
+    catalog made afresh from the tables.  Also: the tables whose distance histograms in
+    the catalog differ from the fresh one's (their arrays or their rows were altered)."""
     import duckdb
 
     from builder.catalog import catalog_is_current, catalog_path
 
     path = catalog_path(data_dir)
     if not path.is_file():
-        return Verdict(path, False, "missing: rebuild it (`builder catalog`)")
+        return Verdict(path, False, "missing: rebuild it (`builder catalog`)"), []
     try:
         with duckdb.connect(str(path), read_only=True,
                             config=dict(store.SEALED_CATALOG)) as con:
@@ -186,43 +156,46 @@ def verify_catalog(data_dir: Path, tables_ok: bool = True) -> Verdict:
     except duckdb.Error as error:
         message = (str(error).splitlines() or [type(error).__name__])[0][:200]
         return Verdict(path, False, f"unreadable ({message}): rebuild it "
-                                    "(`builder catalog --force`)")
+                                    "(`builder catalog --force`)"), []
     if not catalog_is_current(data_dir):
         return Verdict(path, False, "stale (the tables changed since it was made): rebuild "
-                                    "it (`builder catalog`)")
+                                    "it (`builder catalog`)"), []
     if not tables_ok:
         return Verdict(path, True, f"current; all {len(views)} views answer; its rows are "
-                                   "not compared with the tables while any is damaged")
-    differing = _differs_from_a_fresh_catalog(data_dir)
+                                   "not compared with the tables while any is damaged"), []
+    differing, sources = _differs_from_a_fresh_catalog(data_dir)
     if differing:
         return Verdict(path, False, f"{', '.join(differing[:3])} differ from the rows the "
-                                    "tables give (the catalog was altered): rebuild it "
-                                    "(`builder catalog --force`)")
+                                    "tables give (the catalog or a table was altered): "
+                                    "rebuild it (`builder catalog --force`)"), sources
     return Verdict(path, True, f"current; all {len(views)} views answer; every row equals "
-                               "a catalog made afresh from the tables")
+                               "a catalog made afresh from the tables"), []
 
 
-def _differs_from_a_fresh_catalog(data_dir: Path) -> list[str]:
+def _differs_from_a_fresh_catalog(data_dir: Path) -> tuple[list[str], list[str]]:
     """The catalog's tables and views that differ from those of a catalog made afresh from
-    the tables (in a temporary directory): each table compared by its row count and the
-    sum of its rows' hashes, each view by its SQL."""
+    the tables (in a temporary directory: each table compared by its row count and the
+    sum of its rows' hashes, each view by its SQL), and the sources whose
+    ``table_distances`` rows differ."""
     import tempfile
 
     from builder import catalog
 
-    sources = catalog._sources(data_dir)
     with tempfile.TemporaryDirectory(prefix="verify-catalog-") as scratch:
         fresh = Path(scratch) / catalog.CATALOG_NAME
-        catalog.write_catalog(data_dir, sources, catalog._source_stamp(data_dir, sources),
-                              fresh)
-        expected = _fingerprints(fresh)
-    found = _fingerprints(catalog.catalog_path(data_dir))
-    return sorted(name for name in expected.keys() | found.keys()
-                  if expected.get(name) != found.get(name))
+        catalog.write_fresh_catalog(data_dir, fresh)
+        expected, expected_histograms = _fingerprints(fresh)
+    found, found_histograms = _fingerprints(catalog.catalog_path(data_dir))
+    differing = sorted(name for name in expected.keys() | found.keys()
+                       if expected.get(name) != found.get(name))
+    sources = sorted(source for source in expected_histograms.keys() | found_histograms.keys()
+                     if expected_histograms.get(source) != found_histograms.get(source))
+    return differing, sources
 
 
-def _fingerprints(path: Path) -> dict[str, tuple]:
-    """Per table: (rows, sum of row hashes); per view: its SQL."""
+def _fingerprints(path: Path) -> tuple[dict[str, tuple], dict[str, set]]:
+    """Per table: (rows, sum of row hashes); per view: its SQL.  And per source, its
+    ``table_distances`` rows."""
     import duckdb
 
     with duckdb.connect(str(path), read_only=True, config=dict(store.SEALED_CATALOG)) as con:
@@ -232,7 +205,11 @@ def _fingerprints(path: Path) -> dict[str, tuple]:
                                    ).fetchone() for name in tables}
         found.update({name: (sql,) for name, sql in con.execute(
             "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal").fetchall()})
-    return found
+        histograms: dict[str, set] = {}
+        for source, *row in con.execute('SELECT source, variant, "table", distance, states '
+                                        "FROM table_distances").fetchall():
+            histograms.setdefault(source, set()).add(tuple(row))
+    return found, histograms
 
 
 def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
@@ -245,11 +222,9 @@ def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
     tables = table_directories(Path(data_dir))  # symlinked folders too, as the catalog
     if not tables:
         return []
-    histograms = catalogued_histograms(data_dir)
     for table in tables:
-        source = table.relative_to(data_dir).as_posix()
         try:
-            verdicts.append(verify_table(table, samples, rng, histograms.get(source)))
+            verdicts.append(verify_table(table, samples, rng))
         except Exception as error:  # noqa: BLE001 (a damaged table is a FAIL line, not a crash)
             verdicts.append(Verdict(table, False, f"unreadable ({type(error).__name__}: "
                                                   f"{str(error)[:150]}): rebuild it"))
@@ -259,8 +234,15 @@ def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
             verdicts.append(Verdict(Path(data_dir) / source, False,
                                     "missing: the catalog was made from it; rebuild it "
                                     "(`make tables`)"))
-    verdicts.append(verify_catalog(data_dir, all(verdict.ok for verdict in verdicts)))
-    return verdicts
+    catalog_verdict, altered = verify_catalog(data_dir, all(v.ok for v in verdicts))
+    for source in altered:
+        table = Path(data_dir) / source
+        verdicts = [Verdict(table, False, "its distance histogram differs from the catalog's "
+                                          "rows for it (a table or the catalog was altered): "
+                                          "rebuild it, then the catalog (`builder catalog "
+                                          "--force`)") if v.table == table else v
+                    for v in verdicts]
+    return [*verdicts, catalog_verdict]
 
 
 def catalogued_tables(data_dir: Path) -> list[str]:
@@ -277,31 +259,3 @@ def catalogued_tables(data_dir: Path) -> list[str]:
     except duckdb.Error:
         return []  # verify_catalog reports the catalog itself
     return [source for (source,) in sources]
-
-
-def catalogued_histograms(data_dir: Path) -> dict[str, list[tuple]]:
-    """Per table the catalog was made from, its ``table_distances`` rows, sorted (variant,
-    table, distance, states); empty when the catalog cannot be read."""
-    import duckdb
-
-    from builder.catalog import catalog_path
-
-    found: dict[str, list[tuple]] = {}
-    try:
-        with duckdb.connect(str(catalog_path(data_dir)), read_only=True,
-                            config=dict(store.SEALED_CATALOG)) as con:
-            rows = con.execute('SELECT source, variant, "table", distance, states '
-                               "FROM table_distances").fetchall()
-            sources = con.execute("SELECT source FROM catalog_sources").fetchall()
-    except duckdb.Error:
-        return {}  # verify_catalog reports the catalog itself
-    for (source,) in sources:
-        found[source] = []
-    for source, *row in rows:
-        found.setdefault(source, []).append((row[0], row[1], row[2], int(row[3])))
-    return {source: sorted(rows, key=_row_order) for source, rows in found.items()}
-
-
-def _row_order(row: tuple) -> tuple:
-    variant, table, distance, states = row
-    return (variant, table, -1 if distance is None else distance, states)

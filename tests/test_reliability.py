@@ -537,6 +537,23 @@ def test_verify_fails_a_catalog_whose_rows_were_edited(small_data, tmp_path):
     assert catalog_line.startswith("FAIL") and "tricolore_pairs" in catalog_line, catalog_line
 
 
+def test_verify_names_the_table_whose_histogram_the_catalog_no_longer_holds(small_data,
+                                                                             tmp_path):
+    import duckdb
+
+    data = damaged_copy(small_data, tmp_path)
+    with duckdb.connect(str(data / "catalog.duckdb")) as con:
+        con.execute("UPDATE table_distances SET states = states + 1 "
+                    "WHERE source = 'lucas/tables.zarr'")
+    verified = run("builder", "verify", "--samples", "0", "--data", str(data))
+    assert verified.returncode == 1
+    (lucas,) = [line for line in verified.stdout.splitlines() if "lucas/tables.zarr" in line]
+    assert lucas.startswith("FAIL") and "distance histogram differs" in lucas, lucas
+    others = [line for line in verified.stdout.splitlines()
+              if "zarr" in line and "lucas/tables.zarr" not in line]
+    assert others and all(line.startswith("ok") for line in others), others
+
+
 def test_a_catalog_rebuild_that_loses_rows_keeps_the_old_catalog(small_data, tmp_path,
                                                                  monkeypatch):
     """A staged catalog is read back before it replaces the old one: here the writes of
