@@ -150,7 +150,7 @@ class TricolorePuzzle(WalkablePuzzle):
             return None
         board, last = node
         try:
-            clicks = DecompositionSolver(tables).clicks_after(board, last, target)
+            clicks = DecompositionSolver(tables).solve_after(board, last, target).clicks
         except DecompositionError:
             return None
         nodes = [node]

@@ -110,7 +110,7 @@ def _print_decomposition(tables: TableLookup, start: str, target: str, as_json: 
     start_rank, target_rank = rules.parse(start), rules.parse(target)
     if (rules.width, rules.height) != (4, 4):
         raise PuzzleInputError("--method decomposition solves 4x4 boards (four rows of four)")
-    found = DecompositionSolver(tables).solve_game(start_rank, target_rank)
+    found = DecompositionSolver(tables).solve_after(start_rank, NO_CLICK, target_rank)
     boards = [rules.format(b) for b in found.boards]
     if as_json:
         typer.echo(json.dumps({"start": boards[0], "target": boards[-1],

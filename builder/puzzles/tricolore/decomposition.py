@@ -245,15 +245,20 @@ class DecompositionSolver:
                 return self._finish(start, target, clicks, halves, name)
         return self._border_extension(start, target)
 
-    def solve_game(self, start: int, target: int) -> DecomposedPath:
-        """``solve``, for a game: a start equal to its target needs at least one click (a
-        game clicks at least once), so that return is one first click (the square whose
-        decomposition after it is shortest and does not click it again) and the
-        decomposition from there."""
-        if start != target:
-            return self.solve(start, target)
+    def solve_after(self, start: int, last: int, target: int) -> DecomposedPath:
+        """The decomposition for a game in progress: ``start`` was reached by clicking
+        ``last`` (NO_CLICK: none), which may not be clicked again at once, and a game must
+        click at least once.  Where the decomposition's own first click is ``last`` (or it
+        has none to make: the start is the target), one more click comes first: on the
+        square, other than ``last``, whose decomposition then is shortest and starts
+        elsewhere."""
+        found = self.solve(start, target)
+        if found.clicks and found.clicks[0] != last:
+            return found
         best = None
         for square in range(self.full.n_squares):
+            if square == last:
+                continue
             after = self.solve(self.full.click_one(start, square), target)
             if after.clicks and after.clicks[0] == square:
                 continue
@@ -264,23 +269,6 @@ class DecompositionSolver:
         if best is None:
             raise DecompositionError("internal error: no first click suits the decomposition")
         return best
-
-    def clicks_after(self, start: int, last: int, target: int) -> list[int]:
-        """The decomposition's clicks for a game in progress: ``start`` was reached by
-        clicking ``last`` (NO_CLICK: none), which may not be clicked again at once, and a
-        game must click at least once.  Where the decomposition's own first click is
-        ``last`` (or it has none to make), one more click on another square comes first:
-        the first whose decomposition then starts elsewhere."""
-        clicks = list(self.solve(start, target).clicks)
-        if clicks and clicks[0] != last:
-            return clicks
-        for square in range(self.full.n_squares):
-            if square == last:
-                continue
-            after = self.solve(self.full.click_one(start, square), target).clicks
-            if not after or after[0] != square:
-                return [square, *after]
-        raise DecompositionError("internal error: no first click suits the decomposition")
 
     def _border_extension(self, start: int, target: int) -> DecomposedPath:
         for name, perm in self.rotations.items():
