@@ -32,15 +32,11 @@ CHUNK_CACHE_BYTES = 64 * 2**20
 4×2 table after warming up, and a path query then reads no file at all."""
 
 
-def _read_json(path: Path, table: Path | None = None) -> dict:
-    """A table's metadata; a missing, unreadable or garbled file is a one-line error.  Given
-    the ``table`` it belongs to, the file must also match that table's checksum record (a
-    metadata file is recorded like a chunk: shape, type, fill value, chunk grid and key
-    separator decide what every chunk means)."""
+def _read_json(path: Path) -> tuple[dict, bytes]:
+    """A table's metadata, parsed, and its bytes (for ``_check_metadata``); a missing,
+    unreadable or garbled file is a one-line error."""
     try:
         raw = Path(path).read_bytes()
-        if table is not None:
-            _check_metadata(Path(path), raw, Path(table))
         found = json.loads(raw.decode())
     except FileNotFoundError:
         raise CorruptTableError(f"{path} is missing: rebuild the table "
@@ -52,7 +48,7 @@ def _read_json(path: Path, table: Path | None = None) -> dict:
     if not isinstance(found, dict):
         raise CorruptTableError(f"{path} is not a JSON object: rebuild the table "
                                 "(`make tables FORCE=1`)")
-    return found
+    return found, raw
 
 
 READABLE_TYPES = {"uint8": np.dtype("<u1"), "uint16": np.dtype("<u2"),
@@ -60,7 +56,9 @@ READABLE_TYPES = {"uint8": np.dtype("<u1"), "uint16": np.dtype("<u2"),
 
 
 def _check_metadata(path: Path, raw: bytes, table: Path) -> None:
-    """``path`` (a group's or an array's ``zarr.json``) as the builder recorded it."""
+    """``path`` (a group's or an array's ``zarr.json``) as the builder recorded it: a
+    metadata file is recorded like a chunk (shape, type, fill value, chunk grid and key
+    separator decide what every chunk means)."""
     key = path.relative_to(table).as_posix()
     _check_recorded(str(path), raw, _table_checksums(table / "checksums.json").get(key))
 
@@ -119,13 +117,13 @@ class ColumnChunkedArray:
 
     def __init__(self, path: Path, vector: bool = False):
         self.path = path
-        metadata = _read_json(path / "zarr.json")
+        metadata, raw = _read_json(path / "zarr.json")
         try:
             self._read_metadata(metadata, vector)
         except (KeyError, TypeError, IndexError, AttributeError, ValueError):
             raise CorruptTableError(f"{path / 'zarr.json'} is garbled: rebuild the table "
                                     "(`make tables FORCE=1`)") from None
-        _read_json(path / "zarr.json", table=path.parent)  # as the builder wrote it
+        _check_metadata(path / "zarr.json", raw, path.parent)
         chunk_bytes = self.chunk_shape[0] * self.chunk_shape[1] * self.dtype.itemsize
         self._chunk = lru_cache(maxsize=max(4, CHUNK_CACHE_BYTES // chunk_bytes))(self._read_chunk)
         self._checksums: dict[str, int] | None = None
@@ -200,7 +198,7 @@ def read_whole(path: Path) -> np.ndarray | None:
     """A whole 1-D or 2-D array of a stored table, read chunk by chunk by this module
     (every chunk's checksum checked): much faster than zarr for arrays of many small
     chunks.  None for an array of another rank, type or encoding (read it with zarr)."""
-    rank = len(_read_json(path / "zarr.json", table=path.parent).get("shape", ()))
+    rank = len(_read_json(path / "zarr.json")[0].get("shape", ()))  # checked by the array
     if rank not in (1, 2):
         return None
     try:
@@ -249,7 +247,8 @@ def open_group(path: Path, expected: dict) -> dict:
     path = Path(path)
     if not (path / "zarr.json").exists():
         raise MissingTableError(f"no table at {path}: run `make tables`")
-    attributes = _read_json(path / "zarr.json").get("attributes", {})
+    metadata, raw = _read_json(path / "zarr.json")
+    attributes = metadata.get("attributes", {})
     if not isinstance(attributes, dict):
         raise CorruptTableError(f"{path / 'zarr.json'} has no attributes: rebuild the table "
                                 "(`make tables FORCE=1`)")
@@ -260,7 +259,7 @@ def open_group(path: Path, expected: dict) -> dict:
             f"table {path} has format {attributes.get('table_format')}, this query reads "
             f"format {TABLE_FORMAT}: run `make tables FORCE=1`"
         )
-    _read_json(path / "zarr.json", table=path)  # the attributes as the builder wrote them
+    _check_metadata(path / "zarr.json", raw, path)  # the attributes as the builder wrote
     for key, value in expected.items():
         if attributes.get(key) != value:
             raise StaleTableError(f"table {path} has {key}={attributes.get(key)!r}, not "

@@ -138,8 +138,8 @@ class TableWriter:
     def _write_chunks(self, name: str, array, values: np.ndarray) -> None:
         """A whole array written chunk file by chunk file, compressed on every core: the
         files zarr itself would write for the bytes-then-zstd arrays ``_create`` makes
-        (edge chunks padded with the fill value, every chunk written), at about 4x the speed of zarr's own per-chunk machinery (bench row
-        ``table_write_4x4_target``).  Each file is one hold of the write lock, so Ctrl-C
+        (edge chunks padded with the fill value, every chunk written), at about 4x the
+        speed of zarr's own per-chunk machinery (bench row ``table_write_4x4_target``).  Each file is one hold of the write lock, so Ctrl-C
         never waits long."""
         from concurrent.futures import ThreadPoolExecutor
 
@@ -212,7 +212,7 @@ def table_files(table: Path) -> list[str]:
                   if path.is_file() and path.name != CHECKSUMS)
 
 
-def chunk_checksums(table: Path) -> dict[str, int]:
+def file_checksums(table: Path) -> dict[str, int]:
     """crc32 of every file of a table directory (keys relative to it)."""
     return {key: zlib.crc32((Path(table) / key).read_bytes()) for key in table_files(table)}
 
@@ -275,7 +275,7 @@ def check_intact(table: Path) -> None:
 def record_checksums(table: Path) -> None:
     from builder.workspace import writing
 
-    checksums = json.dumps({"crc32": chunk_checksums(table)})
+    checksums = json.dumps({"crc32": file_checksums(table)})
     with writing():
         (Path(table) / CHECKSUMS).write_text(checksums)
 

@@ -57,26 +57,6 @@ def _json_value(value):
     return value
 
 
-def _print_rows(columns: list[str], rows: list[tuple], as_json: bool, as_csv: bool) -> None:
-    if as_json:
-        typer.echo(json.dumps([{c: _json_value(v) for c, v in zip(columns, row)}
-                               for row in rows], default=str, allow_nan=False))
-        return
-    if as_csv:
-        import csv
-
-        writer = csv.writer(sys.stdout)
-        writer.writerow(columns)
-        writer.writerows(rows)
-        return
-    shown = [["" if value is None else str(value) for value in row] for row in rows]
-    widths = [max([len(c)] + [len(r[i]) for r in shown]) for i, c in enumerate(columns)]
-    typer.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip())
-    for row in shown:
-        typer.echo("  ".join(v.rjust(w) if v[:1].isdigit() or v[:1] == "-" else v.ljust(w)
-                             for v, w in zip(row, widths)).rstrip())
-
-
 def path(
     start: Annotated[str, typer.Argument(help="Start, in any registered puzzle's notation "
                                               "(or NAME:STATE); examples below.")],
@@ -456,17 +436,13 @@ def serve(
             pass
     except OSError as error:
         raise QueryError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-    import os
-
     from builder.puzzles.work import WorkGate
 
-    gate = WorkGate(slots=searches or max(1, (os.cpu_count() or 2) - 1),
-                    request_seconds=search_seconds, max_budget=max_budget)
+    gate = WorkGate(slots=searches or None, request_seconds=search_seconds,
+                    max_budget=max_budget)
     _quiet_protocol_errors()
     uvicorn.run(create_app(data, allow_builds=allow_builds, gate=gate), host=host, port=port,
                 log_level="warning")
-
-
 
 
 def _quiet_protocol_errors() -> None:

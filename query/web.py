@@ -12,7 +12,6 @@ endpoints (``Puzzle.web_routes``, mounted under /api/NAME) and their charts
 from __future__ import annotations
 
 import io
-import os
 import sys
 import threading
 from pathlib import Path
@@ -57,7 +56,7 @@ def create_app(data_dir: Path, allow_builds: int = 0,
     a time, within its limits; a default one when not given), and at most
     ``allow_builds`` tables may be built on request (none by default)."""
     data_dir = Path(data_dir)
-    gate = gate or work.WorkGate(slots=max(1, (os.cpu_count() or 2) - 1))
+    gate = gate or work.WorkGate()
     app = FastAPIOffline(title="Puzzle tablebases",
                   description="Optimal hints and paths for every registered puzzle with "
                               "endpoints, answered from the built tables (the CLI's --json "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -29,13 +30,16 @@ class OverBudgetError(OneLineError):
 
 
 class WorkGate:
-    """At most ``slots`` expensive pieces of work at once, ``waiting`` more queued for at
+    """At most ``slots`` expensive pieces of work at once (default: one fewer than the
+    cores), ``waiting`` more queued for at
     most ``wait_seconds``; a request's expensive work must end within ``request_seconds``
     of its start (checked between pieces: a kernel is never stopped halfway), and asks for
     at most ``max_budget`` states of a solver."""
 
-    def __init__(self, slots: int = 1, waiting: int = 4, wait_seconds: float = 5.0,
+    def __init__(self, slots: int | None = None, waiting: int = 4, wait_seconds: float = 5.0,
                  request_seconds: float = 15.0, max_budget: int = 2_000_000):
+        if slots is None:  # leave a core to the table answers
+            slots = max(1, (os.cpu_count() or 2) - 1)
         self.slots = threading.BoundedSemaphore(slots)
         self.queue = threading.BoundedSemaphore(slots + waiting)
         self.wait_seconds = wait_seconds
@@ -46,7 +50,7 @@ class WorkGate:
     @contextlib.contextmanager
     def hold(self, what: str) -> Iterator[None]:
         local = self.local
-        scope = _request.get(None) or {"started": None}  # outside a request: its own limit
+        scope = _request.get()  # a gate is only reached inside a request's scope
         if getattr(local, "depth", 0):  # already holding a slot in this thread
             self._check_time(scope, what)
             local.depth += 1
@@ -75,8 +79,7 @@ class WorkGate:
             _return_memory()
 
     def _check_time(self, scope: dict, what: str) -> None:
-        started = scope["started"]
-        if started is not None and time.monotonic() - started > self.request_seconds:
+        if time.monotonic() - scope["started"] > self.request_seconds:
             raise ServerBusyError(f"{what} stopped: the request took more than the server's "
                                   f"{self.request_seconds:g} s; ask the command line "
                                   "(`query ...`), which has no such limit")
