@@ -82,6 +82,7 @@ def load(port: int, urls: list[str], clients: int, seconds: float) -> dict:
     """``clients`` threads, each on its own keep-alive connection, for ``seconds``."""
     latencies: list[list[float]] = [[] for _ in range(clients)]
     failures = [0] * clients
+    statuses: list[list[int]] = [[] for _ in range(clients)]
     stop = time.monotonic() + seconds
 
     def client(number: int) -> None:
@@ -95,9 +96,11 @@ def load(port: int, urls: list[str], clients: int, seconds: float) -> dict:
                 connection.request("GET", url)
                 response = connection.getresponse()
                 response.read()
+                statuses[number].append(response.status)
                 ok = response.status in (200, 422)  # 422: a target the method cannot reach
             except OSError:
                 ok = False
+                statuses[number].append(0)
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             latencies[number].append(time.perf_counter() - began)
             failures[number] += not ok
@@ -110,9 +113,11 @@ def load(port: int, urls: list[str], clients: int, seconds: float) -> dict:
         thread.join()
     elapsed = time.perf_counter() - began
     every = sorted(x for per_client in latencies for x in per_client)
+    answered = [status for per_client in statuses for status in per_client]
     return {"requests": len(every), "per_second": len(every) / elapsed,
             "p50": statistics.median(every), "p99": every[int(0.99 * (len(every) - 1))],
-            "failures": sum(failures)}
+            "failures": sum(failures),
+            "statuses": {status: answered.count(status) for status in sorted(set(answered))}}
 
 
 def bench_load(rows: list, data: Path, seconds: float = SECONDS_PER_RUN) -> None:
@@ -170,36 +175,16 @@ def bench_solver_load(rows: list, data: Path, seconds: float = SECONDS_PER_RUN) 
         hints = hint_requests((4, 2), 2000, seed=11)
         load(port, hints[:50], 1, 1.0)
         alone = load(port, hints, 1, seconds)
-        outcomes: dict[int, int] = {}
-        stop = time.monotonic() + seconds
-
-        def solver_client(number: int) -> None:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-            urls = solver_requests(200, seed=1000 * number)
-            position = 0
-            while time.monotonic() < stop:
-                try:
-                    connection.request("GET", urls[position % len(urls)])
-                    response = connection.getresponse()
-                    response.read()
-                    status = response.status
-                except OSError:
-                    status = 0
-                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-                outcomes[status] = outcomes.get(status, 0) + 1
-                position += 1
-
-        solvers = [threading.Thread(target=solver_client, args=(n,))
-                   for n in range(SOLVER_CLIENTS)]
-        for thread in solvers:
-            thread.start()
+        solving: dict = {}
+        solvers = threading.Thread(target=lambda: solving.update(
+            load(port, solver_requests(400, seed=1000), SOLVER_CLIENTS, seconds)))
+        solvers.start()
         busy = load(port, hints, 1, seconds)
-        for thread in solvers:
-            thread.join()
+        solvers.join()
         alive = server.poll() is None
         rss = rss_mib(server.pid) if alive else float("nan")
         answered = ", ".join(f"{count} {'failed' if status == 0 else status}"
-                             for status, count in sorted(outcomes.items()))
+                             for status, count in solving["statuses"].items())
         rows.append(row(
             "serve_hint_p99_beside_solver_load", busy["p99"], alone["p99"],
             f"`query serve`: 4x2 hint p99 {busy['p99'] * 1e3:.1f} ms (p50 "

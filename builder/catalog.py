@@ -79,11 +79,6 @@ def table_directories(data_dir: Path) -> list[Path]:
     return sorted(found)
 
 
-def has_tables(data_dir: Path) -> bool:
-    """True when the data directory holds at least one table folder (current or not)."""
-    return bool(table_directories(Path(data_dir)))
-
-
 def _source_stamp(data_dir: Path, sources: list[tuple[Path, dict]]) -> str:
     return ";".join(f"{_source_key(data_dir, p)}:{a['build_id']}" for p, a in sources) + (
         f"|format={CATALOG_FORMAT}"

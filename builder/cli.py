@@ -254,10 +254,10 @@ def catalog(data: DataOption = Path("data"), force: ForceOption = False) -> None
 
     Example: builder catalog --force
     """
-    from builder.catalog import catalog_path, has_tables, refresh_catalog
+    from builder.catalog import catalog_path, refresh_catalog, table_directories
 
     _hold(data, create=False)
-    if not has_tables(data):
+    if not table_directories(data):
         raise PuzzleInputError(f"no tables in {data}: nothing to catalog (run `make tables`)")
     rebuilt = refresh_catalog(data, force=force)
     typer.echo(f"{catalog_path(data)} {'rebuilt' if rebuilt else 'current'}")

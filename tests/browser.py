@@ -20,25 +20,38 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 """Screenshots of every game view the tests drive (git-ignored), for a person to look at."""
 
 
-@contextlib.contextmanager
-def served(data_dir: Path, *options: str):
+def start_server(data_dir: Path, *options: str, stderr=subprocess.DEVNULL
+                 ) -> tuple[subprocess.Popen, int]:
     """`query serve` on a free port over ``data_dir`` (with ``options``), as a user starts
-    it."""
+    it, once it answers; the process and its port."""
+    import http.client
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "query"), "serve", "--port", str(port),
-         "--data", str(data_dir), *options], stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+         "--data", str(data_dir), *options], stdout=subprocess.DEVNULL, stderr=stderr)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            connection.request("HEAD", "/")
+            if connection.getresponse().status == 200:
+                return process, port
+        except OSError:
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            raise RuntimeError(f"query serve did not start on port {port}")
+        time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def served(data_dir: Path, *options: str):
+    """`query serve` over ``data_dir`` (with ``options``) for the block: its address."""
+    process, port = start_server(data_dir, *options)
     try:
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.2)
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()

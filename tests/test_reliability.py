@@ -320,22 +320,10 @@ def free_port() -> int:
 
 
 def started_server(data_dir: Path) -> tuple[subprocess.Popen, int]:
-    """`query serve` on a free port, answering (its stderr kept for the test to read)."""
-    port = free_port()
-    server = subprocess.Popen([str(BIN / "query"), "serve", "--port", str(port), "--data",
-                               str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            probe.request("HEAD", "/")
-            assert probe.getresponse().status == 200
-            return server, port
-        except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                server.kill()
-                raise
-            time.sleep(0.2)
+    """`query serve`, answering, its stderr kept for the test to read."""
+    from tests.browser import start_server
+
+    return start_server(data_dir, stderr=subprocess.PIPE)
 
 
 def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):

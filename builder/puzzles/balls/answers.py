@@ -467,8 +467,8 @@ def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
     from tqdm import tqdm
 
     rules = Balls(colours + empty, capacity, colours)
-    seconds = work_seconds(seconds)
-    deadline = time.monotonic() + seconds
+    started = time.monotonic()
+    deadline = started + work_seconds(seconds)
     tried = 0
     with tqdm(total=DEAL_ATTEMPTS, desc="deals tried", unit="deal",
               disable=None if progress else True, leave=False) as bar:  # None: a terminal's
@@ -480,5 +480,5 @@ def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
                 return found
     raise QueryError(f"no deal of {colours} colours in tubes of {capacity} with {empty} "
                      f"empty needing {min_moves}+ moves proven in {tried} tries "
-                     f"({time.monotonic() - deadline + seconds:.0f} s): ask for fewer moves "
+                     f"({time.monotonic() - started:.0f} s): ask for fewer moves "
                      "or more empty tubes")

@@ -20,8 +20,8 @@ from builder.puzzles.lucas.rules import (
     ForwardOnly,
     Lucas,
     LucasError,
-    _rules,
     dense_rank,
+    rules_of_variant,
 )
 from builder.puzzles.lucas.tables import (
     DENSE_RANK,
@@ -62,16 +62,16 @@ class LucasPuzzle(WalkablePuzzle):
         return ForwardOnly(rules) if rule == FORWARD else rules
 
     def parse(self, variant: Lucas | ForwardOnly, text: str) -> int:
-        return _rules(variant).parse(text)
+        return rules_of_variant(variant).parse(text)
 
     def format(self, variant: Lucas | ForwardOnly, state: int) -> str:
-        return _rules(variant).format(state)
+        return rules_of_variant(variant).format(state)
 
     def default_target(self, variant: Lucas | ForwardOnly) -> str:
-        return _rules(variant).goal
+        return rules_of_variant(variant).goal
 
     def moves(self, variant: Lucas | ForwardOnly, node: int) -> list[Move]:
-        rules = _rules(variant)
+        rules = rules_of_variant(variant)
         gap = node >> rules.cells
         found = []
         for following, legal, kind, is_a in rules.moves(np.array([node])):

@@ -176,5 +176,6 @@ def dense_rank(rules: Lucas, code: int) -> int:
                                                   for i, slot in enumerate(chosen))
 
 
-def _rules(variant: Lucas | ForwardOnly) -> Lucas:
+def rules_of_variant(variant: Lucas | ForwardOnly) -> Lucas:
+    """The arrangements and notation of either rule (the classic one wraps them)."""
     return variant.rules if isinstance(variant, ForwardOnly) else variant
