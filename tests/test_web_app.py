@@ -6,6 +6,7 @@ table from the page.  Screenshots of every game view land in tests/screenshots/.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from urllib.parse import parse_qsl, urlencode
@@ -301,3 +302,26 @@ def test_spot_colour_discs_placed_checked_and_solved(page, server):
     wait_text(page, "#status", "1 solution;")
     page.click("#spots-check")
     wait_text(page, "#status", "^Solved")
+
+
+def test_undo_is_drawn_at_once_and_a_cancelled_answer_is_dropped(page, server):
+    """Positions answered slowly (a search on a busy server; here held in the browser):
+    Undo shows the earlier position before any answer is back, and the request of an
+    action cut short by the next one is aborted, not left to queue on the server."""
+    open_game(page, server, "hanoi")
+    page.click("#step")
+    wait_text(page, "#made", "^1$")
+    aborted, held = [], []
+    page.on("requestfailed", lambda request: aborted.append(request.url))
+    answers = re.compile(r".*/api/play/.*/(position|path).*")
+    page.route(answers, lambda route: held.append(route))
+    page.click("#step")
+    page.wait_for_function("() => true")  # let the held path request reach the route
+    page.click("#undo")
+    wait_text(page, "#made", "^0$", timeout=2_000)
+    assert any("/path" in route.request.url for route in held)
+    assert any("/path" in url for url in aborted)
+    page.unroute(answers)
+    for route in held:
+        with contextlib.suppress(Exception):  # the page aborted it meanwhile
+            route.continue_()

@@ -39,7 +39,15 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const SOLVE_DELAY_MS = 350;
 
 async function api(path, params = {}, method = "GET") {
-  const response = await fetch(path + "?" + new URLSearchParams(params), { method });
+  // a request of a cancelled action is dropped (the server's search queue is short)
+  const signal = game.aborter.signal;
+  let response;
+  try {
+    response = await fetch(path + "?" + new URLSearchParams(params), { method, signal });
+  } catch (error) {
+    if (signal.aborted) throw new Cancelled();
+    throw error;
+  }
   let body;
   try { body = await response.json(); } catch { body = {}; }
   if (!response.ok) {
@@ -53,12 +61,15 @@ const game = {
   puzzles: [], info: null, renderer: null, settings: {}, options: {},
   state: "", context: "", target: "", history: [], made: 0, par: null,
   view: null, generation: 0, solving: false, slowSearch: false,
+  aborter: new AbortController(),
 };
 
 class Cancelled extends Error {}
 
 function cancel() {
   game.generation += 1;
+  game.aborter.abort();
+  game.aborter = new AbortController();
   game.solving = false;
   showSolving();
 }
@@ -174,9 +185,14 @@ async function refresh(generation, { atStart = false } = {}) {
   const search = atStart || !game.slowSearch;
   const view = await api(`/api/play/${game.info.name}/position`, positionParams({ search }));
   guard(generation);
+  // a position answered by a slow search: the next ones are not searched (a player
+  // stepping fast would queue searches the server can only run a few at a time)
+  const slow = view.answered_by === "search" && performance.now() - started > 1000;
   if (atStart) {
-    game.slowSearch = view.answered_by === "search" && performance.now() - started > 1000;
+    game.slowSearch = slow;
     game.par = view.distance;
+  } else if (slow) {
+    game.slowSearch = true;
   }
   game.view = view;
   game.state = view.state; game.context = view.context; game.target = view.target;
@@ -312,6 +328,8 @@ function undo() {
   const previous = game.history.pop();
   if (!previous) { say("Nothing to undo."); return; }
   [game.state, game.context, game.made] = previous;
+  // drawn at once, as a move is: the position's answer may take a search
+  draw();
   refresh(game.generation).catch(failed);
 }
 
