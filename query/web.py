@@ -16,6 +16,7 @@ import sys
 import threading
 from pathlib import Path
 
+import anyio.from_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -28,7 +29,7 @@ from query import play
 
 ERROR_STATUS = ((MissingTableError, 404), (UnreachableError, 422),
                 (work.OverBudgetError, 429), (work.ServerBusyError, 503),
-                (play.BuildsOffError, 403))
+                (play.BuildsOffError, 403), (work.AbandonedError, 499))
 """HTTP status of each one-line error a user can act on (400 for the others)."""
 
 STATIC = Path(__file__).parent / "static"
@@ -48,6 +49,19 @@ def _one_line(error: RequestValidationError) -> str:
         where = ".".join(str(p) for p in problem.get("loc", ()) if p not in ("query", "path"))
         parts.append(f"{where or 'request'}: {problem.get('msg', 'invalid')}")
     return "; ".join(parts) or "invalid request"
+
+
+def _disconnect_probe(request: Request):
+    """Whether ``request``'s client has hung up, asked from the worker thread that runs
+    the endpoint (False where it cannot be asked: outside the server's threads)."""
+
+    def client_gone() -> bool:
+        try:
+            return anyio.from_thread.run(request.is_disconnected)
+        except RuntimeError:
+            return False
+
+    return client_gone
 
 
 def create_app(data_dir: Path, allow_builds: int = 0,
@@ -73,7 +87,7 @@ def create_app(data_dir: Path, allow_builds: int = 0,
     async def one_scope_per_request(request: Request, call_next):
         """A request's expensive work goes through the server's gate, within one time
         limit (``work.request_scope``)."""
-        with work.request_scope(gate):
+        with work.request_scope(gate, client_gone=_disconnect_probe(request)):
             return await call_next(request)
 
     @app.exception_handler(RequestValidationError)

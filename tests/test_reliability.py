@@ -779,6 +779,97 @@ def test_a_busy_gate_refuses_at_once_and_a_slow_request_stops_at_its_limit():
         pass
 
 
+def test_work_whose_client_has_gone_gives_its_place_in_the_queue_up():
+    from builder.puzzles.work import (
+        AbandonedError,
+        ServerBusyError,
+        WorkGate,
+        expensive,
+        request_scope,
+    )
+
+    gate = WorkGate(slots=1, waiting=1, wait_seconds=5)
+    inside, release, gone = threading.Event(), threading.Event(), threading.Event()
+
+    def hold_the_slot() -> None:
+        with request_scope(gate), expensive("first"):
+            inside.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold_the_slot)
+    holder.start()
+    inside.wait(5)
+    threading.Timer(0.3, gone.set).start()
+    began = time.monotonic()
+    with (request_scope(gate, client_gone=gone.is_set), pytest.raises(AbandonedError),
+          expensive("second")):
+        pass
+    assert time.monotonic() - began < 2  # not the 5 s wait for a slot
+    with request_scope(gate, client_gone=lambda: False), pytest.raises(ServerBusyError,
+                                                                       match="waited"):
+        gate.wait_seconds = 0.3
+        with expensive("third: its place in the queue is free again"):
+            pass
+    release.set()
+    holder.join()
+
+
+def test_a_server_drops_queued_work_of_clients_that_hung_up(data_dir):
+    """A page that moves on abandons its position requests: with the one slot held, four
+    requests for expensive work hang up; each gives its place up, so the next client
+    still gets a place in the queue (it waits, rather than being refused at once as if
+    the queue were full), and none of the four ever starts its work."""
+    import uvicorn
+
+    from builder.puzzles.work import WorkGate, expensive
+    from query.web import create_app
+
+    app = create_app(data_dir, gate=WorkGate(slots=1, waiting=4, wait_seconds=10))
+    started, release = [], threading.Event()
+
+    @app.get("/test/work")
+    def work(who: str) -> dict:
+        with expensive("the test's work"):
+            started.append(who)
+            release.wait(10 if who == "holder" else 0)
+        return {"who": who}
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="error"))
+    serving = threading.Thread(target=server.run)
+    serving.start()
+    try:
+        while not server.started:
+            time.sleep(0.05)
+
+        def get(who: str) -> tuple[int, str]:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", f"/test/work?who={who}")
+            response = connection.getresponse()
+            return response.status, response.read().decode()
+
+        holder = threading.Thread(target=get, args=("holder",))
+        holder.start()
+        while not started:
+            time.sleep(0.05)
+        for number in range(4):
+            with socket.create_connection(("127.0.0.1", port)) as hung_up:
+                hung_up.sendall(f"GET /test/work?who=gone{number} HTTP/1.1\r\n"
+                                "Host: x\r\n\r\n".encode())
+                time.sleep(0.1)
+        time.sleep(1)  # each queued request notices its client has gone
+        threading.Timer(1, release.set).start()
+        assert get("next") == (200, '{"who":"next"}')
+        assert started == ["holder", "next"]
+        holder.join()
+    finally:
+        release.set()
+        server.should_exit = True
+        serving.join()
+
+
 def test_hints_stay_answered_while_clients_loop_expensive_requests(data_dir):
     """One client loops the issue's 14-second deal hunt, another solves with the largest
     budget the API takes (20 M states, about 4.5 GiB): the hunt is bounded, the budget

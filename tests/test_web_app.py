@@ -320,6 +320,10 @@ def test_undo_is_drawn_at_once_and_a_cancelled_answer_is_dropped(page, server):
     page.click("#undo")
     wait_text(page, "#made", "^0$", timeout=2_000)
     assert any("/path" in route.request.url for route in held)
+    for _ in range(20):  # the browser reports the abort a moment later
+        if any("/path" in url for url in aborted):
+            break
+        page.wait_for_timeout(100)
     assert any("/path" in url for url in aborted)
     page.unroute(answers)
     for route in held:

@@ -16,13 +16,17 @@ import contextvars
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from builder.puzzles import OneLineError
 
 
 class ServerBusyError(OneLineError):
     """Expensive work refused now: the server's slots and queue are full (HTTP 503)."""
+
+
+class AbandonedError(OneLineError):
+    """Expensive work not started: the client that asked has gone (nobody reads it)."""
 
 
 class OverBudgetError(OneLineError):
@@ -62,10 +66,11 @@ class WorkGate:
         if not self.queue.acquire(blocking=False):
             raise ServerBusyError(f"the server is busy with other searches ({what} refused): "
                                   "retry in a few seconds")
-        if not self.slots.acquire(timeout=self.wait_seconds):  # the queue's place is
-            self.queue.release()  # held until the slot is given back: holders count too
-            raise ServerBusyError(f"the server is busy: {what} waited "
-                                  f"{self.wait_seconds:g} s for a free slot; retry later")
+        try:
+            self._wait_for_slot(scope, what)
+        except BaseException:  # the queue's place is held until the slot is given back:
+            self.queue.release()  # holders count too
+            raise
         local.depth = 1
         if scope["started"] is None:
             scope["started"] = time.monotonic()
@@ -78,6 +83,23 @@ class WorkGate:
             self.queue.release()
             _return_memory()
 
+    def _wait_for_slot(self, scope: dict, what: str) -> None:
+        """A free slot, within ``wait_seconds``; a request whose client has gone meanwhile
+        (a page that moved on) gives its place up rather than run work nobody reads."""
+        deadline = time.monotonic() + self.wait_seconds
+        while True:
+            if _abandoned(scope):
+                raise AbandonedError(f"{what} not started: the client has gone")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ServerBusyError(f"the server is busy: {what} waited "
+                                      f"{self.wait_seconds:g} s for a free slot; retry later")
+            if self.slots.acquire(timeout=min(left, ABANDON_CHECK_SECONDS)):
+                if _abandoned(scope):
+                    self.slots.release()
+                    raise AbandonedError(f"{what} not started: the client has gone")
+                return
+
     def _check_time(self, scope: dict, what: str) -> None:
         if time.monotonic() - scope["started"] > self.request_seconds:
             raise ServerBusyError(f"{what} stopped: the request took more than the server's "
@@ -85,19 +107,29 @@ class WorkGate:
                                   "(`query ...`), which has no such limit")
 
 
+ABANDON_CHECK_SECONDS = 0.2
+"""How often work waiting for a slot asks whether its client is still there."""
+
 _request: contextvars.ContextVar[dict] = contextvars.ContextVar("work_request")
 
 
 @contextlib.contextmanager
-def request_scope(gate: WorkGate) -> Iterator[None]:
+def request_scope(gate: WorkGate, client_gone: Callable[[], bool] | None = None
+                  ) -> Iterator[None]:
     """One request of a server whose expensive work goes through ``gate``: its pieces
-    share one time limit, counted from the first.  Outside such a scope (a command line,
-    a test calling the engine) nothing is limited."""
-    token = _request.set({"started": None, "gate": gate})
+    share one time limit, counted from the first; ``client_gone`` says whether the
+    client has hung up (work not yet started is then dropped).  Outside such a scope (a
+    command line, a test calling the engine) nothing is limited."""
+    token = _request.set({"started": None, "gate": gate, "client_gone": client_gone})
     try:
         yield
     finally:
         _request.reset(token)
+
+
+def _abandoned(scope: dict) -> bool:
+    client_gone = scope.get("client_gone")
+    return bool(client_gone and client_gone())
 
 
 def _gate() -> WorkGate | None:
