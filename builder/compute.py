@@ -5,6 +5,8 @@ query.  Imports neither of them (no cycle between the read and the build side)."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from tqdm import tqdm
 
@@ -25,6 +27,13 @@ def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup |
     them (``reads_tables``) reads."""
     if spec.tasks is not None:
         return _tasks_in_memory(spec, progress)
+    if spec.sparse is not None:
+        import tempfile
+
+        from builder.sparse import sparse_arrays
+
+        with tempfile.TemporaryDirectory(prefix="sparse-") as folder:
+            return sparse_arrays(spec, Path(folder), progress=progress), {}
     if spec.searches:  # its kernel compiles when imported (a third of a second)
         from builder.kernels.graph_bfs import breadth_first
     arrays: dict[str, np.ndarray] = {}

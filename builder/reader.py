@@ -268,10 +268,11 @@ def open_group(path: Path, expected: dict) -> dict:
 
 
 def sorted_positions(sorted_keys: ChunkedVector, first_keys: np.ndarray, keys: np.ndarray,
-                     path: Path) -> np.ndarray:
+                     path: Path, absent_ok: bool = False) -> np.ndarray:
     """Where each of ``keys`` sits in the ascending array ``sorted_keys``, found through
     ``first_keys`` (the first key of each chunk): one chunk read per chunk touched.  A key
-    the table lacks means it is damaged."""
+    the table lacks means it is damaged, unless ``absent_ok`` (a sparse table holds only
+    the positions its search found): then its place is -1."""
     keys = np.asarray(keys, dtype=np.int64)
     chunks = np.maximum(np.searchsorted(first_keys, keys, side="right") - 1, 0)
     found = np.empty(len(keys), dtype=np.int64)
@@ -279,10 +280,11 @@ def sorted_positions(sorted_keys: ChunkedVector, first_keys: np.ndarray, keys: n
         chosen = chunks == number
         in_chunk = sorted_keys.chunk(int(number))
         at = np.minimum(np.searchsorted(in_chunk, keys[chosen]), len(in_chunk) - 1)
-        if not np.array_equal(in_chunk[at], keys[chosen]):
+        held = in_chunk[at] == keys[chosen]
+        if not held.all() and not absent_ok:
             raise CorruptTableError(f"table {path} lacks a key it should hold: rebuild it "
                                     "(`make tables FORCE=1`)")
-        found[chosen] = number * sorted_keys.chunk_size + at
+        found[chosen] = np.where(held, number * sorted_keys.chunk_size + at, -1)
     return found
 
 
@@ -406,11 +408,11 @@ class Tables:
         return int(self.positions(table, keys, [key], first_keys, missing)[0])
 
     def positions(self, table: tuple[str, ...], keys: str, wanted, first_keys: str,
-                  missing: str | None = None) -> np.ndarray:
+                  missing: str | None = None, absent_ok: bool = False) -> np.ndarray:
         sorted_keys = self._array(table, keys, True, missing)
         firsts = self._array(table, first_keys, True, missing)
         with self._lock:
             index = self._arrays.get((table, first_keys, "whole"))
             if index is None:
                 index = self._arrays[(table, first_keys, "whole")] = firsts.whole()
-        return sorted_positions(sorted_keys, index, wanted, self.path(table))
+        return sorted_positions(sorted_keys, index, wanted, self.path(table), absent_ok)

@@ -128,6 +128,17 @@ def _build_by_tasks(path: Path, spec: TableSpec, force: bool, progress: bool, ex
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
 
 
+def _sparse_arrays(path: Path, spec: TableSpec, force: bool, progress: bool, executor):
+    """A sparse table's arrays, its levels kept in the table's resumable staging folder
+    until the table is published (an interrupted build resumes after its last level)."""
+    from builder.sparse import sparse_arrays
+
+    folder = store.resumable_staging(path)
+    if force:
+        shutil.rmtree(folder, ignore_errors=True)
+    return sparse_arrays(spec, folder, executor, progress)
+
+
 def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
                 progress: bool = True, executor=None, log=print) -> BuildResult:
     """Build (or reuse, if current) one table from its spec; chunk tasks run on
@@ -140,7 +151,10 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
     if spec.tasks is not None:
         return _build_by_tasks(path, spec, force, progress, executor, log)
     started = time.perf_counter()
-    arrays, extra = compute_table(spec, progress, _lookup(spec, data_dir))
+    if spec.sparse is not None:
+        arrays, extra = _sparse_arrays(path, spec, force, progress, executor), {}
+    else:
+        arrays, extra = compute_table(spec, progress, _lookup(spec, data_dir))
     seconds = time.perf_counter() - started
     extra.update(spec.summarise(arrays) if spec.summarise else {})
     with store.publishing(path) as staging:
@@ -152,6 +166,8 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
             {**spec.identity, **spec.attributes, **extra, "encoding": spec.encoding,
              "spec_built": True,
              "search_seconds": round(seconds, 3)})
+    if spec.sparse is not None:  # its levels are no longer needed to resume
+        shutil.rmtree(store.resumable_staging(path), ignore_errors=True)
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
 
 

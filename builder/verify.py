@@ -49,6 +49,12 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
                 return (f"{name} has shape {list(stored) if stored else 'none'}, the table's "
                         f"spec declares {list(shape)}: rebuild it (`make tables FORCE=1`)"), ""
         checked += "; shapes as declared"
+    if spec is not None and spec.sparse is not None:
+        checked += (f"; keys ascending and indexed; recurrence holds on {samples} sampled "
+                    "positions, 0 exactly at the targets")
+        problem = _sample_sparse(spec, group, samples, rng)
+        if problem:
+            return problem, checked
     if spec is not None and spec.searches:
         checked += f"; recurrence holds on {samples} sampled states per array"
         problem = _sample_searches(spec, group, samples, rng)
@@ -67,6 +73,49 @@ def _declared_shapes(spec) -> dict[str, tuple[int, ...]]:
     if spec.tasks is not None:
         shapes.update({name: tuple(spec.tasks.shape) for name in spec.tasks.arrays})
     return shapes
+
+
+def _sample_sparse(spec, group, samples: int, rng) -> str | None:
+    """A sparse table: keys strictly ascending, its index the first key of every chunk,
+    0 exactly at the targets its search picks, and at sampled positions "1 + the least
+    distance one move on" (a position the table lacks is never, where the table holds
+    what reaches the targets; where it holds what its starts reach, it is damage)."""
+    import tempfile
+    from pathlib import Path
+
+    from builder.sparse import NEVER_NARROW, NEVER_WIDE, sparse_chunk, successors_of, targets_among
+
+    search = spec.sparse
+    keys, distance = group["keys"][...], group["distance"][...]
+    if len(keys) != len(distance):
+        return f"keys hold {len(keys)} entries, distance {len(distance)}"
+    if len(keys) > 1 and not (np.diff(keys) > 0).all():
+        return "keys are not strictly ascending"
+    if not np.array_equal(group["key_index"][...], keys[::sparse_chunk(spec)]):
+        return "key_index is not the first key of every chunk of keys"
+    never = NEVER_WIDE if search.wide else NEVER_NARROW
+    with tempfile.TemporaryDirectory() as folder:  # the goal test, over every key
+        np.save(Path(folder) / "0.npy", keys)
+        targets = targets_among(search, Path(folder) if search.starts else None, 1)
+    zeros = keys[distance == 0]
+    if not np.array_equal(zeros, targets):
+        wrong = np.setxor1d(zeros, targets)[0]
+        return (f"key {int(wrong)} holds {int(distance[np.searchsorted(keys, wrong)])}, but 0 "
+                "is exactly the targets")
+    for at in rng.integers(0, len(keys), min(samples, len(keys))):
+        key = keys[int(at)]
+        after = successors_of(np.array([key]), search.successors, search.most_moves,
+                              search.parameters)
+        where = np.minimum(np.searchsorted(keys, after), len(keys) - 1)
+        held = keys[where] == after
+        if search.starts and not held.all():
+            return f"key {int(key)}: a move leads to key {int(after[~held][0])}, not held"
+        values = [int(v) for v in distance[where[held]] if v != never]
+        expected = 0 if key in targets else (min(values) + 1 if values else never)
+        if int(distance[int(at)]) != expected:
+            return (f"key {int(key)} holds {int(distance[int(at)])}, the recurrence gives "
+                    f"{expected}")
+    return None
 
 
 def _sample_searches(spec, group, samples: int, rng) -> str | None:

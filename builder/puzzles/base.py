@@ -149,10 +149,10 @@ class TableLookup(Protocol):
         ...
 
     def positions(self, table: tuple[str, ...], keys: str, wanted: Any, first_keys: str,
-                  missing: str | None = None) -> Any:
+                  missing: str | None = None, absent_ok: bool = False) -> Any:
         """Where each of ``wanted`` (numpy int64) sits in the ascending array ``keys``,
         found through ``first_keys`` (the first key of every chunk): one chunk read per
-        chunk touched; a key the table lacks is a damaged table."""
+        chunk touched; a key the table lacks is a damaged table (``absent_ok``: -1)."""
         ...
 
     def describe(self, table: tuple[str, ...]) -> str:

@@ -43,6 +43,47 @@ class BreadthFirstSearch:
     "distance = 1 + the least distance after a move" with it."""
 
 
+@dataclass(frozen=True)
+class SparseSearch:
+    """A sparse table's search (``builder/sparse.py``): positions as non-negative int64
+    keys (the plug-in's encoding; at most 63 bits), the table holding every position
+    reachable from ``starts`` (or, with no starts, every position that reaches a
+    target), each with its fewest moves to the nearest target: the ``targets`` given,
+    and the positions found that ``goal`` picks.
+
+    ``successors`` is a numba function ``(key: int64, parameters: int64[::1], out:
+    int64[::1]) -> int64`` writing the keys one move after ``key`` (at most
+    ``most_moves``), named by import path (``"package.module:function"``); or a plain
+    Python callable from a key to an iterable of keys: the plain-Python start, the same
+    table built slower, in this process.  ``predecessors``: the keys one move *before*,
+    the same way, where the moves cannot simply be undone (None: ``successors``).
+    ``goal``: a function ``(keys: int64 array, parameters) -> bool array``, by import
+    path or callable.  ``shards``: the partitions of the level-synchronous search (more
+    shards, less memory per task; the table is the same bytes).  Distances are bytes
+    (255: never) unless ``wide`` (16 bits, 65535: never).
+    """
+
+    starts: tuple[int, ...]
+    successors: Any
+    most_moves: int
+    targets: tuple[int, ...] = ()
+    goal: Any = None
+    predecessors: Any = None
+    parameters: tuple[int, ...] = ()
+    wide: bool = False
+    shards: int = 1
+
+    @property
+    def plain(self) -> bool:
+        """Built from plain-Python moves (no kernel)."""
+        return not isinstance(self.successors, str)
+
+
+SPARSE_ARRAYS = ("keys", "distance", "key_index")
+"""A sparse table's arrays: ascending ``keys``, each one's ``distance``, and the first key
+of every chunk of ``keys`` (``key_index``, read whole: where to look a key up)."""
+
+
 def resolved(function: Any) -> Any:
     """A ``BreadthFirstSearch`` function given as ``"package.module:name"``, imported; any
     other value as it is."""
@@ -122,6 +163,8 @@ class TableSpec:
     the work also yields attributes (a per-size summary...)."""
     reads_tables: bool = False
     """True for a table derived from other stored tables (``compute(progress, tables)``)."""
+    sparse: SparseSearch | None = None
+    """A sparse table's search (arrays ``SPARSE_ARRAYS``), instead of ``searches``."""
     tasks: ChunkTasks | None = None
     """Arrays made by chunk tasks (resumable, runnable on a cluster), instead of
     ``searches`` and ``compute``."""

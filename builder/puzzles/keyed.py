@@ -1,0 +1,221 @@
+"""The optional part for puzzles whose positions have no dense ranking: sparse tables
+(``builder/sparse.py``), keyed by the plug-in's own encoding of a position as an integer.
+
+A ``KeyedPuzzle`` gives, beyond the notation and play hooks every puzzle has:
+
+- ``encode`` / ``decode``: a position to a non-negative int64 key (at most 63 bits) and
+  back; the keys need not be dense, only distinct;
+- ``table_variants``: the variants ``make tables`` builds, each named by
+  ``variant_name`` (the table's name) and found again by ``variant_named``;
+- ``starts``: the positions whose reachable set the table holds (none: every position
+  that reaches a target), and the targets: ``targets`` (positions), or ``is_goal`` (a
+  test of one position) that picks them among the positions found;
+- ``goal_word``: how the target is written (``query path STATE solved``).
+
+That is enough: the engine builds the table from the plug-in's plain-Python ``moves``
+(the *plain-Python start*, with a progress bar; fine up to a few million positions).  A
+numba ``kernel`` (moves on keys, and the goal test over an array of keys) makes the same
+table faster.  Moves that cannot be undone need ``unmoves`` (and ``kernel``'s
+``predecessors``).  The walk, `query moves`, the catalog's generic views and `builder
+verify` then work on the table as on any other.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from builder.puzzles import MissingTableError, shown
+from builder.puzzles.base import DistanceArray, TableLookup, WalkablePuzzle
+from builder.puzzles.specs import SparseSearch, TableSpec
+
+GOAL = "goal"
+"""The parsed target of a keyed puzzle's goal word."""
+
+KEYS_CHUNK = 1 << 16
+"""Keys per chunk of a sparse table: a look-up reads one chunk (512 KiB) of keys."""
+
+
+@dataclass(frozen=True)
+class KeyKernel:
+    """The numba side of a keyed puzzle's moves (``SparseSearch``'s types): functions by
+    import path, each ``(key, parameters, out) -> count``, and the goal test ``(keys,
+    parameters) -> bool array`` (None: the targets are given)."""
+
+    successors: str
+    most_moves: int
+    parameters: tuple[int, ...] = ()
+    predecessors: str | None = None
+    goal: str | None = None
+
+
+class KeyedPuzzle(WalkablePuzzle):
+    """A walkable puzzle whose tables are sparse (see the module's docstring)."""
+
+    goal_word: ClassVar[str] = "solved"
+    wide: ClassVar[bool] = False
+    """Distances beyond 254 moves (16-bit tables)."""
+    shards: ClassVar[int] = 1
+    """Partitions of the build (more: less memory per task; the same table)."""
+
+    @abstractmethod
+    def encode(self, variant: Any, position: Hashable) -> int:
+        """A position's key: a non-negative integer below 2**63, distinct per position."""
+
+    @abstractmethod
+    def decode(self, variant: Any, key: int) -> Hashable:
+        """The position of a key."""
+
+    @abstractmethod
+    def table_variants(self) -> list[Any]:
+        """The variants whose tables ``make tables`` builds."""
+
+    @abstractmethod
+    def variant_name(self, variant: Any) -> str:
+        """A variant's table name (a path part: letters, digits, ``_``, ``-``)."""
+
+    @abstractmethod
+    def variant_named(self, name: str) -> Any:
+        """The variant of a table name; a PuzzleInputError naming the choices."""
+
+    def starts(self, variant: Any) -> list[Hashable]:
+        """The positions whose reachable set the table holds ([]: every position that
+        reaches a target, found backwards from the targets)."""
+        return []
+
+    def targets(self, variant: Any) -> list[Hashable] | None:
+        """The target positions (None: ``is_goal`` picks them among the positions found)."""
+        return None
+
+    def is_goal(self, variant: Any, position: Hashable) -> bool:
+        """Whether a position is a target (default: one of ``targets``)."""
+        return position in (self.targets(variant) or [])
+
+    def unmoves(self, variant: Any, position: Hashable) -> list[Hashable] | None:
+        """The positions one move *before* ``position``, for moves that cannot be undone;
+        None (the default): the moves can be undone, so they are the moves."""
+        return None
+
+    def kernel(self, variant: Any) -> KeyKernel | None:
+        """The numba moves on keys (None: the table is built from ``moves``)."""
+        return None
+
+    # ---- what the engine makes of the hooks above ----------------------------------------
+
+    def parse_target(self, variant: Any, text: str) -> Hashable:
+        if text.strip().lower() == self.goal_word:
+            return GOAL
+        return self.parse(variant, text)
+
+    def default_target(self, variant: Any) -> str:
+        return self.goal_word
+
+    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
+        return self.is_goal(variant, node) if target == GOAL else node == target
+
+    def format(self, variant: Any, state: Hashable) -> str:
+        return self.goal_word if state == GOAL else self.format_position(variant, state)
+
+    @abstractmethod
+    def format_position(self, variant: Any, position: Hashable) -> str:
+        """A position's notation."""
+
+    def table(self, identity: dict[str, Any]) -> TableSpec:
+        variant = self.variant_named(str(identity.get("variant", "")))
+        return TableSpec((self.name, self.variant_name(variant)),
+                         {"puzzle": self.name, "variant": self.variant_name(variant),
+                          "layout": "sparse keys"},
+                         sparse=self.sparse_search(variant), chunk=KEYS_CHUNK,
+                         chunks={"key_index": 1 << 30},
+                         encoding=f"keys: every position the search found, by the plug-in's "
+                                  f"key, ascending; distance: its fewest moves to "
+                                  f"{self.goal_word} ({65535 if self.wide else 255}: never); "
+                                  "key_index: the first key of every chunk of keys")
+
+    def sparse_search(self, variant: Any, plain: bool = False) -> SparseSearch:
+        """The search of a variant's table; ``plain``: from the plain-Python moves even
+        where a kernel exists (the same table, slower)."""
+        kernel = None if plain else self.kernel(variant)
+        starts = tuple(self.encode(variant, p) for p in self.starts(variant))
+        given = self.targets(variant)
+        targets = tuple(self.encode(variant, p) for p in given) if given is not None else ()
+        if kernel is not None:
+            return SparseSearch(starts, kernel.successors, kernel.most_moves, targets,
+                                None if given is not None else kernel.goal,
+                                kernel.predecessors, kernel.parameters, self.wide,
+                                self.shards)
+        return SparseSearch(starts, _PlainMoves(self, variant, forward=True), 0, targets,
+                            None if given is not None else _PlainGoal(self, variant),
+                            _PlainMoves(self, variant, forward=False), (), self.wide,
+                            self.shards)
+
+    def default_tables(self) -> list[TableSpec]:
+        return [self.table({"variant": self.variant_name(v)}) for v in self.table_variants()]
+
+    def table_for(self, text: str) -> TableSpec:
+        return self.table({"variant": text.strip()})
+
+    def distance(self, tables: TableLookup, variant: Any, node: Hashable,
+                 target: Hashable) -> int | None:
+        name = self.variant_name(variant)
+        if target != GOAL and not (self.targets(variant) is not None
+                                   and list(self.targets(variant)) == [target]):
+            raise MissingTableError(f"the {self.name} tables answer the way to "
+                                    f"{self.goal_word!r} only (query path STATE "
+                                    f"{self.goal_word})")
+        table = (self.name, name)
+        tables.require(table, {"puzzle": self.name, "variant": name},
+                       f"no {self.name} table {name}: run `make tables` or "
+                       f"`builder build {self.name} {name}`")
+        at = int(tables.positions(table, "keys", np.array([self.encode(variant, node)]),
+                                  "key_index", absent_ok=True)[0])
+        if at < 0:
+            raise MissingTableError(f"{shown(self.format(variant, node))} is not among the "
+                                    f"positions the {self.name} {name} table holds (not "
+                                    "reachable from its start)")
+        found = tables.value(table, "distance", at)
+        return None if found == (65535 if self.wide else 255) else found
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        return [DistanceArray(attributes["variant"], f"to {self.goal_word}", "distance",
+                              65535 if self.wide else 255)]
+
+    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
+        return f"{self.format(variant, start)} can never reach {self.goal_word}"
+
+
+class _PlainMoves:
+    """A keyed puzzle's plain-Python moves on keys (or its moves undone), as the sparse
+    search calls them: key in, keys out."""
+
+    def __init__(self, puzzle: KeyedPuzzle, variant: Any, forward: bool):
+        self.puzzle, self.variant, self.forward = puzzle, variant, forward
+
+    def __call__(self, key: int) -> list[int]:
+        puzzle, variant = self.puzzle, self.variant
+        position = puzzle.decode(variant, key)
+        if not self.forward:
+            before = puzzle.unmoves(variant, position)
+            if before is not None:
+                return [puzzle.encode(variant, p) for p in before]
+        return [puzzle.encode(variant, move.state) for move in puzzle.moves(variant, position)]
+
+    def __repr__(self) -> str:  # what a resumed build compares: the same rules
+        return (f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} "
+                f"{'moves' if self.forward else 'moves undone'}")
+
+
+class _PlainGoal:
+    def __init__(self, puzzle: KeyedPuzzle, variant: Any):
+        self.puzzle, self.variant = puzzle, variant
+
+    def __call__(self, keys: np.ndarray, parameters: tuple) -> np.ndarray:
+        return np.array([self.puzzle.is_goal(self.variant, self.puzzle.decode(self.variant, k))
+                         for k in keys.tolist()], dtype=bool)
+
+    def __repr__(self) -> str:
+        return f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} goal"

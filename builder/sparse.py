@@ -1,0 +1,323 @@
+"""Sparse tables: the positions a puzzle can reach, found by a level-synchronous,
+partitioned breadth-first search over fixed-width integer keys, stored as sorted keys
+with their distances (``builder.puzzles.specs.SparseSearch`` says what to search).
+
+A position is a non-negative int64 key (the plug-in's ``encode``).  The search runs in
+two phases, each a breadth-first search by levels:
+
+1. *enumerate*: from the spec's ``starts`` over the moves, every position reachable (no
+   starts: from the targets over the moves undone, every position that reaches one);
+2. *distance*: from the targets (given, or picked by the spec's ``goal`` among the
+   positions found) over the moves undone, within the positions found: a position's
+   level is its distance; one never reached gets the table's "never".
+
+Keys are split into ``shards`` by a hash.  Each level, each shard expands its frontier
+and writes the successors it found to their owners (one ``.npy`` file per owner, in the
+staging directory); then each shard merges what it was sent with what it has seen.  The
+two steps of a level are independent tasks per shard, run by an executor
+(``builder.execute``: this process, or Dask workers sharing the directory).  A finished
+level is recorded, so an interrupted build resumes at the level after it; the result is
+the same bytes whatever the executor or the number of shards.
+
+Moves are either a numba function (compiled, cached; the same type as
+``BreadthFirstSearch.neighbours``: ``(key, parameters, out) -> count``) or, for a plug-in
+that gives only plain-Python rules, a Python callable from a key to its successors' keys
+(the *plain-Python start*: the same table, slower, in this process only).  Names no puzzle.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from builder.puzzles.specs import SparseSearch, resolved
+
+NEVER_NARROW = 255
+NEVER_WIDE = 65535
+EXPAND_BLOCK = 1 << 20
+"""Frontier keys expanded at once (the successors of a block are held in memory)."""
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def owners(keys: np.ndarray, shards: int) -> np.ndarray:
+    """The shard that owns each key (a multiplicative hash: neighbouring keys spread)."""
+    if shards == 1:
+        return np.zeros(len(keys), np.int64)
+    mixed = keys.astype(np.uint64) * _MIX
+    return ((mixed >> np.uint64(32)) % np.uint64(shards)).astype(np.int64)
+
+
+def _kernel_expand():
+    from numba import njit, types
+
+    from builder.kernels.graph_bfs import NEIGHBOURS
+
+    @njit(types.int64[::1](NEIGHBOURS, types.int64[::1], types.int64[::1], types.int64),
+          cache=True, nogil=True)
+    def expand(moves, parameters, frontier, most):
+        out = np.empty(len(frontier) * most, np.int64)
+        found = np.empty(most, np.int64)
+        written = 0
+        for key in frontier:
+            count = moves(key, parameters, found)
+            out[written:written + count] = found[:count]
+            written += count
+        return out[:written]
+
+    return expand
+
+
+_EXPAND = None
+
+
+def successors_of(frontier: np.ndarray, moves, most: int, parameters: tuple[int, ...]
+                  ) -> np.ndarray:
+    """The distinct keys one move (of ``moves``) from any key of ``frontier``, sorted."""
+    global _EXPAND
+    if len(frontier) == 0:
+        return np.empty(0, np.int64)
+    if not isinstance(moves, str):  # the plain-Python start: a callable on one key
+        found = [other for key in frontier.tolist() for other in moves(key)]
+        return np.unique(np.asarray(found, dtype=np.int64))
+    if _EXPAND is None:
+        _EXPAND = _kernel_expand()
+    kernel = resolved(moves)
+    values = np.ascontiguousarray(parameters, dtype=np.int64)
+    parts = [np.unique(_EXPAND(kernel, values, np.ascontiguousarray(frontier[i:i + EXPAND_BLOCK]),
+                               np.int64(most)))
+             for i in range(0, len(frontier), EXPAND_BLOCK)]
+    return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
+
+
+# ---- the shards' files ------------------------------------------------------------------
+
+def _save(path: Path, values: np.ndarray) -> None:
+    """Write atomically: a task cut short leaves no half-written file behind."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    with open(temporary, "wb") as out:
+        np.save(out, values)
+    os.replace(temporary, path)
+
+
+def _load(path: Path) -> np.ndarray:
+    return np.load(path) if path.exists() else np.empty(0, np.int64)
+
+
+def expand_shard(folder: str, level: int, shard: int, shards: int, moves, most: int,
+                 parameters: tuple[int, ...]) -> int:
+    """Task 1 of a level: shard ``shard``'s frontier expanded, its successors written to
+    their owners (``sent/L/FROM-TO.npy``).  Returns how many successors it found."""
+    folder_path = Path(folder)
+    frontier = _load(folder_path / f"level/{level}/{shard}.npy")
+    found = successors_of(frontier, moves, most, parameters)
+    sent = folder_path / f"sent/{level}"
+    sent.mkdir(parents=True, exist_ok=True)
+    owner = owners(found, shards)
+    for other in range(shards):
+        _save(sent / f"{shard}-{other}.npy", found[owner == other])
+    return len(found)
+
+
+def merge_shard(folder: str, level: int, shard: int, shards: int, within: str | None) -> int:
+    """Task 2 of a level: what the shards sent to ``shard``, less what it has seen (and,
+    in the distance phase, less what lies outside the positions found), is its frontier
+    of the next level (``level/L+1/S.npy``) and joins its seen keys.  Returns its size."""
+    folder_path = Path(folder)
+    received = [_load(folder_path / f"sent/{level}/{other}-{shard}.npy")
+                for other in range(shards)]
+    candidates = np.unique(np.concatenate(received)) if received else np.empty(0, np.int64)
+    seen_path = folder_path / f"seen/{shard}.npy"
+    seen = _load(seen_path)
+    fresh = candidates[~_members(seen, candidates)]
+    if within is not None:
+        fresh = fresh[_members(_load(Path(within) / f"{shard}.npy"), fresh)]
+    nxt = folder_path / f"level/{level + 1}"
+    nxt.mkdir(parents=True, exist_ok=True)
+    _save(nxt / f"{shard}.npy", fresh)
+    # both runs are sorted: a stable sort merges them in linear time
+    _save(seen_path.with_name(f"{shard}.next.npy"),
+          np.sort(np.concatenate([seen, fresh]), kind="stable"))
+    return len(fresh)
+
+
+def _members(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    if len(sorted_keys) == 0:
+        return np.zeros(len(keys), bool)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[at] == keys
+
+
+class _Run:
+    """A run's record in its folder: the phase's last finished level (a resumed run
+    starts after it) and the settings it must share with the run it resumes."""
+
+    def __init__(self, folder: Path, settings: dict):
+        self.folder = folder
+        self.path = folder / "run.json"
+        try:
+            record = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            record = {}
+        if record.get("settings") != settings:
+            shutil.rmtree(folder, ignore_errors=True)
+            record = {"settings": settings, "finished": -1}
+        folder.mkdir(parents=True, exist_ok=True)
+        self.record = record
+        self._write()
+
+    @property
+    def finished(self) -> int:
+        return self.record["finished"]
+
+    def finish(self, level: int, counts: dict) -> None:
+        self.record["finished"] = level
+        self.record.setdefault("counts", {})[str(level)] = counts
+        self._write()
+
+    def _write(self) -> None:
+        temporary = self.folder / ".run.json"
+        temporary.write_text(json.dumps(self.record))
+        os.replace(temporary, self.path)
+
+
+def level_search(folder: Path, roots: np.ndarray, moves, most: int,
+                 parameters: tuple[int, ...], shards: int, within: Path | None,
+                 executor, bar, settings: dict, deepest: int) -> int:
+    """A breadth-first search by levels from ``roots``, partitioned into ``shards``, its
+    levels in ``folder/level/L/S.npy`` (resuming after the last finished level).  Returns
+    the number of levels (the last one empty)."""
+    run = _Run(folder, {**settings, "shards": shards})
+    if run.finished < 0:
+        start = folder / "level/0"
+        start.mkdir(parents=True, exist_ok=True)
+        (folder / "seen").mkdir(exist_ok=True)
+        roots = np.unique(np.asarray(roots, dtype=np.int64))
+        owner = owners(roots, shards)
+        for shard in range(shards):
+            _save(start / f"{shard}.npy", roots[owner == shard])
+            _save(folder / f"seen/{shard}.npy", roots[owner == shard])
+        run.finish(0, {"found": len(roots)})
+    level = run.finished
+    total = sum(counts["found"] for counts in run.record["counts"].values())
+    if bar is not None:
+        bar.update(total - bar.n)
+    while True:
+        frontier = sum(int(np.load(path, mmap_mode="r").shape[0])
+                       for path in (folder / f"level/{level}").glob("*.npy"))
+        if frontier == 0:
+            return level
+        if level >= deepest:
+            raise ValueError(f"the search goes deeper than {deepest} levels: too deep for "
+                             "its table (declare the search wide)")
+        if bar is not None:
+            bar.set_postfix_str(f"level {level + 1}", refresh=False)
+        list(executor.run(expand_shard, [(str(folder), level, shard, shards, moves, most,
+                                          parameters) for shard in range(shards)],
+                          desc=f"level {level + 1}", progress=False))
+        found = sum(executor.run(merge_shard, [(str(folder), level, shard, shards,
+                                                None if within is None else str(within))
+                                               for shard in range(shards)],
+                                 desc=f"level {level + 1}", progress=False))
+        for shard in range(shards):  # the level counts once every shard has merged it
+            os.replace(folder / f"seen/{shard}.next.npy", folder / f"seen/{shard}.npy")
+        shutil.rmtree(folder / f"sent/{level}", ignore_errors=True)
+        level += 1
+        run.finish(level, {"found": found})
+        if bar is not None:
+            bar.update(found)
+
+
+def _levels(folder: Path, shards: int, count: int) -> Iterator[tuple[int, np.ndarray]]:
+    for level in range(count):
+        keys = [_load(folder / f"level/{level}/{shard}.npy") for shard in range(shards)]
+        yield level, np.concatenate(keys)
+
+
+class _Serial:
+    """The executor of a plain-Python start: its moves are a callable of this process."""
+
+    def run(self, function: Callable, arguments: list[tuple], desc: str = "",
+            progress: bool = False) -> Iterator:
+        for args in arguments:
+            yield function(*args)
+
+
+def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: bool = False,
+                  label: str = "sparse") -> tuple[np.ndarray, np.ndarray]:
+    """The table's arrays for ``search``: every position's key (ascending) and its
+    distance to the targets, built in ``folder`` (resumable; removed by the caller)."""
+    plain = not isinstance(search.successors, str)
+    if executor is None or plain:
+        executor = _Serial()
+    shards = max(1, search.shards)
+    never = NEVER_WIDE if search.wide else NEVER_NARROW
+    undone = search.predecessors if search.predecessors is not None else search.successors
+    settings = {"search": repr(search)}
+    folder = Path(folder)
+    with tqdm(desc=f"{label}: positions", unit=" positions", disable=not progress,
+              mininterval=0.5) as bar:
+        if search.starts:
+            found = folder / "enumerate"
+            count = level_search(found, np.asarray(search.starts), search.successors,
+                                 search.most_moves, search.parameters, shards, None,
+                                 executor, bar, settings, deepest=1 << 30)
+            within = found / "seen"
+        else:
+            within = None
+        targets = targets_among(search, within, shards)
+        bar.reset()
+        bar.set_description(f"{label}: distances")
+        distances = folder / "distance"
+        count = level_search(distances, targets, undone, search.most_moves,
+                             search.parameters, shards, within, executor, bar, settings,
+                             deepest=never - 1)
+    levels = list(_levels(distances, shards, count))
+    if within is None:
+        keys = np.concatenate([keys for _, keys in levels])
+        distance = np.concatenate([np.full(len(keys), level, np.int64)
+                                   for level, keys in levels])
+    else:
+        keys = np.concatenate([_load(within / f"{shard}.npy") for shard in range(shards)])
+        distance = np.full(len(keys), never, np.int64)
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        for level, reached in levels:
+            distance[np.searchsorted(keys, reached)] = level
+        return keys, distance.astype(np.uint16 if search.wide else np.uint8)
+    order = np.argsort(keys, kind="stable")
+    return keys[order], distance[order].astype(np.uint16 if search.wide else np.uint8)
+
+
+def targets_among(search: SparseSearch, within: Path | None, shards: int) -> np.ndarray:
+    """The distance phase's roots: the given targets (those among the positions found),
+    and the positions found that the spec's ``goal`` picks."""
+    targets = np.unique(np.asarray(search.targets, dtype=np.int64))
+    if within is None:
+        return targets
+    picked = []
+    for shard in range(shards):
+        keys = _load(within / f"{shard}.npy")
+        if search.goal is not None:
+            picked.append(keys[np.asarray(resolved(search.goal)(keys, search.parameters),
+                                          dtype=bool)])
+        picked.append(targets[_members(keys, targets)])
+    return np.unique(np.concatenate(picked)) if picked else targets
+
+
+def sparse_arrays(spec, folder: Path, executor=None, progress: bool = False
+                  ) -> dict[str, np.ndarray]:
+    """A sparse table spec's arrays (``SPARSE_ARRAYS``), its search run in ``folder``."""
+    keys, distance = sparse_search(spec.sparse, folder, executor, progress,
+                                   label="/".join(spec.parts))
+    return {"keys": keys, "distance": distance,
+            "key_index": keys[::sparse_chunk(spec)].copy()}
+
+
+def sparse_chunk(spec) -> int:
+    return spec.chunks.get("keys", spec.chunk)
