@@ -8,6 +8,7 @@ from builder.puzzles import PuzzleInputError, shown
 from builder.puzzles.balls import BallsPuzzle
 from builder.puzzles.base import Puzzle, PuzzleOption
 from builder.puzzles.hanoi import HanoiPuzzle
+from builder.puzzles.klotski import KlotskiPuzzle
 from builder.puzzles.lightsout import LightsOutPuzzle
 from builder.puzzles.lucas import LucasPuzzle
 from builder.puzzles.sliding import SlidingPuzzle
@@ -22,6 +23,7 @@ PUZZLES: tuple[Puzzle, ...] = (
     SpotsPuzzle(),
     HanoiPuzzle(),
     SlidingPuzzle(),
+    KlotskiPuzzle(),
 )
 
 
