@@ -61,14 +61,17 @@ class TricolorePuzzle(WalkablePuzzle):
         "only)", ("unrestricted", "hybrid", "restricted", "decomposition")),)
 
     def recognises(self, text: str) -> bool:
-        """Rows of letters joined by '.' (any letters: a wrong one is a parse error that
-        names it, not another puzzle); a single row only when it is all R, W and B, so
-        that other puzzles written in one row of letters (Hanoi's pegs) are theirs."""
+        """Two to four rows of letters joined by '.' (any letters: a wrong one is a parse
+        error that names it, not another puzzle); a single row only when it is all R, W
+        and B, so that other puzzles written in one row of letters (Hanoi's pegs) are
+        theirs, and never more rows than a board has (the cube's six faces)."""
         text = text.strip()
         if not (any(ch.isalpha() for ch in text)
                 and all(ch.isalpha() or ch == "." for ch in text)):
             return False
-        return "." in text or set(text.upper()) <= set(LETTERS)
+        if "." in text:
+            return text.count(".") <= 3
+        return set(text.upper()) <= set(LETTERS)
 
     def variant(self, start: str, target: str, options: dict) -> TricoloreGame:
         return TricoloreGame(Tricolore.of_board(start),
