@@ -7,6 +7,7 @@ from __future__ import annotations
 from builder.puzzles import PuzzleInputError, shown
 from builder.puzzles.balls import BallsPuzzle
 from builder.puzzles.base import Puzzle, PuzzleOption
+from builder.puzzles.cube import CubePuzzle
 from builder.puzzles.hanoi import HanoiPuzzle
 from builder.puzzles.klotski import KlotskiPuzzle
 from builder.puzzles.lightsout import LightsOutPuzzle
@@ -24,6 +25,7 @@ PUZZLES: tuple[Puzzle, ...] = (
     HanoiPuzzle(),
     SlidingPuzzle(),
     KlotskiPuzzle(),
+    CubePuzzle(),
 )
 
 
