@@ -127,11 +127,19 @@ def build(
     quiet: QuietOption = False,
     listing: Annotated[bool, typer.Option("--list", help="List every plug-in's default "
                                                          "tables and exit.")] = False,
+    workers: WorkersOption = 0,
+    scheduler: SchedulerOption = None,
+    shards: Annotated[int, typer.Option(
+        "--shards", help="Sparse tables: split the search into this many partitions by a "
+        "hash of the key (more: less memory per task; the same table). 0: the plug-in's "
+        "default.")] = 0,
 ) -> None:
     """Build one plug-in puzzle's tables through the engine's one build routine, then
-    update the catalog for them alone.
+    update the catalog for them alone.  Chunk tasks and the levels of a sparse search run
+    on Dask with --workers or --scheduler.
 
-    Examples: builder build --list; builder build NAME; builder build NAME CHOICE
+    Examples: builder build --list; builder build NAME; builder build NAME CHOICE;
+    builder build klotski block --workers 2 --shards 4
     """
     from builder.puzzles import registry
 
@@ -146,8 +154,24 @@ def build(
     if not specs:
         raise PuzzleInputError(f"{chosen.name} has no default tables built through specs: "
                                "see `builder --help` for its own command")
+    if shards < 0 or shards > MAX_SHARDS:
+        raise PuzzleInputError(f"--shards {shards}: from 1 to {MAX_SHARDS} (0: the default)")
+    if shards:
+        specs = [_with_shards(spec, shards) for spec in specs]
+    executor = _executor(workers, scheduler)
     _hold(data)
-    _build_specs(specs, data, force, quiet)
+    _build_specs(specs, data, force, quiet, executor)
+
+
+MAX_SHARDS = 4096
+
+
+def _with_shards(spec, shards: int):
+    from dataclasses import replace
+
+    if spec.sparse is None:
+        raise PuzzleInputError(f"--shards: {'/'.join(spec.parts)} is not a sparse table")
+    return replace(spec, sparse=replace(spec.sparse, shards=shards))
 
 
 def _build_specs(specs, data: Path, force: bool, quiet: bool, executor=None) -> None:
