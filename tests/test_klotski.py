@@ -175,3 +175,21 @@ def test_verify_finds_a_forged_klotski_table(data_for, tmp_path):
     store.record_checksums(table)
     verdict = verify_table(table, 50, np.random.default_rng(0))
     assert not verdict.ok and "0 is exactly the targets" in verdict.detail
+
+
+def test_a_dask_cluster_of_two_processes_in_three_shards_builds_the_same_table(data_for,
+                                                                                tmp_path):
+    import zarr
+
+    builder = str(Path(sys.executable).parent / "builder")
+    subprocess.run([builder, "build", "klotski", "cell", "--data", str(tmp_path), "--quiet",
+                    "--workers", "2", "--shards", "3"], check=True, capture_output=True)
+    ours = zarr.open_group(tmp_path / "klotski" / "cell.zarr", mode="r")
+    theirs = zarr.open_group(data_for(KLOTSKI) / "klotski" / "cell.zarr", mode="r")
+    for name in ("keys", "distance", "key_index"):
+        assert np.array_equal(ours[name][...], theirs[name][...])
+    built = tmp_path / "klotski" / "cell.zarr"
+    stored = data_for(KLOTSKI) / "klotski" / "cell.zarr"
+    chunks = sorted(p.relative_to(built) for p in built.rglob("c/*"))
+    assert chunks and all((built / c).read_bytes() == (stored / c).read_bytes() for c in chunks)
+    assert not any(".building" in p.name for p in tmp_path.rglob("*"))  # levels removed
