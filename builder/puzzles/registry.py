@@ -12,6 +12,7 @@ from builder.puzzles.hanoi import HanoiPuzzle
 from builder.puzzles.klotski import KlotskiPuzzle
 from builder.puzzles.lightsout import LightsOutPuzzle
 from builder.puzzles.lucas import LucasPuzzle
+from builder.puzzles.pegs import PegsPuzzle
 from builder.puzzles.sliding import SlidingPuzzle
 from builder.puzzles.spots import SpotsPuzzle
 from builder.puzzles.tricolore import TricolorePuzzle
@@ -26,6 +27,7 @@ PUZZLES: tuple[Puzzle, ...] = (
     SlidingPuzzle(),
     KlotskiPuzzle(),
     CubePuzzle(),
+    PegsPuzzle(),
 )
 
 
