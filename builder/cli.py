@@ -139,7 +139,7 @@ def build(
     on Dask with --workers or --scheduler.
 
     Examples: builder build --list; builder build NAME; builder build NAME CHOICE;
-    builder build klotski block --workers 2 --shards 4
+    builder build NAME CHOICE --workers 2 --shards 4
     """
     from builder.puzzles import registry
 

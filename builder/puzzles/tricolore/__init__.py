@@ -61,17 +61,18 @@ class TricolorePuzzle(WalkablePuzzle):
         "only)", ("unrestricted", "hybrid", "restricted", "decomposition")),)
 
     def recognises(self, text: str) -> bool:
-        """Two to four rows of letters joined by '.' (any letters: a wrong one is a parse
-        error that names it, not another puzzle); a single row only when it is all R, W
-        and B, so that other puzzles written in one row of letters (Hanoi's pegs) are
-        theirs, and never more rows than a board has (the cube's six faces)."""
+        """Rows of letters joined by '.': up to four rows of any letters (a wrong one is a
+        parse error that names it, not another puzzle), more rows only when all R, W and
+        B (a board too large gets its size error; six faces of the cube's letters are the
+        cube's); a single row only when it is all R, W and B, so that other puzzles
+        written in one row of letters (Hanoi's pegs) are theirs."""
         text = text.strip()
         if not (any(ch.isalpha() for ch in text)
                 and all(ch.isalpha() or ch == "." for ch in text)):
             return False
-        if "." in text:
-            return text.count(".") <= 3
-        return set(text.upper()) <= set(LETTERS)
+        if "." in text and text.count(".") <= 3:
+            return True
+        return set(text.upper().replace(".", "")) <= set(LETTERS)
 
     def variant(self, start: str, target: str, options: dict) -> TricoloreGame:
         return TricoloreGame(Tricolore.of_board(start),
