@@ -1,0 +1,117 @@
+"""Sparse tables (issue 32), each row against a baseline run in this same process:
+
+- the 2×2×2 cube (half turns, 3,674,160 positions) by the engine's sparse search with the
+  plug-in's numba kernel, against a plain Python dict breadth-first search over the
+  plug-in's plain-Python turns;
+- Klotski (block metric) by the numba kernel, against the plain-Python start (the
+  engine's build from the plug-in's plain-Python moves): the same table;
+- English peg solitaire, the whole `builder build pegs --force` in this machine's one
+  process and on a two-process Dask cluster: wall time and peak memory of the largest
+  process, and whether the two tables are the same bytes.
+
+    .venv/bin/python bench/sparse.py     # prints the rows, merges them into bench.json
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.run import row, run_alone
+from builder.puzzles import registry
+from builder.sparse import sparse_search
+
+
+def timed_search(search) -> tuple[float, tuple]:
+    with tempfile.TemporaryDirectory() as folder:
+        started = time.perf_counter()
+        made = sparse_search(search, Path(folder))
+        return time.perf_counter() - started, made
+
+
+def dict_bfs(puzzle, variant, start) -> dict:
+    distance = {start: 0}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        for move in puzzle.moves(variant, node):
+            if move.state not in distance:
+                distance[move.state] = distance[node] + 1
+                queue.append(move.state)
+    return distance
+
+
+def bench_cube(rows) -> None:
+    cube = registry.by_name("cube")
+    timed_search(cube.sparse_search("quarter"))  # compile or load the kernels
+    product, (keys, distance) = timed_search(cube.sparse_search("half"))
+    started = time.perf_counter()
+    baseline_table = dict_bfs(cube, "half", cube.targets("half")[0])
+    baseline = time.perf_counter() - started
+    same = (len(baseline_table) == len(keys) and np.array_equal(
+        np.bincount(distance), np.bincount(np.fromiter(baseline_table.values(), np.int64))))
+    rows.append(row("sparse_cube_half_turns_vs_dict_bfs", product, baseline,
+                    f"{len(keys):,} positions, the engine's sparse search (numba kernel, 1 "
+                    f"shard) against a Python dict BFS over the plug-in's turns; same "
+                    f"distance histogram: {same}"))
+
+
+def bench_klotski(rows) -> None:
+    klotski = registry.by_name("klotski")
+    timed_search(klotski.sparse_search("cell"))  # compile or load the kernels
+    product, numba_table = timed_search(klotski.sparse_search("block"))
+    baseline, plain_table = timed_search(klotski.sparse_search("block", plain=True))
+    same = all(np.array_equal(a, b) for a, b in zip(numba_table, plain_table))
+    rows.append(row("sparse_klotski_numba_vs_plain_python_start", product, baseline,
+                    f"{len(numba_table[0]):,} positions (block metric): the numba kernel "
+                    f"against the plain-Python start; identical tables: {same}"))
+
+
+MEASURED = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, capture_output=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def build_pegs(data: Path, *options: str) -> tuple[float, float]:
+    """Wall seconds and the peak RSS (GiB) of the largest process of one build (measured
+    by a process of its own, whose children are that build's processes alone)."""
+    builder = str(Path(sys.executable).parent / "builder")
+    started = time.perf_counter()
+    ran = subprocess.run([sys.executable, "-c", MEASURED, builder, "build", "pegs", "--force",
+                          "--quiet", "--data", str(data), *options],
+                         check=True, capture_output=True, text=True)
+    return time.perf_counter() - started, int(ran.stdout.split()[-1]) / 2**20
+
+
+def bench_pegs(rows) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        alone, cluster = Path(folder) / "alone", Path(folder) / "dask"
+        alone_s, alone_gib = build_pegs(alone)
+        dask_s, dask_gib = build_pegs(cluster, "--workers", "2")
+        table = Path("pegs") / "english.zarr"
+        chunks = sorted(p.relative_to(alone / table) for p in (alone / table).rglob("c/*"))
+        same = bool(chunks) and all((alone / table / c).read_bytes()
+                                    == (cluster / table / c).read_bytes() for c in chunks)
+    rows.append(row("sparse_pegs_whole_build_in_process", alone_s, None,
+                    f"`builder build pegs --force`: 23,475,688 positions up to symmetry, 4 "
+                    f"shards, in one process; peak RSS {alone_gib:.2f} GiB"))
+    rows.append(row("sparse_pegs_whole_build_dask_2_workers", dask_s, alone_s,
+                    f"the same on a local Dask cluster of 2 worker processes (ratio: "
+                    f"in-process time / this); peak RSS of the largest process "
+                    f"{dask_gib:.2f} GiB (reported after the in-process build: it includes "
+                    f"it if larger); same chunk bytes: {same}"))
+
+
+if __name__ == "__main__":
+    run_alone(__doc__, bench_cube, bench_klotski, bench_pegs)
