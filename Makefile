@@ -35,6 +35,7 @@ bench: tables
 	$(VENV)/bin/python bench/dask_scaling.py --width 4 --height 2 --method hybrid --data $(DATA)
 	$(VENV)/bin/python bench/balls_solver.py --data $(DATA)
 	$(VENV)/bin/python bench/busy_machine.py --data $(DATA)
+	$(VENV)/bin/python bench/sparse.py --data $(DATA)
 
 clean-data:
 	rm -rf $(DATA)/tricolore $(DATA)/catalog.duckdb

@@ -109,8 +109,8 @@ def bench_pegs(rows) -> None:
     rows.append(row("sparse_pegs_whole_build_dask_2_workers", dask_s, alone_s,
                     f"the same on a local Dask cluster of 2 worker processes (ratio: "
                     f"in-process time / this); peak RSS of the largest process "
-                    f"{dask_gib:.2f} GiB (reported after the in-process build: it includes "
-                    f"it if larger); same chunk bytes: {same}"))
+                    f"{dask_gib:.2f} GiB; "
+                    f"same chunk bytes: {same}"))
 
 
 if __name__ == "__main__":
