@@ -296,13 +296,13 @@ def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: b
         distance = np.concatenate([np.full(len(keys), level, np.int64)
                                    for level, keys in levels])
     else:
-        keys = np.concatenate([_load(within / f"{shard}.npy") for shard in range(shards)])
-        distance = np.full(len(keys), never, np.int64)
-        order = np.argsort(keys, kind="stable")
-        keys = keys[order]
+        # each shard's keys are sorted: a stable sort merges the runs
+        keys = np.sort(np.concatenate([_load(within / f"{shard}.npy")
+                                       for shard in range(shards)]), kind="stable")
+        distance = np.full(len(keys), never, np.uint16 if search.wide else np.uint8)
         for level, reached in levels:
             distance[np.searchsorted(keys, reached)] = level
-        return keys, distance.astype(np.uint16 if search.wide else np.uint8)
+        return keys, distance
     order = np.argsort(keys, kind="stable")
     return keys[order], distance[order].astype(np.uint16 if search.wide else np.uint8)
 
