@@ -329,3 +329,30 @@ def test_undo_is_drawn_at_once_and_a_cancelled_answer_is_dropped(page, server):
     for route in held:
         with contextlib.suppress(Exception):  # the page aborted it meanwhile
             route.continue_()
+
+
+@pytest.mark.parametrize(("puzzle", "taps", "after"), [
+    ("pegs", ['[aria-label^="hole d2,"]', '[aria-label^="hole d4,"]'],
+     "ooo.o_o.ooo_ooo.ooooooo.ooooooo.ooo.ooo"),
+    ("klotski", ['[aria-label="cell 14, block G"]', '[aria-label="cell 18, empty"]'],
+     "BAAC.BAAC.DEEF.D-GF.HI-J"),
+    ("cube", ['[aria-label="turn R anticlockwise"]'], None),
+])
+def test_the_sparse_puzzles_play_by_tapping(page, server, puzzle, taps, after):
+    """Pegs: a peg, then the hole to jump to; Klotski: a block, then the empty cell it
+    moves into; the cube: a turn's button. A tap that makes no legal move says why."""
+    open_game(page, server, puzzle)
+    before = text(page, "#state-text")
+    for tap in taps:
+        page.click(f"#board {tap}")
+    wait_text(page, "#made", "^1$")
+    plugin, variant = rules_of(shared_game(page))
+    legal = {plugin.format(variant, m.state)
+             for m in plugin.moves(variant, plugin.parse(variant, before))}
+    assert text(page, "#state-text") in legal
+    if after:
+        assert text(page, "#state-text") == after
+    if puzzle == "pegs":
+        page.click('#board [aria-label^="hole a3,"]')
+        page.click('#board [aria-label^="hole a5,"]')
+        wait_text(page, "#status", "No jump from a3 to a5")

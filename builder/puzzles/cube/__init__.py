@@ -22,6 +22,7 @@ class CubePuzzle(KeyedPuzzle):
     unit = "turns"
     summary = "the 2x2x2 cube (one corner fixed): turn U, R and F until each face is one colour"
     example = ("FRBU.BDRD.URUU.FFDF.RLLL.BDLB", "solved")
+    renderer = "renderer.js"
     options = (PuzzleOption(
         "metric", "half (the default: a quarter or half turn is one move) or quarter (a "
         "quarter turn is one move)", METRICS),)

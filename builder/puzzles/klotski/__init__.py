@@ -23,6 +23,7 @@ class KlotskiPuzzle(KeyedPuzzle):
     summary = ("Klotski (Huarong Dao): slide the blocks until the 2x2 block reaches the "
                "bottom centre")
     example = (CLASSIC, "solved")
+    renderer = "renderer.js"
     options = (PuzzleOption(
         "metric", "block (the default: a move is one block any distance, round corners "
         "too) or cell (one block one cell)", METRICS),)

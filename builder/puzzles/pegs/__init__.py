@@ -25,6 +25,7 @@ class PegsPuzzle(KeyedPuzzle):
     unit = "jumps"
     summary = "English peg solitaire (33 holes): jump pegs until one is left, in the centre"
     example = (STANDARD, "solved")
+    renderer = "renderer.js"
     shards = 4  # the largest level holds millions of keys: four tasks of a quarter each
 
     def recognises(self, text: str) -> bool:

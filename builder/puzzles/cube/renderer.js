@@ -1,0 +1,87 @@
+// The 2x2x2 cube on the web page (the shell's renderer contract: query/static/app.js):
+// the cube's net, and a button per turn.
+import { decorate, textOn } from "/static/board.js";
+
+const COLOURS = { U: "#ffffff", R: "#d55e00", F: "#009e73", D: "#f0e442", L: "#e69f00",
+  B: "#0072b2" };
+const FACES = "URFDLB";
+const NET = { U: [0, 2], L: [2, 0], F: [2, 2], R: [2, 4], B: [2, 6], D: [4, 2] };
+const STICKER = 30;
+
+export const title = "2x2x2 cube";
+export const rules = "Turn the faces until each face is one colour. The cube is held with "
+  + "its down-back-left corner fixed, so only the up (U), right (R) and front (F) faces "
+  + "turn: X is a quarter turn clockwise as you face it, X' anticlockwise, X2 a half turn. "
+  + "Half-turn metric: every turn is one move; quarter-turn metric: X2 is not offered.";
+
+export function settings() {
+  return [
+    { name: "metric", label: "Metric", choices: [["half", "half turns"],
+      ["quarter", "quarter turns"]] },
+    { name: "start", label: "Scramble", choices: [["BBUF.DURU.LLFF.LDDF.DBLU.RRRB", "easy"],
+      ["UULF.UBDD.URLB.FRDR.BFLD.LRFB", "medium"],
+      ["RUBU.RRUB.DFFL.DFDL.DRLL.BFUB", "hardest (11 half turns)"]] },
+  ];
+}
+
+export async function newGame(settings) {
+  return { state: settings.start || "BBUF.DURU.LLFF.LDDF.DBLU.RRRB", target: "solved",
+           options: { metric: settings.metric || "half" } };
+}
+
+const WAYS = { "": "clockwise", "'": "anticlockwise", 2: "a half turn" };
+
+export function describe(label) {
+  return `turn ${label[0]} ${WAYS[label.slice(1)]}`;
+}
+
+export function draw(board, view, ui) {
+  board.innerHTML = "";
+  const faces = view.state.split(".");
+  const net = document.createElement("div");
+  net.className = "cube-net";
+  net.setAttribute("role", "img");
+  net.setAttribute("aria-label", "the cube's net: " + FACES.split("").map(
+    (face, i) => `${face} face ${faces[i].split("").join(" ")}`).join("; "));
+  net.style.display = "grid";
+  net.style.gridTemplateColumns = `repeat(8, ${STICKER}px)`;
+  net.style.gridTemplateRows = `repeat(6, ${STICKER}px)`;
+  net.style.gap = "2px";
+  FACES.split("").forEach((face, f) => {
+    const [row, col] = NET[face];
+    [...faces[f]].forEach((colour, i) => {
+      const sticker = document.createElement("span");
+      sticker.className = "sticker";
+      sticker.textContent = colour;
+      sticker.style.background = COLOURS[colour];
+      sticker.style.color = textOn(COLOURS[colour]);
+      sticker.style.border = "1px solid #333";
+      sticker.style.display = "flex";
+      sticker.style.alignItems = sticker.style.justifyContent = "center";
+      sticker.style.gridRow = String(row + Math.floor(i / 2) + 1);
+      sticker.style.gridColumn = String(col + (i % 2) + 1);
+      net.appendChild(sticker);
+    });
+  });
+  board.appendChild(net);
+  const turns = document.createElement("div");
+  turns.className = "grid";
+  turns.setAttribute("role", "group");
+  turns.setAttribute("aria-label", "turns");
+  turns.style.gridTemplateColumns = `repeat(${view.moves.length / 3}, 64px)`;
+  view.moves.forEach((move, index) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "cell";
+    button.dataset.row = Math.floor(index / (view.moves.length / 3));
+    button.dataset.col = index % (view.moves.length / 3);
+    button.style.width = "64px";
+    button.style.height = "48px";
+    button.textContent = move.label;
+    button.setAttribute("aria-label", describe(move.label));
+    button.onclick = () => ui.play(move);
+    decorate(button, view, (m) => m.label === move.label);
+    turns.appendChild(button);
+  });
+  board.appendChild(turns);
+}
