@@ -356,3 +356,36 @@ def test_the_sparse_puzzles_play_by_tapping(page, server, puzzle, taps, after):
         page.click('#board [aria-label^="hole a3,"]')
         page.click('#board [aria-label^="hole a5,"]')
         wait_text(page, "#status", "No jump from a3 to a5")
+
+
+def test_the_hanoi_hint_is_drawn_and_the_peg_names_are_readable(page, server):
+    """The hinted pegs are outlined; a peg's name stands on white, not on the dark pole."""
+    open_game(page, server, "hanoi")
+    page.click("#hint")
+    wait_text(page, "#status", "^Hint")
+    hinted = page.query_selector_all("#board .peg.hinted")
+    assert len(hinted) == 2
+    assert all(p.evaluate("e => getComputedStyle(e).outlineStyle") != "none" for p in hinted)
+    backgrounds = page.eval_on_selector_all(
+        "#board .peg .tube-number", "names => names.map((e) => getComputedStyle(e).backgroundColor)")
+    assert backgrounds and set(backgrounds) == {"rgb(255, 255, 255)"}
+
+
+def test_lucas_says_which_rule_a_piece_breaks_and_fits_a_phone(browser, server):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    open_game(page, server, "lucas")
+    assert "never over its own colour" in (page.text_content("#game-rules") or "")
+    page.click('#board [aria-label^="cell 2,"]')  # the middle A: one A between it and the gap
+    wait_text(page, "#status", "never jumps over its own colour")
+    page.click('#board [aria-label^="cell 1,"]')
+    wait_text(page, "#status", "pieces from the gap")
+    for n in ("3", "6"):
+        page.select_option("#setting-n", n)
+        page.click("#new")
+        wait_text(page, "#par", "needs")
+        right = page.eval_on_selector_all("#board .cell",
+                                          "cells => Math.max(...cells.map((c) => "
+                                          "c.getBoundingClientRect().right))")
+        assert right <= PHONE["width"], f"{n} a side: the row ends at {right}px"
+    context.close()

@@ -5,9 +5,28 @@ const COLOURS = { A: "#e69f00", B: "#0072b2", _: "#ffffff" };
 
 export const title = "Lucas' inverted pieces";
 export const rules = "Swap the A's and the B's across the one gap. A piece slides into "
-  + "the gap next to it, or jumps over one piece into the gap behind it. Either way: any "
-  + "piece moves in both directions; forward only: A's move right and B's left. Click a "
-  + "piece to move it into the gap.";
+  + "the gap next to it, or jumps over one piece of the other colour into the gap behind "
+  + "it (never over its own colour). Either way: any piece moves in both directions; "
+  + "forward only: A's move right and B's left. Click a piece to move it into the gap.";
+
+function whyNot(cells, index, variant) {
+  // the rule a piece that cannot move breaks, in words
+  const piece = cells[index];
+  const gap = cells.indexOf("_");
+  const away = Math.abs(index - gap);
+  if (away > 2) {
+    return `it is ${away - 1} pieces from the gap: a piece moves into the gap next to it, `
+      + "or jumps one piece into it";
+  }
+  const forward = piece === "A" ? gap > index : gap < index;
+  if (variant === "forward" && !forward) {
+    return `forward only: ${piece === "A" ? "A's move right" : "B's move left"}`;
+  }
+  if (away === 2 && cells[(index + gap) / 2] === piece) {
+    return `a piece never jumps over its own colour (${piece} over ${piece})`;
+  }
+  return "no move";
+}
 
 export function settings() {
   return [
@@ -31,21 +50,26 @@ export function describe(label) {
 
 export function draw(board, view, ui) {
   const cells = view.state;
-  const area = grid(board, cells.length, cells.length > 11 ? 44 : 52);
+  // the whole row fits the board's width (a phone's too): cells and gaps shrink
+  const spacing = cells.length > 9 ? 3 : 6;
+  const size = Math.max(24, Math.min(52, Math.floor(((board.clientWidth || 360)
+    - spacing * (cells.length - 1)) / cells.length)));
+  const area = grid(board, cells.length, size);
+  area.style.gap = `${spacing}px`;
   const gap = cells.indexOf("_");
   [...cells].forEach((piece, index) => {
     // the move of this piece is the one that leaves the gap where the piece was
     const move = view.moves.find((m) => m.state.indexOf("_") === index);
     const square = cell({
       row: 0, col: index, text: piece === "_" ? "" : piece, background: COLOURS[piece],
-      size: cells.length > 11 ? 44 : 52,
+      size,
       label: piece === "_" ? `cell ${index + 1}, the gap` : `cell ${index + 1}, piece ${piece}`
         + (move ? "" : ", cannot move"),
       onClick: () => {
         if (move) ui.play(move);
         else ui.illegal(piece === "_" ? "Click a piece, not the gap."
-          : `That ${piece} cannot move: it must be next to the gap or one piece away from it`
-            + (view.moves.length ? " (and move the way the rule allows)." : "."));
+          : `That ${piece} cannot move: ${whyNot(cells, index,
+            (view.settings && view.settings.variant) || "either way")}.`);
       },
     });
     if (!move && index !== gap) square.classList.add("forbidden");
