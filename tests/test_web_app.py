@@ -389,3 +389,23 @@ def test_lucas_says_which_rule_a_piece_breaks_and_fits_a_phone(browser, server):
                                           "c.getBoundingClientRect().right))")
         assert right <= PHONE["width"], f"{n} a side: the row ends at {right}px"
     context.close()
+
+
+def test_no_stale_text_after_a_switch_or_a_refused_target(page, server):
+    """Spot Colour never shows Lights Out's facts; a bad custom target is refused in one
+    line and the game on the board stands, with its par."""
+    open_game(page, server, "lightsout")
+    wait_text(page, "#extra", "solve this board")
+    page.click("text=Spot Colour discs")
+    page.wait_for_selector("#spots-check")
+    assert text(page, "#extra") == ""
+    open_game(page, server, "tricolore")
+    page.select_option("#setting-target", "custom")  # deals a game (to the default target)
+    wait_text(page, "#par", "needs \\d+")
+    board, par = text(page, "#state-text"), re.search(r"needs (\d+)", text(page, "#par"))[1]
+    page.fill("#setting-custom", "WBXW.WBRB")
+    page.press("#setting-custom", "Enter")
+    page.click("#new")
+    wait_text(page, "#status", "letter")
+    assert text(page, "#state-text") == board
+    assert f"needs {par} " in text(page, "#par")

@@ -196,6 +196,9 @@ async function refresh(generation, { atStart = false } = {}) {
   }
   game.view = view;
   game.state = view.state; game.context = view.context; game.target = view.target;
+  game.shown = { state: game.state, target: game.target, context: game.context,
+                 options: game.options, history: [...game.history], made: game.made,
+                 par: game.par, view };
   draw();
   showPar();
   $("build").hidden = !view.buildable;
@@ -219,6 +222,7 @@ function standalone() {
 
 async function start(position) {
   cancel();
+  $("extra").textContent = "";  // the last puzzle's facts are not this one's
   if (standalone()) {
     Object.assign(game, { state: position.state, target: "", context: "", options: {},
                           history: [], made: 0, par: null, view: null });
@@ -230,12 +234,24 @@ async function start(position) {
     return;
   }
   const generation = game.generation;
+  const previous = game.shown;  // the last game the board showed whole
   Object.assign(game, { state: position.state, target: position.target || "",
                         context: position.context || "", options: position.options || {},
                         history: [], made: 0, par: null, view: null });
   $("par").textContent = "";
   say("Working out the par…");
-  await refresh(generation, { atStart: true });
+  try {
+    await refresh(generation, { atStart: true });
+  } catch (error) {
+    // a game the server refuses (a bad custom target): the one on the board stands
+    if (!(error instanceof Cancelled) && generation === game.generation && previous) {
+      Object.assign(game, previous, { history: [...previous.history] });
+      draw();
+      showPar();
+      saveUrl();
+    }
+    throw error;
+  }
 }
 
 async function playerMove(move) {
@@ -339,7 +355,12 @@ async function newGame() {
   readSettings();
   $("par").textContent = "";
   say("Dealing…");
-  const fresh = await game.renderer.newGame(game.settings, api);
+  let fresh;
+  try {
+    fresh = await game.renderer.newGame(game.settings, api);
+  } finally {
+    if (generation === game.generation) showPar();  // a refused deal: the game stands
+  }
   guard(generation);
   await start(fresh);
 }
@@ -416,6 +437,7 @@ async function choosePuzzle(name, shared = null) {
   if (!info) throw new Error(`no puzzle ${name} on this page`);
   game.info = info;
   game.renderer = await import(info.renderer);
+  game.shown = null;  // no game of another puzzle to fall back on
   const guide = $("guide");
   guide.innerHTML = "";
   if (info.approximation) {
