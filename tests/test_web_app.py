@@ -409,3 +409,36 @@ def test_no_stale_text_after_a_switch_or_a_refused_target(page, server):
     wait_text(page, "#status", "letter")
     assert text(page, "#state-text") == board
     assert f"needs {par} " in text(page, "#par")
+
+
+def test_a_reload_keeps_the_moves_made_undo_and_the_par(page, server, data_dir):
+    """Four moves, one of them not optimal, then a reload: the count, Undo and the par
+    are the game's, so that finishing says how many moves it took against the par."""
+    par = open_game(page, server, "hanoi")
+    page.click("#board .peg >> nth=0")
+    page.click("#board .peg >> nth=2")  # the smallest disc to peg C: not the optimal move
+    wait_text(page, "#made", "^1$")
+    assert fewest_moves(shared_game(page), data_dir) == par  # one move, the par unchanged
+    for count in (2, 3, 4):
+        page.click("#step")
+        wait_text(page, "#made", f"^{count}$")
+    before = text(page, "#state-text")
+    page.reload()
+    wait_text(page, "#made", "^4$")
+    assert text(page, "#state-text") == before
+    assert f"needs {par} " in text(page, "#par")
+    page.click("#undo")
+    wait_text(page, "#made", "^3$")
+
+
+def test_back_returns_to_the_previous_puzzle_and_its_position(page, server):
+    open_game(page, server, "hanoi")
+    page.click("#step")
+    wait_text(page, "#made", "^1$")
+    position = text(page, "#state-text")
+    page.click("#puzzles button[data-puzzle='sliding']")
+    page.wait_for_function("() => location.hash.includes('puzzle=sliding')")
+    page.go_back()
+    wait_text(page, "#game-title", "Hanoi")
+    wait_text(page, "#made", "^1$")
+    assert text(page, "#state-text") == position

@@ -114,7 +114,32 @@ function saveUrl() {
   if (game.context) params.set("context", game.context);
   for (const [name, value] of Object.entries(game.options)) params.set("option." + name, value);
   for (const [name, value] of Object.entries(game.settings)) params.set("set." + name, value);
-  history.replaceState(null, "", "#" + params.toString());
+  const hash = "#" + params.toString();
+  // a new game or another puzzle is a new entry of the browser's history (Back returns to
+  // the game before); a move replaces the entry
+  if (game.pushNext && hash !== location.hash) history.pushState(null, "", hash);
+  else history.replaceState(null, "", hash);
+  game.pushNext = false;
+  remember(hash);
+}
+
+// ---- what the URL cannot hold (moves made, Undo, par) survives a reload or Back ------
+const STORED = "tablebase-games";
+const STORED_GAMES = 30;
+
+function remember(hash) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(STORED) || "[]")
+      .filter((entry) => entry.hash !== hash).slice(-(STORED_GAMES - 1));
+    kept.push({ hash, history: game.history, made: game.made, par: game.par });
+    sessionStorage.setItem(STORED, JSON.stringify(kept));
+  } catch { /* storage off or full: a reload starts the count afresh */ }
+}
+
+function recalled(hash) {
+  try {
+    return JSON.parse(sessionStorage.getItem(STORED) || "[]").find((e) => e.hash === hash);
+  } catch { return undefined; }
 }
 
 function readUrl() {
@@ -242,6 +267,13 @@ async function start(position) {
   say("Working out the par…");
   try {
     await refresh(generation, { atStart: true });
+    if (position.resume) {
+      Object.assign(game, { history: position.resume.history, made: position.resume.made,
+                            par: position.resume.par });
+      draw();
+      showPar();
+      saveUrl();
+    }
   } catch (error) {
     // a game the server refuses (a bad custom target): the one on the board stands
     if (!(error instanceof Cancelled) && generation === game.generation && previous) {
@@ -351,6 +383,7 @@ function undo() {
 
 async function newGame() {
   cancel();
+  game.pushNext = true;  // Back returns to the game before
   const generation = game.generation;
   readSettings();
   $("par").textContent = "";
@@ -504,7 +537,7 @@ async function main() {
     button.dataset.puzzle = info.name;
     button.textContent = info.summary.split(/[:(]/)[0].trim();
     button.title = info.summary;
-    button.onclick = () => choosePuzzle(info.name).catch(failed);
+    button.onclick = () => { game.pushNext = true; choosePuzzle(info.name).catch(failed); };
     list.appendChild(button);
   }
   wire("new", newGame); wire("hint", hint); wire("step", step); wire("solve", solve);
@@ -515,13 +548,14 @@ async function main() {
   $("board").addEventListener("keydown", arrowKeys);
   document.addEventListener("keydown", shortcut);
   showSolving();
-  // a shared link pasted into this tab: play the game it holds
-  window.addEventListener("hashchange", () => openShared().catch(failed));
+  // Back and Forward, or a shared link pasted into this tab: play the game it holds
+  window.addEventListener("popstate", () => openShared().catch(failed));
   await openShared();
 }
 
 async function openShared() {
   const shared = readUrl();
+  shared.resume = recalled(location.hash);
   const first = game.puzzles.some((p) => p.name === shared.puzzle) ? shared.puzzle
     : game.puzzles[0].name;
   await choosePuzzle(first, shared.puzzle === first ? shared : null);
