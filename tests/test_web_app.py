@@ -442,3 +442,40 @@ def test_back_returns_to_the_previous_puzzle_and_its_position(page, server):
     wait_text(page, "#game-title", "Hanoi")
     wait_text(page, "#made", "^1$")
     assert text(page, "#state-text") == position
+
+
+def test_keyboard_focus_stays_on_a_chosen_peg_and_a_skip_link_reaches_the_board(page,
+                                                                                 server):
+    open_game(page, server, "hanoi")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.col") == "0"
+    page.keyboard.press("Enter")  # peg A chosen: the board is drawn again
+    assert page.evaluate("document.activeElement.dataset.col") == "0"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    wait_text(page, "#made", "^1$")
+
+
+@pytest.mark.parametrize("puzzle", ["tricolore", "lightsout", "sliding"])
+def test_marks_on_the_board_edges_are_not_clipped(page, server, puzzle):
+    """#board scrolls sideways on a narrow screen, so it clips what sticks out of it: the
+    value badges of the top row, the hint's outline on an edge square."""
+    open_game(page, server, puzzle)
+    page.click("#values")
+    wait_text(page, "#status", "optimum|No move")
+    page.click("#hint")
+    wait_text(page, "#status", "^Hint")
+    clipped = page.evaluate("""() => {
+        const board = document.querySelector('#board').getBoundingClientRect();
+        const outside = [];
+        for (const e of document.querySelectorAll('#board .badge, #board .hinted')) {
+            const r = e.getBoundingClientRect();
+            const ring = e.classList.contains('hinted') ? 7 : 0;  // outline 5px + offset 2px
+            if (r.top - ring < board.top || r.left - ring < board.left
+                || r.right + ring > board.right) outside.push(e.className);
+        }
+        return outside;
+    }""")
+    assert clipped == []

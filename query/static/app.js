@@ -515,6 +515,28 @@ function arrowKeys(event) {
   if (next) { next.focus(); event.preventDefault(); }
 }
 
+function keepBoardFocus() {
+  // a renderer redraws its board when a piece is chosen (a tube, a peg): the control the
+  // keyboard player was on is drawn anew, and focus stays on its place, not on the page
+  let place = null;
+  const board = $("board");
+  board.addEventListener("focusin", (event) => {
+    const here = event.target;
+    place = here.dataset.row === undefined ? null
+      : `[data-row="${here.dataset.row}"][data-col="${here.dataset.col}"]`;
+  });
+  document.addEventListener("mousedown", (event) => {
+    if (!board.contains(event.target)) place = null;
+  });
+  new MutationObserver(() => {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (place && lost) {
+      const again = board.querySelector(place);
+      if (again) again.focus();
+    }
+  }).observe(board, { childList: true, subtree: true });
+}
+
 const SHORTCUTS = { h: "hint", s: "step", n: "new", u: "undo", v: "values", o: "sequence" };
 
 function shortcut(event) {
@@ -546,6 +568,11 @@ async function main() {
   $("undo").onclick = undo;
   $("guide").onchange = () => { cancel(); if (game.view) say(describeView(game.view)[0]); };
   $("board").addEventListener("keydown", arrowKeys);
+  keepBoardFocus();
+  $("skip").onclick = () => {
+    const first = $("board").querySelector("[data-row]");
+    if (first) first.focus();
+  };
   document.addEventListener("keydown", shortcut);
   showSolving();
   // Back and Forward, or a shared link pasted into this tab: play the game it holds
