@@ -973,3 +973,14 @@ def test_builds_on_request_stop_at_the_servers_cap(small_data, tmp_path):
         assert time.monotonic() < deadline
         time.sleep(0.2)
     assert client.get(f"/api/jobs/{first.json()['id']}").json()["state"] == "done"
+
+
+def test_a_size_that_is_never_clearable_is_said_at_once_with_advice_that_helps(data_dir):
+    """14 colours in tubes of 4 with one empty tube: every deal is proven unclearable, so
+    the answer says so within seconds and advises an empty tube, not "fewer moves"."""
+    began = time.monotonic()
+    hunted = run("query", "random", "balls", "--colours", "14", "--capacity", "4", "--empty",
+                 "1", "--clearable", "--data", str(data_dir), timeout=60)
+    assert time.monotonic() - began < 15
+    assert_one_line_error(hunted, "add an empty tube")
+    assert "fewer moves" not in hunted.stderr

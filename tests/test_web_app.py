@@ -479,3 +479,16 @@ def test_marks_on_the_board_edges_are_not_clipped(page, server, puzzle):
         return outside;
     }""")
     assert clipped == []
+
+
+def test_a_ball_deal_that_cannot_be_made_is_refused_at_once_and_the_game_stands(page,
+                                                                               server):
+    par = open_game(page, server, "balls")
+    board = text(page, "#state-text")
+    page.fill("#setting-colours", "14")
+    page.fill("#setting-empty", "1")
+    began = time.time()
+    page.click("#new")
+    wait_text(page, "#status", "add an empty tube", timeout=15_000)
+    assert time.time() - began < 15
+    assert text(page, "#state-text") == board and f"needs {par} " in text(page, "#par")

@@ -456,6 +456,11 @@ def random_start(rules: Balls, rng: np.random.Generator) -> tuple[int, ...]:
     return rules.state_of_tubes(full + [[]] * (rules.tubes - rules.colours))
 
 
+HOPELESS_DEALS = 40
+"""Random deals all proven unclearable after which a size is said to be (almost) never
+clearable, at once, instead of hunting on."""
+
+
 def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
              rng: np.random.Generator, budget: int = SOLVER_BUDGET,
              seconds: float = DEAL_SECONDS, progress: bool = False) -> Answer:
@@ -469,16 +474,27 @@ def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
     rules = Balls(colours + empty, capacity, colours)
     started = time.monotonic()
     deadline = started + work_seconds(seconds)
-    tried = 0
+    tried, unclearable, longest = 0, 0, None
     with tqdm(total=DEAL_ATTEMPTS, desc="deals tried", unit="deal",
               disable=None if progress else True, leave=False) as bar:  # None: a terminal's
         while tried < DEAL_ATTEMPTS and time.monotonic() < deadline:
             found = searched(rules, random_start(rules, rng), budget)
             tried += 1
             bar.update()
-            if found.verdict == "optimal" and found.length >= min_moves:
-                return found
-    raise QueryError(f"no deal of {colours} colours in tubes of {capacity} with {empty} "
-                     f"empty needing {min_moves}+ moves proven in {tried} tries "
-                     f"({time.monotonic() - started:.0f} s): ask for fewer moves "
-                     "or more empty tubes")
+            if found.verdict == "optimal":
+                if found.length >= min_moves:
+                    return found
+                longest = max(longest or 0, found.length)
+            unclearable += found.verdict == "unclearable"
+            if unclearable == tried >= HOPELESS_DEALS:
+                break  # this size is (almost) never clearable: say so now
+    size = (f"{colours} colours in tubes of {capacity} with {empty} empty "
+            f"tube{'s' if empty > 1 else ''}")
+    if longest is None:
+        proven = "each proven unclearable" if unclearable == tried else (
+            f"{unclearable} proven unclearable, the others unresolved")
+        raise QueryError(f"no deal of {size} could be cleared: {tried} random deals tried, "
+                         f"{proven}; add an empty tube (or fewer colours)")
+    raise QueryError(f"no deal of {size} needing {min_moves}+ moves in {tried} tries "
+                     f"({time.monotonic() - started:.0f} s; the longest clearable one "
+                     f"needed {longest}): ask for fewer moves")
