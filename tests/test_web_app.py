@@ -492,3 +492,30 @@ def test_a_ball_deal_that_cannot_be_made_is_refused_at_once_and_the_game_stands(
     wait_text(page, "#status", "add an empty tube", timeout=15_000)
     assert time.time() - began < 15
     assert text(page, "#state-text") == board and f"needs {par} " in text(page, "#par")
+
+
+def test_settings_that_do_not_apply_are_hidden(page, server):
+    """The 4x2 method on a 4x4 board, the custom target field when the target is not
+    custom: shown only when they apply."""
+    open_game(page, server, "tricolore")
+    assert page.is_visible("#setting-method") and page.is_hidden("#setting-custom")
+    page.select_option("#setting-size", "4x4")
+    wait_text(page, "#par", "needs \\d+|never")
+    assert page.is_hidden("#setting-method")
+    page.select_option("#setting-target", "custom")
+    assert page.is_visible("#setting-custom")
+
+
+def test_how_to_play_looks_tappable_and_charts_keep_their_size_on_a_phone(browser, server):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    open_game(page, server, "tricolore")
+    marker = page.evaluate("getComputedStyle(document.querySelector('details summary'), "
+                           "'::before').content")
+    assert marker not in ("none", "normal", "")
+    page.wait_for_function("[...document.querySelectorAll('img.chart')].every("
+                           "(i) => i.complete && i.naturalWidth > 0)")
+    widths = page.eval_on_selector_all("img.chart", "charts => charts.map((c) => c.width)")
+    assert widths and min(widths) >= 480, widths
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()

@@ -8,7 +8,8 @@
 //   rules            one paragraph of rules (plain text)
 //   settings()       the game's choices: [{name, label, choices: [[value, text]...]} or
 //                    {name, label, type: "number", min, max, value} or
-//                    {name, label, type: "text", placeholder}], first choice the default
+//                    {name, label, type: "text", placeholder}], first choice the default;
+//                    shownWhen: {name: value} shows a field only while another has a value
 //   newGame(s, api)  a fresh game for settings s: {state, target, options}; api(path,
 //                    params) fetches JSON (throws Error(detail) on a 4xx)
 //   draw(board, view, ui)   draws view = {state, context, target, moves, hint, values,
@@ -456,11 +457,22 @@ function drawSettings(initial) {
     }
     input.id = "setting-" + field.name;
     input.name = field.name;
-    input.onchange = () => newGame().catch(failed);
+    input.onchange = () => { showApplicableSettings(); newGame().catch(failed); };
+    if (field.shownWhen) label.dataset.shownWhen = JSON.stringify(field.shownWhen);
     label.appendChild(input);
     form.appendChild(label);
   }
+  showApplicableSettings();
   readSettings();
+}
+
+function showApplicableSettings() {
+  // a setting that applies only with others (shownWhen: {name: value}) is shown only then
+  for (const label of document.querySelectorAll("#settings label[data-shown-when]")) {
+    const when = JSON.parse(label.dataset.shownWhen);
+    label.hidden = !Object.entries(when).every(
+      ([name, value]) => ($("setting-" + name) || {}).value === value);
+  }
 }
 
 async function choosePuzzle(name, shared = null) {

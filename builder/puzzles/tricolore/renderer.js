@@ -15,11 +15,12 @@ export const rules = "A click advances colours R → W → B → R. A red square
 export function settings() {
   return [
     { name: "size", label: "Board", choices: [["4x2", "4×2"], ["4x4", "4×4"]] },
-    { name: "method", label: "Method (4×2)", choices: [["unrestricted", "unrestricted"],
-      ["hybrid", "hybrid"], ["restricted", "restricted"]] },
+    { name: "method", label: "Method", choices: [["unrestricted", "unrestricted"],
+      ["hybrid", "hybrid"], ["restricted", "restricted"]], shownWhen: { size: "4x2" } },
     { name: "target", label: "Target", choices: [["R", "All red"], ["W", "All white"],
       ["WB", "Alternating"], ["custom", "Any board…"]] },
-    { name: "custom", label: "Custom target", type: "text", placeholder: "e.g. WBWB.BWBW" },
+    { name: "custom", label: "Custom target", type: "text", placeholder: "e.g. WBWB.BWBW",
+      shownWhen: { target: "custom" } },
   ];
 }
 
