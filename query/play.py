@@ -104,8 +104,10 @@ class Guide(str, Enum):
 class JobOut(BaseModel):
     id: int
     state: str = Field(description="'queued', 'building', 'done' or 'failed'")
-    seconds: float
+    seconds: float = Field(description="since the build started (its length once ended)")
     detail: str = ""
+    step: int = Field(0, description="steps of the build done so far (a search's levels)")
+    note: str = Field("", description="what the last step found, in words")
 
 
 def _options(puzzle, request: Request) -> dict[str, str]:
@@ -160,6 +162,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
     router = APIRouter()
     builds = {"started": 0}
     jobs: dict[int, JobOut] = {}
+    job_started: dict[int, float] = {}
     job_ids = itertools.count(1)
     building = threading.Lock()
     building_count = threading.Lock()
@@ -256,6 +259,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
             builds["started"] += 1
         job = JobOut(id=next(job_ids), state="queued", seconds=0.0)
         jobs[job.id] = job
+        job_started[job.id] = time.perf_counter()
         threading.Thread(target=_run_build, args=(job, spec), daemon=True).start()
         return job
 
@@ -264,10 +268,16 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         from builder.routine import build_table
 
         started = time.perf_counter()
+
+        def stepped(step: int, note: str) -> None:
+            job.step, job.note = step, note
+            job.seconds = round(time.perf_counter() - started, 1)
+
         with building:
             job.state = "building"
             try:
-                result = build_table(data_dir, spec, progress=False, log=lambda *a: None)
+                with work.progress_to(stepped):
+                    result = build_table(data_dir, spec, progress=False, log=lambda *a: None)
                 if result.built:
                     refresh_catalog(data_dir)
                 job.state = "done"
@@ -283,6 +293,8 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         job = jobs.get(job_id)
         if job is None:
             raise MissingTableError(f"no build job {job_id}")
+        if job.state in ("queued", "building"):
+            job.seconds = round(time.perf_counter() - job_started[job.id], 1)
         return job
 
     return router

@@ -519,3 +519,39 @@ def test_how_to_play_looks_tappable_and_charts_keep_their_size_on_a_phone(browse
     assert widths and min(widths) >= 480, widths
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     context.close()
+
+
+def test_a_build_reports_its_progress_survives_play_and_says_when_it_is_done(page,
+                                                                              tmp_path):
+    """During a 4x4 target's build the player plays on: the build's own line shows its
+    level and seconds, the status is the game's, and the end says the hints are exact;
+    another puzzle's page shows nothing of it."""
+    from builder.catalog import refresh_catalog
+    from builder.puzzles.tricolore.tables import target_spec
+    from builder.routine import build_table
+
+    build_table(tmp_path, target_spec("RRR.RRR.RRR", 3, 3), progress=False)
+    refresh_catalog(tmp_path)
+    start, target = "RRRR.RRRR.RRRR.RRRR", "RWRR.RRRR.RRRR.RRRW"
+    with served(tmp_path, "--allow-builds", "1") as server:
+        page.goto(f"{server}/#" + urlencode({"puzzle": "tricolore", "state": start,
+                                              "target": target, "option.method":
+                                              "unrestricted", "set.size": "4x4"}))
+        wait_text(page, "#status", "[Nn]o table for this target", timeout=60_000)
+        assert "below" not in text(page, "#status")
+        page.click("#build")
+        wait_text(page, "#build-status", "level \\d+.* \\d+ s", timeout=60_000)
+        from axe_playwright_python.sync_playwright import Axe
+
+        violations = Axe().run(page).response["violations"]
+        assert not [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
+        page.click("#board [data-row='0'][data-col='0']")  # play on during the build
+        wait_text(page, "#made", "^1$")
+        assert "Building" not in text(page, "#status")
+        wait_text(page, "#build-status", "^Table built in \\d+ s: hints are exact now",
+                  timeout=120_000)
+        assert page.is_hidden("#build-progress")
+        wait_text(page, "#status", "remain at best\\.$|Target reached")
+        page.click("#puzzles button[data-puzzle='sliding']")
+        page.wait_for_function("() => location.hash.includes('puzzle=sliding')")
+        assert text(page, "#build-status") == "" and "Building" not in text(page, "#status")

@@ -5,8 +5,9 @@ stops at the server's time and budget limits, and gives its memory back after, w
 cheap answers (table walks, hints) never wait behind it.
 
 Plug-ins and the engine mark the work (``with expensive("what")``) and may ask for the
-server's caps (``capped_budget``, ``work_seconds``); they never know whether a server runs:
-the server opens a ``request_scope`` with its gate around each request.
+server's caps (``capped_budget``, ``work_seconds``), and report the steps of long work
+(``report_progress``); they never know whether a server runs: the server opens a
+``request_scope`` with its gate around each request, and ``progress_to`` around a build.
 """
 
 from __future__ import annotations
@@ -174,3 +175,27 @@ def _return_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
+
+
+_progress: contextvars.ContextVar[Callable[[int, str], None] | None] = contextvars.ContextVar(
+    "work_progress", default=None)
+
+
+@contextlib.contextmanager
+def progress_to(sink: Callable[[int, str], None]) -> Iterator[None]:
+    """Long work inside the block reports its steps to ``sink(step, note)`` (a server's
+    table build shows them to the page)."""
+    token = _progress.set(sink)
+    try:
+        yield
+    finally:
+        _progress.reset(token)
+
+
+def report_progress(step: int, note: str = "") -> None:
+    """A step of long work done (a search's level): told to whoever asked (``progress_to``),
+    else nobody (a command line has its bars)."""
+    sink = _progress.get()
+    if sink is not None:
+        sink(step, note)
+

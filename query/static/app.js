@@ -39,14 +39,15 @@ const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const SOLVE_DELAY_MS = 350;
 
-async function api(path, params = {}, method = "GET") {
-  // a request of a cancelled action is dropped (the server's search queue is short)
-  const signal = game.aborter.signal;
+async function api(path, params = {}, method = "GET", { keep = false } = {}) {
+  // a request of a cancelled action is dropped (the server's search queue is short);
+  // ``keep``: one that outlives the player's actions (a table build's progress)
+  const signal = keep ? undefined : game.aborter.signal;
   let response;
   try {
     response = await fetch(path + "?" + new URLSearchParams(params), { method, signal });
   } catch (error) {
-    if (signal.aborted) throw new Cancelled();
+    if (signal && signal.aborted) throw new Cancelled();
     throw error;
   }
   let body;
@@ -200,7 +201,7 @@ function describeView(view) {
   }
   if (view.distance === null) return ["This position can never reach the target.", "warning"];
   const searched = view.answered_by === "search" ? ` (found by search: no table for this `
-    + `target yet, ${hintsFrom}${view.buildable ? "; build it below for instant exact hints"
+    + `target yet, ${hintsFrom}${view.buildable ? "; build it (the button above the board) for instant exact hints"
       : ""})` : "";
   return [`${view.distance} ${unitWord(view.distance)} remain at best${searched}.`, ""];
 }
@@ -400,28 +401,41 @@ async function newGame() {
 }
 
 async function buildTable() {
-  cancel();
-  const generation = game.generation;
-  const job = await api(`/api/play/${game.info.name}/table`,
-                        { state: game.state, target: game.target, ...game.options }, "POST");
-  const progress = $("build-progress");
+  // The build goes on while the player plays on (its line and bar are its own, not the
+  // status): its progress is shown until it ends, then the position is answered again.
+  const puzzle = game.info.name, target = game.target;
+  const job = await api(`/api/play/${puzzle}/table`,
+                        { state: game.state, target, ...game.options }, "POST");
+  const progress = $("build-progress"), line = $("build-status");
+  const here = () => game.info.name === puzzle;  // another puzzle: its page is untouched
   progress.hidden = false;
+  progress.removeAttribute("value");
   $("build").disabled = true;
+  line.textContent = "Building this target's table…";
+  let ended;
   try {
     for (;;) {
       await sleep(500);
-      const now = await api(`/api/jobs/${job.id}`);
-      if (now.state === "failed") throw new Error(`building the table failed: ${now.detail}`);
-      if (now.state === "done") break;
-      say(`Building this target's table… ${now.seconds ? now.seconds + " s" : ""}`);
+      ended = await api(`/api/jobs/${job.id}`, {}, "GET", { keep: true });
+      if (!here()) return;
+      if (ended.state === "done" || ended.state === "failed") break;
+      line.textContent = `Building this target's table: ${ended.step ? `level ${ended.step}`
+        + (ended.note ? ` (${ended.note})` : "") + ", " : ""}${ended.seconds.toFixed(0)} s`;
+      progress.value = ended.step;
+      progress.max = Math.max(ended.step + 1, 20);  // a 4x4 target's search: about 20 levels
     }
   } finally {
-    progress.hidden = true;
-    $("build").disabled = false;
+    if (here()) { progress.hidden = true; $("build").disabled = false; }
   }
-  if (generation !== game.generation) return;
+  if (ended.state === "failed") {
+    line.textContent = `Building the table failed: ${ended.detail}`;
+    return;
+  }
+  line.textContent = `Table built in ${ended.seconds.toFixed(0)} s: hints are exact now.`;
+  if (game.target !== target) return;
+  cancel();
   game.slowSearch = false;
-  await refresh(generation, { atStart: game.made === 0 });
+  await refresh(game.generation, { atStart: game.made === 0 });
 }
 
 // ---- settings and puzzles -----------------------------------------------------------
@@ -483,6 +497,9 @@ async function choosePuzzle(name, shared = null) {
   game.info = info;
   game.renderer = await import(info.renderer);
   game.shown = null;  // no game of another puzzle to fall back on
+  $("build-status").textContent = "";
+  $("build-progress").hidden = true;
+  $("build").disabled = false;
   const guide = $("guide");
   guide.innerHTML = "";
   if (info.approximation) {

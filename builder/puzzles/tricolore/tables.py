@@ -23,6 +23,7 @@ from builder.puzzles.tricolore.rules import (
     Tricolore,
     check_method,
 )
+from builder.puzzles.work import report_progress
 
 ARRAYS = WALK_ARRAYS
 """The arrays of every Tricolore distance table: those the walk reads, in its order."""
@@ -131,6 +132,7 @@ def single_target(rules: Tricolore, target: int, progress: bool = True):
     def report(level: int, frontier_nodes: int) -> None:
         bar.update(1)
         bar.set_postfix(frontier_nodes=f"{frontier_nodes:,}")
+        report_progress(level, f"{frontier_nodes:,} boards at the frontier")
 
     try:
         from builder.puzzles.tricolore.stream_search import (
