@@ -555,3 +555,15 @@ def test_a_build_reports_its_progress_survives_play_and_says_when_it_is_done(pag
         page.click("#puzzles button[data-puzzle='sliding']")
         page.wait_for_function("() => location.hash.includes('puzzle=sliding')")
         assert text(page, "#build-status") == "" and "Building" not in text(page, "#status")
+
+
+@pytest.mark.parametrize("puzzle", PLAYABLE)
+def test_on_a_phone_the_board_starts_on_the_first_screen(browser, server, puzzle):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server}/#puzzle={puzzle}")
+    page.wait_for_selector("#board *")
+    top = page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
+    assert top < PHONE["height"] - 100, f"the board starts at {top}px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()

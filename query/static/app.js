@@ -513,6 +513,8 @@ async function choosePuzzle(name, shared = null) {
   $("guide-box").hidden = true;
   for (const button of document.querySelectorAll("#puzzles button")) {
     button.setAttribute("aria-pressed", String(button.dataset.puzzle === name));
+    // on a phone the list scrolls sideways: the chosen puzzle is shown in it
+    if (button.dataset.puzzle === name) button.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
   $("game-title").textContent = game.renderer.title;
   $("game-rules").textContent = game.renderer.rules;
