@@ -25,6 +25,7 @@ from bench.run import merge_rows, row
 from builder.puzzles.balls.solver import Workspace, solve
 
 GROUPS = ([(k, 4, 2) for k in range(4, 15)] + [(k, 4, 3) for k in range(6, 11)]
+          + [(k, 4, 1) for k in range(4, 15)]  # one empty tube: where most deals are stuck
           + [(k, 6, 2) for k in range(6, 13)])
 """(colours, capacity, empty tubes)."""
 BASELINE_GROUPS = {(4, 4, 2), (5, 4, 2)}
@@ -101,7 +102,7 @@ def bench_group(colours: int, capacity: int, empty: int, count: int) -> dict:
              f"p95 {percentile(times, 0.95) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms; "
              f"states explored median {statistics.median(explored):,.0f}, "
              f"max {max(explored):,}; mean optimal length "
-             f"{statistics.mean(lengths) if lengths else float('nan'):.1f}")
+             + (f"{statistics.mean(lengths):.1f}" if lengths else "- (none clearable)"))
     if baseline is not None:
         notes += "; baseline: plain Python BFS over the same deals, lengths identical"
     return row(f"balls_solver_{colours}c_{capacity}cap_{empty}e", sum(times), baseline, notes)

@@ -185,3 +185,29 @@ def test_query_moves_values_every_move_by_the_solver_where_no_table_exists(data_
     for entry, (_, _, following), value in zip(found["moves"], legal, expected):
         assert entry["state"] == rules.format(following)
         assert entry["distance"] == (None if value == 255 else value)
+
+
+@pytest.mark.parametrize(("colours", "capacity", "empty"), [(3, 4, 1), (4, 3, 2), (5, 3, 1)])
+def test_query_solve_json_counts_the_first_moves_that_keep_a_deal_clearable(data_dir, colours,
+                                                                            capacity, empty):
+    """For a level designer: the first moves, those that keep the deal clearable and those
+    that keep it optimal, equal a plain breadth-first search from each first move (deals
+    held by a table and deals only the solver answers)."""
+    rng = random.Random(colours * 100 + capacity)
+    rules = Balls(colours + empty, capacity, colours)
+    checked = 0
+    while checked < 3:
+        tubes = random_deal(rng, colours, capacity, empty)
+        fewest = plain_fewest_moves(tubes, capacity)
+        if fewest is None:
+            continue
+        checked += 1
+        after = [plain_fewest_moves(following, capacity)
+                 for _, following in plain_moves(tubes, capacity)]
+        found = json.loads(run("query", "solve", rules.format(rules.state_of_tubes(tubes)),
+                               "--json", "--data", str(data_dir)).stdout)
+        assert found["length"] == fewest
+        assert found["first_moves"] == len(after)
+        assert found["clearable_first_moves"] == sum(a is not None for a in after)
+        assert found["optimal_first_moves"] == sum(a == fewest - 1 for a in after)
+        assert found["undecided_first_moves"] == 0

@@ -357,7 +357,38 @@ def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) 
 def answer(tables: TableLookup, state: str, budget: int = SOLVER_BUDGET) -> Answer:
     """A state's answer: by table walk where a table holds its game, else by the solver."""
     rules = rules_of(state)
-    start = rules.parse(state)
+    return answer_of(tables, rules, rules.parse(state), budget)
+
+
+def first_moves(tables: TableLookup, found: Answer, budget: int = SOLVER_BUDGET
+                ) -> dict[str, int]:
+    """What makes a deal hard, for a level designer: its legal first moves, how many of
+    them keep it clearable, how many keep it optimal (one move nearer), and how many the
+    solver could not decide within ``budget`` (each first move's state answered as the
+    deal is: table walk or solver)."""
+    from builder.puzzles.balls.rules import tube_moves
+
+    rules = found.rules
+    start = found.states[0] if found.states else None
+    counts = {"first_moves": 0, "clearable_first_moves": 0, "optimal_first_moves": 0,
+              "undecided_first_moves": 0}
+    if start is None:  # unclearable (or unresolved): no first move keeps it clearable
+        return counts
+    for _, _, following in tube_moves(rules.tubes_of_state(start), rules.capacity):
+        after = answer_of(tables, rules, rules.state_of_tubes(following), budget)
+        counts["first_moves"] += 1
+        if after.verdict in ("optimal", "best_found"):
+            counts["clearable_first_moves"] += 1
+        if after.verdict == "optimal" and after.length == found.length - 1:
+            counts["optimal_first_moves"] += 1
+        if after.verdict == "unresolved":
+            counts["undecided_first_moves"] += 1
+    return counts
+
+
+def answer_of(tables: TableLookup, rules: Balls, start: tuple[int, ...],
+              budget: int = SOLVER_BUDGET) -> Answer:
+    """``answer`` for a parsed state."""
     try:
         table = BallsTable(tables, rules)
     except MissingTableError:
@@ -419,7 +450,9 @@ def solve(
     table walk where a table holds the game, else by an A* search that says what it
     proved: optimal, unclearable (every reachable state explored), or best_found /
     unresolved when the budget ran out (with a proven lower bound). Exits 1 when the state
-    cannot be cleared, 2 when nothing was proven.
+    cannot be cleared, 2 when nothing was proven. With --json, an optimal answer also
+    counts the first moves: legal, keeping the deal clearable, keeping it optimal (what
+    makes a deal hard for a player).
 
     Example: query solve "abcd|dcba|abcd|dcba||"
     """
@@ -428,6 +461,8 @@ def solve(
     if as_json:
         result = found.as_dict()
         result["state"] = rules.format(rules.parse(state))
+        if found.verdict == "optimal":  # what makes it hard: its first moves
+            result.update(first_moves(tables, found, budget))
         typer.echo(json.dumps(result))
     else:
         shown = rules.format(rules.parse(state))
