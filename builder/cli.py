@@ -133,6 +133,10 @@ def build(
         "--shards", help="Sparse tables: split the search into this many partitions by a "
         "hash of the key (more: less memory per task; the same table). 0: the plug-in's "
         "default.")] = 0,
+    memory: Annotated[str | None, typer.Option(
+        "--memory", help="Sparse tables: the most a shard's task may hold, e.g. 512MB or "
+        "2GiB; a level that would need more starts the search again in twice the shards "
+        "(the same table).", show_default=False)] = None,
 ) -> None:
     """Build one plug-in puzzle's tables through the engine's one build routine, then
     update the catalog for them alone.  Chunk tasks and the levels of a sparse search run
@@ -156,8 +160,9 @@ def build(
                                "see `builder --help` for its own command")
     if shards < 0 or shards > MAX_SHARDS:
         raise PuzzleInputError(f"--shards {shards}: from 1 to {MAX_SHARDS} (0: the default)")
-    if shards:
-        specs = [_with_shards(spec, shards) for spec in specs]
+    if shards or memory:
+        specs = [_with_shards(spec, shards, parse_bytes(memory) if memory else None)
+                 for spec in specs]
     executor = _executor(workers, scheduler)
     _hold(data)
     _build_specs(specs, data, force, quiet, executor)
@@ -166,12 +171,29 @@ def build(
 MAX_SHARDS = 4096
 
 
-def _with_shards(spec, shards: int):
+def _with_shards(spec, shards: int, memory: int | None):
     from dataclasses import replace
 
     if spec.sparse is None:
-        raise PuzzleInputError(f"--shards: {'/'.join(spec.parts)} is not a sparse table")
-    return replace(spec, sparse=replace(spec.sparse, shards=shards))
+        raise PuzzleInputError(f"--shards and --memory: {'/'.join(spec.parts)} is not a "
+                               "sparse table")
+    return replace(spec, sparse=replace(spec.sparse, shards=shards or spec.sparse.shards,
+                                        memory=memory))
+
+
+_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000**2, "mb": 1000**2,
+          "mib": 1024**2, "g": 1000**3, "gb": 1000**3, "gib": 1024**3}
+
+
+def parse_bytes(text: str) -> int:
+    """``512MB``, ``2GiB``, ``1g``: a size in bytes; a PuzzleInputError otherwise."""
+    import re
+
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*", text)
+    unit = found and found.group(2).lower()
+    if not found or unit not in _UNITS or float(found.group(1)) <= 0:
+        raise PuzzleInputError(f"--memory {text[:40]!r}: a size such as 512MB or 2GiB")
+    return int(float(found.group(1)) * _UNITS[unit])
 
 
 def _build_specs(specs, data: Path, force: bool, quiet: bool, executor=None) -> None:

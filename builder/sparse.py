@@ -31,6 +31,7 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -198,12 +199,29 @@ class _Run:
         os.replace(temporary, self.path)
 
 
+class MoreShards(Exception):
+    """A shard's working set would pass the memory bound: the search starts again in more
+    shards (the table is the same bytes)."""
+
+
+BYTES_PER_SEEN_KEY = 24
+"""A shard's merge holds its seen keys, their merged copy and the sort's scratch."""
+
+
+def working_set(seen: int, frontier: int, most: int) -> int:
+    """Bytes one shard's tasks hold at a level: its seen keys (merge) or its frontier's
+    successors before they are made distinct (expansion), whichever is larger."""
+    return max(BYTES_PER_SEEN_KEY * seen, 8 * frontier * max(most, 1) * 2)
+
+
 def level_search(folder: Path, roots: np.ndarray, moves, most: int,
                  parameters: tuple[int, ...], shards: int, within: Path | None,
-                 executor, bar, settings: dict, deepest: int) -> int:
+                 executor, bar, settings: dict, deepest: int,
+                 memory: int | None = None) -> int:
     """A breadth-first search by levels from ``roots``, partitioned into ``shards``, its
     levels in ``folder/level/L/S.npy`` (resuming after the last finished level).  Returns
-    the number of levels (the last one empty)."""
+    the number of levels (the last one empty).  With ``memory`` (bytes), a shard whose
+    next level would need more raises ``MoreShards``."""
     run = _Run(folder, {**settings, "shards": shards})
     if run.finished < 0:
         start = folder / "level/0"
@@ -227,8 +245,14 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
         if level >= deepest:
             raise ValueError(f"the search goes deeper than {deepest} levels: too deep for "
                              "its table (declare the search wide)")
+        if memory is not None:
+            largest = max(working_set(_count(folder / f"seen/{shard}.npy"),
+                                      _count(folder / f"level/{level}/{shard}.npy"), most)
+                          for shard in range(shards))
+            if largest > memory:
+                raise MoreShards(largest)
         if bar is not None:
-            bar.set_postfix_str(f"level {level + 1}", refresh=False)
+            bar.set_postfix_str(f"level {level + 1}, {shards} shards", refresh=False)
         list(executor.run(expand_shard, [(str(folder), level, shard, shards, moves, most,
                                           parameters) for shard in range(shards)],
                           desc=f"level {level + 1}", progress=False))
@@ -243,6 +267,10 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
         run.finish(level, {"found": found})
         if bar is not None:
             bar.update(found)
+
+
+def _count(path: Path) -> int:
+    return int(np.load(path, mmap_mode="r").shape[0]) if path.exists() else 0
 
 
 def _levels(folder: Path, shards: int, count: int) -> Iterator[tuple[int, np.ndarray]]:
@@ -267,18 +295,47 @@ def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: b
     plain = not isinstance(search.successors, str)
     if executor is None or plain:
         executor = _Serial()
-    shards = max(1, search.shards)
+    folder = Path(folder)
+    if search.memory is None:
+        return _search_in_shards(search, folder, executor, progress, label,
+                                 max(1, search.shards))
+    # the shard count a bounded build settled on is kept, so that a resumed build
+    # starts with it
+    chosen = folder / "shards.json"
+    try:
+        shards = int(json.loads(chosen.read_text())["shards"])
+    except (OSError, ValueError, KeyError):
+        shards = max(1, search.shards)
+    while True:
+        try:
+            return _search_in_shards(search, folder, executor, progress, label, shards)
+        except MoreShards as needed:
+            if shards >= MAX_SHARDS:
+                raise ValueError(f"a shard would need {int(needed.args[0]) / 2**20:,.0f} MiB "
+                                 f"even in {MAX_SHARDS} shards: raise the memory bound") from None
+            shards *= 2
+            for phase in ("enumerate", "distance"):  # begun in too few shards: again
+                shutil.rmtree(folder / phase, ignore_errors=True)
+            folder.mkdir(parents=True, exist_ok=True)
+            chosen.write_text(json.dumps({"shards": shards}))
+
+
+MAX_SHARDS = 4096
+
+
+def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bool,
+                      label: str, shards: int) -> tuple[np.ndarray, np.ndarray]:
     never = NEVER_WIDE if search.wide else NEVER_NARROW
     undone = search.predecessors if search.predecessors is not None else search.successors
-    settings = {"search": repr(search)}
-    folder = Path(folder)
+    settings = {"search": repr(replace(search, memory=None, shards=0))}
     with tqdm(desc=f"{label}: positions", unit=" positions", disable=not progress,
               mininterval=0.5) as bar:
         if search.starts:
             found = folder / "enumerate"
             count = level_search(found, np.asarray(search.starts), search.successors,
                                  search.most_moves, search.parameters, shards, None,
-                                 executor, bar, settings, deepest=1 << 30)
+                                 executor, bar, settings, deepest=1 << 30,
+                                 memory=search.memory)
             within = found / "seen"
         else:
             within = None
@@ -289,7 +346,7 @@ def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: b
         distances = folder / "distance"
         count = level_search(distances, targets, undone, search.most_moves,
                              search.parameters, shards, within, executor, bar, settings,
-                             deepest=never - 1)
+                             deepest=never - 1, memory=search.memory)
     levels = list(_levels(distances, shards, count))
     if within is None:
         keys = np.concatenate([keys for _, keys in levels])

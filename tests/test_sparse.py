@@ -152,3 +152,33 @@ def test_an_interrupted_build_resumes_after_its_last_level(tmp_path, monkeypatch
     resumed = table(search, tmp_path / "resumed")
     assert all(np.array_equal(a, b) for a, b in zip(expected, resumed))
     assert calls[:3] == [2, 2, 2]  # levels 0 and 1 were not expanded again
+
+
+def test_a_memory_bound_splits_the_search_into_more_shards_and_keeps_the_table(tmp_path):
+    from dataclasses import replace
+
+    puzzle = Pancakes()
+    expected = table(puzzle.sparse_search(6), tmp_path / "whole")
+    bounded = replace(puzzle.sparse_search(6), memory=4_000)
+    found = table(bounded, tmp_path / "bounded")
+    assert all(np.array_equal(a, b) for a, b in zip(expected, found))
+    import json
+
+    shards = json.loads((tmp_path / "bounded" / "shards.json").read_text())["shards"]
+    assert shards > 1
+    # the widest level of 720 positions in `shards` parts fits the bound
+    assert 24 * 720 / shards <= 4_000 * 2
+
+
+def test_builder_build_takes_a_memory_bound(tmp_path):
+    import subprocess
+    import sys
+
+    builder = str(Path(sys.executable).parent / "builder")
+    bad = subprocess.run([builder, "build", "klotski", "cell", "--memory", "lots", "--data",
+                          str(tmp_path)], capture_output=True, text=True, check=False)
+    assert bad.returncode != 0 and "a size such as 512MB" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    ok = subprocess.run([builder, "build", "klotski", "cell", "--memory", "400kB", "--quiet",
+                         "--data", str(tmp_path)], capture_output=True, text=True, check=False)
+    assert ok.returncode == 0, ok.stderr

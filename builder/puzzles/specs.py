@@ -72,6 +72,9 @@ class SparseSearch:
     parameters: tuple[int, ...] = ()
     wide: bool = False
     shards: int = 1
+    memory: int | None = None
+    """Bytes a shard's task may hold: where a level would need more, the search starts
+    again in twice the shards (None: ``shards`` as given).  Not part of the table."""
 
     @property
     def plain(self) -> bool:
