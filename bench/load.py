@@ -53,7 +53,7 @@ def start_server(data: Path) -> tuple[subprocess.Popen, int]:
     while time.monotonic() < deadline:
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            connection.request("GET", "/api/tricolore/tables")
+            connection.request("GET", "/api/puzzles")
             if connection.getresponse().status == 200:
                 return server, port
         except OSError:
@@ -63,18 +63,19 @@ def start_server(data: Path) -> tuple[subprocess.Popen, int]:
 
 
 def hint_requests(shape: tuple[int, int], count: int, seed: int) -> list[str]:
-    """Random hint URLs: 4×2 any method and target, 4×4 towards the all-red table."""
+    """Random hint URLs (the generic path, whose first move is the hint): 4×2 any method
+    and target, 4×4 towards the all-red table."""
     rules = Tricolore(*shape)
     rng = np.random.default_rng(seed)
     urls = []
     for board in rng.integers(0, rules.n_boards, count):
         if shape == (4, 2):
             target = int(rng.integers(0, rules.n_boards - 1))
-            query = {"board": rules.format(int(board)), "target": rules.format(target),
+            query = {"state": rules.format(int(board)), "target": rules.format(target),
                      "method": METHODS[int(rng.integers(0, len(METHODS)))]}
         else:
-            query = {"board": rules.format(int(board)), "target": "RRRR.RRRR.RRRR.RRRR"}
-        urls.append("/api/tricolore/hint?" + urlencode(query))
+            query = {"state": rules.format(int(board)), "target": "RRRR.RRRR.RRRR.RRRR"}
+        urls.append("/api/play/tricolore/path?" + urlencode(query))
     return urls
 
 

@@ -327,26 +327,32 @@ def started_server(data_dir: Path) -> tuple[subprocess.Popen, int]:
 
 
 def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
-    """8 threads of random 4×4 and 4×2 hints for a bounded time: no crash, no spurious
-    error, and every answer equal to the same question asked of the tables here."""
+    """8 threads of random 4×4 and 4×2 hints (the generic path's first move) for a bounded
+    time: no crash, no spurious error, and every answer equal to the same question asked
+    of the tables here (the engine's walk, its length the plug-in's own hint's count)."""
+    from builder.puzzles import registry
     from builder.puzzles.tricolore import Tricolore
     from builder.reader import Tables
+    from builder.walk import walk
     from tests.walks import tricolore_hint
 
     rng = np.random.default_rng(12)
     big, half = Tricolore(4, 4), Tricolore(4, 2)
     tables = Tables(data_dir)
+    puzzle = registry.by_name("tricolore")
     questions = []
-    for board in rng.integers(0, big.n_boards, 300):
-        click, remaining = tricolore_hint(tables, big, int(board), -1,
-                                          big.parse("RRRR.RRRR.RRRR.RRRR"), "unrestricted")
-        questions.append(({"board": big.format(int(board)), "target": "RRRR.RRRR.RRRR.RRRR"},
-                          click, remaining))
-    for board, target in rng.integers(0, half.n_boards - 1, (100, 2)):
-        click, remaining = tricolore_hint(tables, half, int(board), -1, int(target),
-                                          "unrestricted")
-        questions.append(({"board": half.format(int(board)), "target": half.format(int(target))},
-                          click, remaining))
+    pairs = [(big, int(board), big.parse("RRRR.RRRR.RRRR.RRRR"))
+             for board in rng.integers(0, big.n_boards, 300)]
+    pairs += [(half, int(board), int(target))
+              for board, target in rng.integers(0, half.n_boards - 1, (100, 2))]
+    for rules, board, target in pairs:
+        _, remaining = tricolore_hint(tables, rules, board, -1, target, "unrestricted")
+        query = {"state": rules.format(board), "target": rules.format(target)}
+        variant = puzzle.variant(query["state"], query["target"], {})
+        found = walk(puzzle, tables, variant, puzzle.parse(variant, query["state"]),
+                     puzzle.parse_target(variant, query["target"]))
+        assert found.length == remaining
+        questions.append((query, int(found.labels[0]) if found.labels else None, remaining))
 
     server, port = started_server(data_dir)
     try:
@@ -360,14 +366,14 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
                 query, click, remaining = questions[position % len(questions)]
                 position += 1
                 try:
-                    connection.request("GET", "/api/tricolore/hint?" + urlencode(query))
+                    connection.request("GET", "/api/play/tricolore/path?" + urlencode(query))
                     response = connection.getresponse()
                     body = json.loads(response.read())
                 except (OSError, ValueError) as error:
                     wrong.append(f"{query}: {error!r}")
                     return
-                if response.status != 200 or (body["click"], body["remaining"]) != (
-                        click, remaining):
+                first = int(body["moves"][0]["label"]) if body.get("moves") else None
+                if response.status != 200 or (first, body["length"]) != (click, remaining):
                     wrong.append(f"{query}: {response.status} {body}")
                 answered[number] += 1
 
@@ -747,9 +753,9 @@ def test_server_limits_expensive_work_and_says_why(data_dir):
         "state": "WBWW.WBRB.RRRR.RRRR", "target": "BRRR.RRRR.RRRR.RRRW"}).json()
     assert position["buildable"] is False
     for square in ("-1", "99"):
-        clicked = client.get("/api/tricolore/click", params={"board": "WBWW.WBRB",
-                                                             "square": square})
-        assert clicked.status_code == 400 and "not a square" in clicked.json()["detail"]
+        clicked = client.get("/api/play/tricolore/position", params={
+            "state": "WBWW.WBRB", "target": "RRRR.RRRR", "context": square})
+        assert clicked.status_code == 400 and "a square of the board" in clicked.json()["detail"]
 
 
 def test_a_busy_gate_refuses_at_once_and_a_slow_request_stops_at_its_limit():
@@ -899,7 +905,7 @@ def test_hints_stay_answered_while_clients_loop_expensive_requests(data_dir):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         while time.monotonic() < stop:
             began = time.perf_counter()
-            connection.request("GET", "/api/tricolore/hint?board=WBWW.WBRB&target=RRRR.RRRR")
+            connection.request("GET", "/api/play/tricolore/path?state=WBWW.WBRB&target=RRRR.RRRR")
             response = connection.getresponse()
             response.read()
             assert response.status == 200

@@ -22,52 +22,56 @@ def client(data_dir):
 
 
 def test_hint_respects_the_forbidden_square(client):
-    free = client.get("/api/tricolore/hint", params={"board": "WBWW.WBRB",
-                                                     "target": "RRRR.RRRR"}).json()
-    assert free["remaining"] == 7 and free["click"] is not None
-    blocked = client.get("/api/tricolore/hint", params={
-        "board": "WBWW.WBRB", "target": "RRRR.RRRR", "last": free["click"]}).json()
-    assert blocked["click"] != free["click"] and blocked["remaining"] >= 7
+    """The generic path's first move is the hint; the square clicked last (the position's
+    context) may not be clicked again."""
+    free = client.get("/api/play/tricolore/path", params={"state": "WBWW.WBRB",
+                                                           "target": "RRRR.RRRR"}).json()
+    assert free["length"] == 7 and free["moves"]
+    click = free["moves"][0]["label"]
+    blocked = client.get("/api/play/tricolore/path", params={
+        "state": "WBWW.WBRB", "target": "RRRR.RRRR", "context": click}).json()
+    assert blocked["moves"][0]["label"] != click and blocked["length"] >= 7
 
 
 def test_path_matches_the_cli_json(client, data_dir):
-    answer = client.get("/api/tricolore/path", params={
-        "start": "WBWW.WBRB", "target": "RRRR.RRRR", "method": "hybrid"}).json()
+    answer = client.get("/api/play/tricolore/path", params={
+        "state": "WBWW.WBRB", "target": "RRRR.RRRR", "method": "hybrid"}).json()
     cli = __import__("json").loads(subprocess.run(
         [str(Path(sys.executable).parent / "query"), "path", "WBWW.WBRB", "RRRR.RRRR",
          "--method", "hybrid", "--json", "--data", str(data_dir)],
         capture_output=True, text=True, check=False).stdout)
-    assert answer == cli
+    assert answer["length"] == cli["length"]
+    assert [move["state"] for move in answer["moves"]] == cli["boards"][1:]
+    assert [int(move["label"]) for move in answer["moves"]] == cli["clicks"]
 
 
 def test_4x4_hint_uses_the_exact_table(client):
-    answer = client.get("/api/tricolore/hint", params={
-        "board": "RRRB.BRWR.WBWR.RRBW", "target": "RRRR.RRRR.RRRR.RRRR"}).json()
-    assert answer["remaining"] == 9
+    answer = client.get("/api/play/tricolore/position", params={
+        "state": "RRRB.BRWR.WBWR.RRBW", "target": "RRRR.RRRR.RRRR.RRRR"}).json()
+    assert answer["distance"] == 9 and answer["answered_by"] == "table"
 
 
 def test_balls_endpoints(client):
-    path = client.get("/api/balls/path", params={"state": "rggb|brrg|gbbr|"}).json()
-    assert path["length"] == 12 and path["states"][0] == "rggb|brrg|gbbr|"
+    path = client.get("/api/play/balls/path", params={"state": "rggb|brrg|gbbr|"}).json()
+    assert path["length"] == 12 and path["start"] == "rggb|brrg|gbbr|"
     dealt = client.get("/api/balls/random", params={"min_moves": 15, "seed": 3}).json()
     assert dealt["moves"] >= 15
-    moved = client.get("/api/balls/move", params={"state": "rggb|brrg|gbbr|", "source": 0,
-                                                  "target": 3}).json()
-    assert moved["state"] == "ggb|brrg|gbbr|r"
+    position = client.get("/api/play/balls/position",
+                          params={"state": "rggb|brrg|gbbr|"}).json()
+    moved = {move["label"]: move["state"] for move in position["moves"]}
+    assert moved["0 -> 3"] == "ggb|brrg|gbbr|r" and "0 -> 1" not in moved
 
 
 @pytest.mark.parametrize("url, params, status", [
-    ("/api/tricolore/hint", {"board": "WBXW.WBRB", "target": "RRRR.RRRR"}, 400),
-    ("/api/tricolore/hint", {"board": "WBWW.WBRB", "target": "BBBB.BBBB"}, 422),
-    ("/api/tricolore/hint", {"board": "WBWW.WBRB", "target": "RRRR.RRRR", "method": "x"}, 422),
+    ("/api/play/tricolore/position", {"state": "WBXW.WBRB", "target": "RRRR.RRRR"}, 400),
+    ("/api/play/tricolore/path", {"state": "WBWW.WBRB", "target": "BBBB.BBBB"}, 422),
+    ("/api/play/tricolore/position", {"state": "WBWW.WBRB", "target": "RRRR.RRRR",
+                                      "method": "x"}, 400),
     ("/api/balls/random", {"min_moves": ""}, 422),
     ("/api/play/nosuch/position", {"state": "x"}, 422),
     ("/api/play/tricolore/position", {"state": "WBWW.WBRB", "context": "9"}, 400),
     ("/api/play/lucas/position", {"state": "AAA_BBB", "method": "hybrid"}, 400),
-    ("/api/tricolore/hint", {"board": "WBWW.WBRB", "target": "RRRR.RRRR", "last": 9}, 400),
-    ("/api/tricolore/click", {"board": "WBWW.WBRB", "square": 3, "last": 3}, 400),
-    ("/api/balls/move", {"state": "rggb|brrg|gbbr|", "source": 0, "target": 1}, 400),
-    ("/api/balls/path", {"state": "rggq|brrg|gbbr|"}, 400),
+    ("/api/play/balls/path", {"state": "rggq|brrg|gbbr|"}, 400),
     ("/api/tricolore/plots/nothing.svg", {}, 400),
 ])
 def test_bad_requests_get_a_clear_4xx(client, url, params, status):
@@ -80,27 +84,29 @@ def test_bad_requests_get_a_clear_4xx(client, url, params, status):
 
 def test_docs_and_charts_are_served(client):
     assert client.get("/docs").status_code == 200
-    assert "/api/tricolore/hint" in client.get("/openapi.json").text
+    assert "/api/play/{puzzle}/path" in client.get("/openapi.json").text
     chart = client.get("/api/tricolore/plots/methods.svg")
     assert chart.status_code == 200 and chart.text.lstrip().startswith("<?xml")
 
 
 def test_hint_at_the_target_counts_the_shortest_return_like_path(client):
     for board in ("RRRR.RRRR", "RRRR.RRRR.RRRR.RRRR"):
-        hint = client.get("/api/tricolore/hint", params={"board": board, "target": board})
-        path = client.get("/api/tricolore/path", params={"start": board, "target": board})
-        assert hint.status_code == path.status_code == 200
-        assert hint.json()["remaining"] == path.json()["length"] >= 1
+        position = client.get("/api/play/tricolore/position",
+                              params={"state": board, "target": board})
+        path = client.get("/api/play/tricolore/path", params={"state": board, "target": board})
+        assert position.status_code == path.status_code == 200
+        assert position.json()["distance"] == path.json()["length"] >= 1
 
 
 def test_boards_the_codec_cannot_hold_are_refused_not_wrapped(client):
     for board in ("R" * 41, ".".join(["RRRRRRR"] * 7)):
-        answer = client.get("/api/tricolore/click", params={"board": board, "square": 1})
+        answer = client.get("/api/play/tricolore/position", params={"state": board})
         assert answer.status_code == 400 and "at most 39" in answer.json()["detail"]
 
 
 def test_oversized_input_is_refused_in_one_line(client):
-    answer = client.get("/api/tricolore/hint", params={"board": "R" * 14_000, "target": "R"})
+    answer = client.get("/api/play/tricolore/position",
+                        params={"state": "R" * 14_000, "target": "R"})
     assert answer.status_code == 422
     detail = answer.json()["detail"]
     assert isinstance(detail, str) and "\n" not in detail and "RRRR" not in detail
@@ -109,11 +115,12 @@ def test_oversized_input_is_refused_in_one_line(client):
 
 
 def test_errors_never_show_a_server_path(client, data_dir):
-    answer = client.get("/api/tricolore/hint", params={"board": "RRRR.RRRR.RRRR.RRRB",
-                                                      "target": "RRRR.RRRR.RRRR.RRRW"})
-    assert answer.status_code == 404
-    assert str(data_dir) not in answer.json()["detail"]
-    assert str(Path(data_dir).resolve()) not in answer.json()["detail"]
+    answer = client.get("/api/play/tricolore/position", params={
+        "state": "RRRR.RRRR.RRRR.RRRB", "target": "RRRR.RRRR.RRRR.RRRW", "search": False})
+    assert answer.status_code == 200 and answer.json()["answered_by"] == "none"
+    assert "no exact table" in answer.json()["detail"]
+    assert str(data_dir) not in answer.text
+    assert str(Path(data_dir).resolve()) not in answer.text
 
 
 def test_head_on_the_page(client):
@@ -243,10 +250,6 @@ def test_the_schema_has_response_models_and_enums(client):
     assert "PositionOut" in str(position["responses"]["200"])
     puzzle = next(p for p in position["parameters"] if p["name"] == "puzzle")
     assert "enum" in str(schema["components"]["schemas"].get("PuzzleName", puzzle))
-    hint = schema["paths"]["/api/tricolore/hint"]["get"]
-    method = next(p for p in hint["parameters"] if p["name"] == "method")
-    assert "Method" in str(method["schema"]) and schema["components"]["schemas"]["Method"][
-        "enum"] == ["unrestricted", "hybrid", "restricted"]
     assert all(operation.get("summary") for route in schema["paths"].values()
                for operation in route.values())
 

@@ -226,22 +226,14 @@ def deal(
 
 
 def routes(tables: TableLookup):
-    """The endpoints under /api/balls: path, solvable, move, random."""
+    """The endpoints under /api/balls: what the solver proves about a state (verdict and
+    lower bound, which the generic /api/play/balls/... do not say) and random deals (the
+    page's New game).  Paths, positions and moves are the generic /api/play/balls/..."""
     from fastapi import APIRouter, Query
 
     from builder.puzzles import notation_query as notation
 
     router = APIRouter()
-
-    @router.get("/path", summary="The shortest way to clear a state")
-    def path(state: str = notation()):
-        """The shortest way to clear STATE (the CLI's `query path STATE cleared --json`):
-        by table walk, or by the solver at sizes no table holds."""
-        rules = rules_of(state)
-        found, _ = shortest(tables, rules, rules.parse(state))
-        shown = [rules.format(s) for s in found.states]
-        return {"start": shown[0], "target": shown[-1], "length": found.length,
-                "moves": [list(m) for m in found.moves], "states": shown}
 
     @router.get("/solve", summary="What is proven about a state")
     def solve_state(state: str = notation(),
@@ -249,26 +241,6 @@ def routes(tables: TableLookup):
         """What is proven about clearing STATE (the CLI's `query solve STATE --json`)."""
         found = answer(tables, state, budget)
         return {**found.as_dict(), "state": found.rules.format(found.rules.parse(state))}
-
-    @router.get("/solvable", summary="Whether a state can be cleared")
-    def solvable(state: str = notation()):
-        """Whether STATE can be cleared, and in how few moves."""
-        found = answer(tables, state)
-        if found.verdict not in ("optimal", "unclearable"):
-            raise QueryError(f"not proven within {SOLVER_BUDGET:,} states: at least "
-                             f"{found.lower_bound} moves")
-        return {"state": found.rules.format(found.rules.parse(state)),
-                "clearable": found.verdict == "optimal", "moves": found.length
-                if found.verdict == "optimal" else None}
-
-    @router.get("/move", summary="Move a ball")
-    def move(state: str = notation(), source: int = Query(), target: int = Query()):
-        """The state after moving the top ball of tube SOURCE onto tube TARGET (0-based)."""
-        rules = rules_of(state)
-        for from_tube, to_tube, following in rules.legal_moves(rules.parse(state)):
-            if (from_tube, to_tube) == (source, target):
-                return {"state": rules.format(following)}
-        raise QueryError(f"tube {source} -> tube {target} is not a legal move")
 
     @router.get("/random", summary="Deal a clearable game")
     def random_deal(min_moves: int = Query(0, ge=0, le=255),

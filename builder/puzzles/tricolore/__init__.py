@@ -187,11 +187,6 @@ class TricolorePuzzle(WalkablePuzzle):
 
     renderer = "renderer.js"
 
-    def web_routes(self, tables):
-        from builder.puzzles.tricolore.web import routes
-
-        return routes(tables)
-
     # --- tables ---------------------------------------------------------------------------
 
     def default_tables(self) -> list[TableSpec]:
