@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
@@ -567,3 +568,45 @@ def test_on_a_phone_the_board_starts_on_the_first_screen(browser, server, puzzle
     assert top < PHONE["height"] - 100, f"the board starts at {top}px"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     context.close()
+
+
+# Machado, Oliveira and Fernandes (2009), severity 1, on linear RGB
+DEFICIENCIES = {
+    "normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+}
+
+
+def seen_in_lab(colour: str, deficiency: str) -> tuple[float, float, float]:
+    """CIELAB (D65) of a colour as a viewer with the deficiency sees it."""
+    import numpy as np
+
+    channels = np.array([int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)])
+    linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
+    linear = np.clip(np.array(DEFICIENCIES[deficiency]) @ linear, 0, 1)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722],
+                    [0.0193, 0.1192, 0.9505]]) @ linear / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def test_the_ball_colours_stay_apart_for_colour_blind_players():
+    """The page deals up to 14 colours: every pair stays at least 16 apart in CIELAB to
+    normal sight and under simulated protanopia, deuteranopia and tritanopia (the
+    palette before this test had a pair 4 apart under deuteranopia)."""
+    import itertools
+    import math
+
+    from builder.puzzles.balls.rules import LETTERS
+
+    source = (Path(registry.__file__).parent / "balls" / "renderer.js").read_text()
+    colours = dict(re.findall(r'\b([a-z]): "(#[0-9a-f]{6})"', source))
+    dealt = [colours[letter] for letter in LETTERS[:14]]
+    closest = min((math.dist(seen_in_lab(a, kind), seen_in_lab(b, kind)), kind, a, b)
+                  for kind in DEFICIENCIES for a, b in itertools.combinations(dealt, 2))
+    assert closest[0] >= 16, closest

@@ -1,12 +1,14 @@
 // Ball tubes on the web page (the shell's renderer contract: query/static/app.js).
 import { decorate, findMove, fromTo, note, piece, stack, stacks } from "/static/board.js";
 
-// Okabe–Ito's eight first (the letters r g b y o p c w keep their colours), then more
-// hues; every ball also carries its letter, so no colour has to be told by hue alone.
+// Okabe–Ito's eight first (the letters r g b y o p c w keep their colours), then six
+// picked so that every pair of the page's 14 stays apart (CIELAB distance at least 16)
+// to normal sight and under simulated protanopia, deuteranopia and tritanopia
+// (tests/test_web_app.py checks it); every ball also carries its letter.
 const COLOURS = {
   r: "#d55e00", g: "#009e73", b: "#0072b2", y: "#f0e442", o: "#e69f00", p: "#cc79a7",
-  c: "#56b4e9", w: "#ffffff", a: "#7f7f7f", d: "#332288", e: "#88ccee", f: "#44aa99",
-  h: "#117733", i: "#999933", j: "#ddcc77", k: "#661100", l: "#cc6677", m: "#882255",
+  c: "#56b4e9", w: "#ffffff", a: "#000000", d: "#8800ff", e: "#663311", f: "#112288",
+  h: "#aaff88", i: "#554455", j: "#ddcc77", k: "#661100", l: "#cc6677", m: "#882255",
   n: "#aa4499", q: "#000000", s: "#bbbbbb", t: "#6699cc", u: "#994f00", v: "#e1be6a",
   x: "#40b0a6", z: "#5d3a9b",
 };
