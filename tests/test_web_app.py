@@ -610,3 +610,32 @@ def test_the_ball_colours_stay_apart_for_colour_blind_players():
     closest = min((math.dist(seen_in_lab(a, kind), seen_in_lab(b, kind)), kind, a, b)
                   for kind in DEFICIENCIES for a, b in itertools.combinations(dealt, 2))
     assert closest[0] >= 16, closest
+
+
+@pytest.mark.parametrize(("puzzle", "shared"), [("sliding", ""), ("lucas", "&set.n=6"),
+                                                ("klotski", "")])
+def test_the_numbered_sequence_marks_never_hide_each_other_on_a_phone(browser, server,
+                                                                       puzzle, shared):
+    """Each piece is marked with the next step that moves it (its words list them all),
+    and no two marks overlap, even on Lucas' row of 13 narrow cells."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server}/#puzzle={puzzle}{shared}")
+    wait_text(page, "#par", "needs")
+    page.click("#sequence")
+    wait_text(page, "#status", "numbered")
+    overlapping = page.evaluate("""() => {
+        const marks = [...document.querySelectorAll('#board .badge.step')]
+            .map((e) => e.getBoundingClientRect());
+        let pairs = 0;
+        marks.forEach((a, i) => marks.slice(i + 1).forEach((b) => {
+            if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1
+                && b.top < a.bottom - 1) pairs += 1;
+        }));
+        return [marks.length, pairs];
+    }""")
+    assert overlapping[0] > 0 and overlapping[1] == 0, overlapping
+    labels = page.eval_on_selector_all("#board [aria-label*='of the optimal sequence']",
+                                       "cells => cells.map((c) => c.getAttribute('aria-label'))")
+    assert any(" and " in label for label in labels) or puzzle == "klotski"
+    context.close()

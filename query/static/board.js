@@ -106,7 +106,9 @@ export function decorate(element, view, belongs) {
   if (view.sequence) {
     const steps = view.sequence.flatMap((move, i) => (belongs(move) ? [i + 1] : []));
     if (steps.length) {
-      badge(element, steps.join(","), "step");
+      // the next step that moves it only (a list of every step would run over the
+      // neighbours' marks); the words say them all
+      badge(element, String(steps[0]), "step");
       words.push(`step ${steps.join(" and ")} of the optimal sequence`);
     }
   }
