@@ -161,7 +161,7 @@ def build(
     if shards < 0 or shards > MAX_SHARDS:
         raise PuzzleInputError(f"--shards {shards}: from 1 to {MAX_SHARDS} (0: the default)")
     if shards or memory:
-        specs = [_with_shards(spec, shards, parse_bytes(memory) if memory else None)
+        specs = [_with_sparse_settings(spec, shards, parse_bytes(memory) if memory else None)
                  for spec in specs]
     executor = _executor(workers, scheduler)
     _hold(data)
@@ -171,7 +171,7 @@ def build(
 MAX_SHARDS = 4096
 
 
-def _with_shards(spec, shards: int, memory: int | None):
+def _with_sparse_settings(spec, shards: int, memory: int | None):
     from dataclasses import replace
 
     if spec.sparse is None:

@@ -30,13 +30,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
+from builder.execute import InProcess
 from builder.puzzles.specs import SparseSearch, resolved
 
 NEVER_NARROW = 255
@@ -54,29 +55,6 @@ def owners(keys: np.ndarray, shards: int) -> np.ndarray:
     return ((mixed >> np.uint64(32)) % np.uint64(shards)).astype(np.int64)
 
 
-def _kernel_expand():
-    from numba import njit, types
-
-    from builder.kernels.graph_bfs import NEIGHBOURS
-
-    @njit(types.int64[::1](NEIGHBOURS, types.int64[::1], types.int64[::1], types.int64),
-          cache=True, nogil=True)
-    def expand(moves, parameters, frontier, most):
-        out = np.empty(len(frontier) * most, np.int64)
-        found = np.empty(most, np.int64)
-        written = 0
-        for key in frontier:
-            count = moves(key, parameters, found)
-            out[written:written + count] = found[:count]
-            written += count
-        return out[:written]
-
-    return expand
-
-
-_EXPAND = None
-
-
 def distinct(keys: np.ndarray) -> np.ndarray:
     """The distinct keys, ascending (a sort: numpy's hashing ``unique`` is ten times
     slower on these arrays of millions of int64)."""
@@ -92,18 +70,18 @@ def distinct(keys: np.ndarray) -> np.ndarray:
 def successors_of(frontier: np.ndarray, moves, most: int, parameters: tuple[int, ...]
                   ) -> np.ndarray:
     """The distinct keys one move (of ``moves``) from any key of ``frontier``, sorted."""
-    global _EXPAND
     if len(frontier) == 0:
         return np.empty(0, np.int64)
     if not isinstance(moves, str):  # the plain-Python start: a callable on one key
         found = [other for key in frontier.tolist() for other in moves(key)]
         return distinct(np.asarray(found, dtype=np.int64))
-    if _EXPAND is None:
-        _EXPAND = _kernel_expand()
+    from builder.kernels.graph_bfs import successors  # compiled when imported
+
     kernel = resolved(moves)
     values = np.ascontiguousarray(parameters, dtype=np.int64)
-    parts = [distinct(_EXPAND(kernel, values, np.ascontiguousarray(frontier[i:i + EXPAND_BLOCK]),
-                               np.int64(most)))
+    parts = [distinct(successors(kernel, values,
+                                 np.ascontiguousarray(frontier[i:i + EXPAND_BLOCK]),
+                                 np.int64(most)))
              for i in range(0, len(frontier), EXPAND_BLOCK)]
     return parts[0] if len(parts) == 1 else distinct(np.concatenate(parts))
 
@@ -279,22 +257,13 @@ def _levels(folder: Path, shards: int, count: int) -> Iterator[tuple[int, np.nda
         yield level, np.concatenate(keys)
 
 
-class _Serial:
-    """The executor of a plain-Python start: its moves are a callable of this process."""
-
-    def run(self, function: Callable, arguments: list[tuple], desc: str = "",
-            progress: bool = False) -> Iterator:
-        for args in arguments:
-            yield function(*args)
-
-
 def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: bool = False,
                   label: str = "sparse") -> tuple[np.ndarray, np.ndarray]:
     """The table's arrays for ``search``: every position's key (ascending) and its
     distance to the targets, built in ``folder`` (resumable; removed by the caller)."""
     plain = not isinstance(search.successors, str)
-    if executor is None or plain:
-        executor = _Serial()
+    if executor is None or plain:  # a plain start's moves are a callable of this process
+        executor = InProcess()
     folder = Path(folder)
     if search.memory is None:
         return _search_in_shards(search, folder, executor, progress, label,
@@ -367,17 +336,21 @@ def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bo
 def targets_among(search: SparseSearch, within: Path | None, shards: int) -> np.ndarray:
     """The distance phase's roots: the given targets (those among the positions found),
     and the positions found that the spec's ``goal`` picks."""
-    targets = distinct(np.asarray(search.targets, dtype=np.int64))
     if within is None:
-        return targets
-    picked = []
-    for shard in range(shards):
-        keys = _load(within / f"{shard}.npy")
-        if search.goal is not None:
-            picked.append(keys[np.asarray(resolved(search.goal)(keys, search.parameters),
-                                          dtype=bool)])
-        picked.append(targets[_members(keys, targets)])
-    return distinct(np.concatenate(picked)) if picked else targets
+        return distinct(np.asarray(search.targets, dtype=np.int64))
+    return distinct(np.concatenate([targets_in(search, _load(within / f"{shard}.npy"))
+                                    for shard in range(shards)]))
+
+
+def targets_in(search: SparseSearch, keys: np.ndarray) -> np.ndarray:
+    """The targets among sorted ``keys``: the given ones they hold, and those the spec's
+    ``goal`` picks."""
+    targets = distinct(np.asarray(search.targets, dtype=np.int64))
+    picked = [targets[_members(keys, targets)]]
+    if search.goal is not None:
+        picked.append(keys[np.asarray(resolved(search.goal)(keys, search.parameters),
+                                      dtype=bool)])
+    return distinct(np.concatenate(picked))
 
 
 def sparse_arrays(spec, folder: Path, executor=None, progress: bool = False

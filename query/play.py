@@ -269,9 +269,8 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
 
         started = time.perf_counter()
 
-        def stepped(step: int, note: str) -> None:
+        def stepped(step: int, note: str) -> None:  # its seconds: job_state works them out
             job.step, job.note = step, note
-            job.seconds = round(time.perf_counter() - started, 1)
 
         with building:
             job.state = "building"

@@ -4,6 +4,7 @@ and `query serve` stays up and exact under concurrent requests."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import http.client
 import json
@@ -758,24 +759,35 @@ def test_server_limits_expensive_work_and_says_why(data_dir):
         assert clicked.status_code == 400 and "a square of the board" in clicked.json()["detail"]
 
 
-def test_a_busy_gate_refuses_at_once_and_a_slow_request_stops_at_its_limit():
-    from builder.puzzles.work import ServerBusyError, WorkGate, expensive, request_scope
+@contextlib.contextmanager
+def slot_held(gate):
+    """Another request holds the gate's one slot for the block."""
+    from builder.puzzles.work import expensive, request_scope
 
-    gate = WorkGate(slots=1, waiting=0, wait_seconds=0.1, request_seconds=0.2)
     inside, release = threading.Event(), threading.Event()
 
     def hold_the_slot() -> None:
         with request_scope(gate), expensive("first"):
             inside.set()
-            release.wait(5)
+            release.wait(10)
 
     holder = threading.Thread(target=hold_the_slot)
     holder.start()
     inside.wait(5)
-    with request_scope(gate), pytest.raises(ServerBusyError, match="busy"), expensive("second"):
+    try:
+        yield
+    finally:
+        release.set()
+        holder.join()
+
+
+def test_a_busy_gate_refuses_at_once_and_a_slow_request_stops_at_its_limit():
+    from builder.puzzles.work import ServerBusyError, WorkGate, expensive, request_scope
+
+    gate = WorkGate(slots=1, waiting=0, wait_seconds=0.1, request_seconds=0.2)
+    with (slot_held(gate), request_scope(gate), pytest.raises(ServerBusyError, match="busy"),
+          expensive("second")):
         pass
-    release.set()
-    holder.join()
     with request_scope(gate):
         with expensive("one piece"):
             time.sleep(0.3)
@@ -795,29 +807,19 @@ def test_work_whose_client_has_gone_gives_its_place_in_the_queue_up():
     )
 
     gate = WorkGate(slots=1, waiting=1, wait_seconds=5)
-    inside, release, gone = threading.Event(), threading.Event(), threading.Event()
-
-    def hold_the_slot() -> None:
-        with request_scope(gate), expensive("first"):
-            inside.set()
-            release.wait(10)
-
-    holder = threading.Thread(target=hold_the_slot)
-    holder.start()
-    inside.wait(5)
-    threading.Timer(0.3, gone.set).start()
-    began = time.monotonic()
-    with (request_scope(gate, client_gone=gone.is_set), pytest.raises(AbandonedError),
-          expensive("second")):
-        pass
-    assert time.monotonic() - began < 2  # not the 5 s wait for a slot
-    with request_scope(gate, client_gone=lambda: False), pytest.raises(ServerBusyError,
-                                                                       match="waited"):
-        gate.wait_seconds = 0.3
-        with expensive("third: its place in the queue is free again"):
+    gone = threading.Event()
+    with slot_held(gate):
+        threading.Timer(0.3, gone.set).start()
+        began = time.monotonic()
+        with (request_scope(gate, client_gone=gone.is_set), pytest.raises(AbandonedError),
+              expensive("second")):
             pass
-    release.set()
-    holder.join()
+        assert time.monotonic() - began < 2  # not the 5 s wait for a slot
+        with request_scope(gate, client_gone=lambda: False), pytest.raises(ServerBusyError,
+                                                                           match="waited"):
+            gate.wait_seconds = 0.3
+            with expensive("third: its place in the queue is free again"):
+                pass
 
 
 def test_a_server_drops_queued_work_of_clients_that_hung_up(data_dir):

@@ -139,7 +139,7 @@ def test_an_interrupted_build_resumes_after_its_last_level(tmp_path, monkeypatch
     puzzle = Pancakes()
     search = replace(puzzle.sparse_search(6), shards=3)
     expected = table(search, tmp_path / "whole")
-    monkeypatch.setattr(sparse, "_Serial", lambda: Interrupting(17))
+    monkeypatch.setattr(sparse, "InProcess", lambda: Interrupting(17))
     with pytest.raises(KeyboardInterrupt):
         table(search, tmp_path / "resumed")
     run = (tmp_path / "resumed/enumerate/run.json").read_text()

@@ -6,6 +6,8 @@ The kernel is compiled once, for the function *type* ``(int64, int64[::1], int64
 -> int64``, and cached on disk; each plug-in's function is passed by address.  So no
 puzzle costs a compilation of its own search loop, at the price of one indirect call per
 state (measured: the largest default table, 16.8 M states, in about 1 s on 2 cores).
+The sparse search's expansion (``successors``, ``builder/sparse.py``) calls the same
+function type on keys.
 """
 
 from __future__ import annotations
@@ -81,3 +83,19 @@ def breadth_first(states: int, sources, neighbours, most_neighbours: int,
     narrow = distance.astype(np.uint8)
     narrow[distance == NEVER_WIDE] = NEVER_NARROW
     return narrow
+
+
+@njit(types.int64[::1](NEIGHBOURS, types.int64[::1], types.int64[::1], types.int64),
+      cache=True, nogil=True)
+def successors(moves, parameters, keys, most):
+    """Every key one move (of ``moves``, the same function type) from each of ``keys``,
+    with repeats: the sparse search's expansion (``builder/sparse.py``)."""
+    out = np.empty(len(keys) * most, np.int64)
+    found = np.empty(most, np.int64)
+    written = 0
+    for key in keys:
+        count = moves(key, parameters, found)
+        out[written:written + count] = found[:count]
+        written += count
+    return out[:written]
+

@@ -6,7 +6,8 @@ A ``KeyedPuzzle`` gives, beyond the notation and play hooks every puzzle has:
 - ``encode`` / ``decode``: a position to a non-negative int64 key (at most 63 bits) and
   back; the keys need not be dense, only distinct;
 - ``table_variants``: the variants ``make tables`` builds, each named by
-  ``variant_name`` (the table's name) and found again by ``variant_named``;
+  ``variant_name`` (the table's name) and found again by ``variant_named`` (none of the
+  three where the variant is the value of the puzzle's one option);
 - ``starts``: the positions whose reachable set the table holds (none: every position
   that reaches a target), and the targets: ``targets`` (positions), or ``is_goal`` (a
   test of one position) that picks them among the positions found;
@@ -70,17 +71,29 @@ class KeyedPuzzle(WalkablePuzzle):
     def decode(self, variant: Any, key: int) -> Hashable:
         """The position of a key."""
 
-    @abstractmethod
+    # A puzzle whose variant is the value of its one option (Klotski's and the cube's
+    # metric) needs none of the three below: a table per choice, named after it.
+
     def table_variants(self) -> list[Any]:
-        """The variants whose tables ``make tables`` builds."""
+        """The variants whose tables ``make tables`` builds (default: every choice of the
+        puzzle's one option)."""
+        return [self.variant_named(choice) for choice in self._only_option().choices]
 
-    @abstractmethod
     def variant_name(self, variant: Any) -> str:
-        """A variant's table name (a path part: letters, digits, ``_``, ``-``)."""
+        """A variant's table name (a path part: letters, digits, ``_``, ``-``; default:
+        the variant itself, the option's value)."""
+        return str(variant)
 
-    @abstractmethod
     def variant_named(self, name: str) -> Any:
-        """The variant of a table name; a PuzzleInputError naming the choices."""
+        """The variant of a table name; a PuzzleInputError naming the choices (default:
+        ``variant`` given the name as the option's value)."""
+        return self.variant("", "", {self._only_option().name: name})
+
+    def _only_option(self):
+        if len(self.options) != 1:
+            raise NotImplementedError(f"{self.name}: give table_variants, variant_name and "
+                                      "variant_named (the defaults need one option)")
+        return self.options[0]
 
     def starts(self, variant: Any) -> list[Hashable]:
         """The positions whose reachable set the table holds ([]: every position that
@@ -162,8 +175,7 @@ class KeyedPuzzle(WalkablePuzzle):
     def distance(self, tables: TableLookup, variant: Any, node: Hashable,
                  target: Hashable) -> int | None:
         name = self.variant_name(variant)
-        if target != GOAL and not (self.targets(variant) is not None
-                                   and list(self.targets(variant)) == [target]):
+        if target != GOAL and list(self.targets(variant) or []) != [target]:
             raise MissingTableError(f"the {self.name} tables answer the way to "
                                     f"{self.goal_word!r} only (query path STATE "
                                     f"{self.goal_word})")

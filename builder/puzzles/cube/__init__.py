@@ -56,15 +56,6 @@ class CubePuzzle(KeyedPuzzle):
     def targets(self, metric: str) -> list:
         return [SOLVED]
 
-    def table_variants(self) -> list[str]:
-        return list(METRICS)
-
-    def variant_name(self, metric: str) -> str:
-        return metric
-
-    def variant_named(self, name: str) -> str:
-        return self.variant("", "", {"metric": name})
-
     def kernel(self, metric: str) -> KeyKernel:
         return KeyKernel("builder.puzzles.cube.search:cube_moves", 9,
                          parameters=(int(metric == "quarter"),))

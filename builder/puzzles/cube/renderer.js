@@ -43,10 +43,8 @@ export function draw(board, view, ui) {
   net.setAttribute("role", "img");
   net.setAttribute("aria-label", "the cube's net: " + FACES.split("").map(
     (face, i) => `${face} face ${faces[i].split("").join(" ")}`).join("; "));
-  net.style.display = "grid";
   net.style.gridTemplateColumns = `repeat(8, ${STICKER}px)`;
   net.style.gridTemplateRows = `repeat(6, ${STICKER}px)`;
-  net.style.gap = "2px";
   FACES.split("").forEach((face, f) => {
     const [row, col] = NET[face];
     [...faces[f]].forEach((colour, i) => {
@@ -55,9 +53,6 @@ export function draw(board, view, ui) {
       sticker.textContent = colour;
       sticker.style.background = COLOURS[colour];
       sticker.style.color = textOn(COLOURS[colour]);
-      sticker.style.border = "1px solid #333";
-      sticker.style.display = "flex";
-      sticker.style.alignItems = sticker.style.justifyContent = "center";
       sticker.style.gridRow = String(row + Math.floor(i / 2) + 1);
       sticker.style.gridColumn = String(col + (i % 2) + 1);
       net.appendChild(sticker);

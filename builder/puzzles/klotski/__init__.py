@@ -62,15 +62,6 @@ class KlotskiPuzzle(KeyedPuzzle):
     def starts(self, metric: str) -> list[tuple[int, ...]]:
         return [rules.parse(CLASSIC)]
 
-    def table_variants(self) -> list[str]:
-        return list(METRICS)
-
-    def variant_name(self, metric: str) -> str:
-        return metric
-
-    def variant_named(self, name: str) -> str:
-        return self.variant("", "", {"metric": name})
-
     def kernel(self, metric: str) -> KeyKernel:
         return KeyKernel(f"builder.puzzles.klotski.search:{metric}_moves", 64,
                          goal="builder.puzzles.klotski.search:at_goal")
