@@ -181,8 +181,26 @@ def bench_table_write(rows, data: Path):
                     "store's own chunk writer vs zarr's whole-array write in slabs"))
 
 
+def column_walk(rules, tables, start: int, target: int, method: str):
+    """The retired Tricolore-only walk (before the one walk, round 9): the three target
+    columns read once, then ``walk_columns``; kept here as the before of the rows that
+    compare it with the engine's walk."""
+    from builder.puzzles.tricolore.answers import TargetColumns
+    from builder.puzzles.tricolore.rules import walk_columns
+
+    return walk_columns(rules, TargetColumns(tables, rules, target, method).columns, start,
+                        target, method)
+
+
+def engine_walk(rules, tables, start: int, target: int, method: str):
+    """`query path`'s walk: the engine's, through the plug-in's batched ``distances``."""
+    from builder.puzzles.tricolore import TricoloreGame, TricolorePuzzle
+    from builder.walk import walk
+
+    return walk(TricolorePuzzle(), tables, TricoloreGame(rules, method), start, target)
+
+
 def bench_query(rows, data: Path):
-    from builder.puzzles.tricolore.answers import TargetColumns, optimal_path
     from builder.reader import Tables
 
     rules = Tricolore(4, 2)
@@ -192,13 +210,12 @@ def bench_query(rows, data: Path):
     def random_pairs(count):
         return [(rng.randrange(6561), rng.randrange(6560)) for _ in range(count)]
 
-    def timed(pairs, table_for_each):
+    def timed(pairs, table_for_each, walker=engine_walk):
         latencies = []
         for start, target in pairs:
             tables = table_for_each()
             started = time.perf_counter()
-            optimal_path(rules, TargetColumns(tables, rules, target, method), start, target,
-                         method)
+            walker(rules, tables, start, target, method)
             latencies.append(time.perf_counter() - started)
         return latencies
 
@@ -211,12 +228,19 @@ def bench_query(rows, data: Path):
 
     server = Tables(data)
     timed(random_pairs(3000), lambda: server)  # a long-lived process warms its chunk cache
-    steady = timed(random_pairs(2000), lambda: server)
+    pairs = random_pairs(2000)
+    steady = timed(pairs, lambda: server)
+    before = timed(pairs, lambda: server, column_walk)
     first_touch = timed(random_pairs(300), lambda: Tables(data))
     note = ("table walk over random pairs in a long-lived process (decompressed chunks "
             "cached after a 3000-query warm-up) vs a pure-Python BFS at query time (40 pairs)")
     rows.append(row("query_path_p50", np.percentile(steady, 50), b50, note))
     rows.append(row("query_path_p99", np.percentile(steady, 99), b99, note))
+    rows.append(row("query_path_p50_one_walk_vs_before", np.percentile(steady, 50),
+                    np.percentile(before, 50),
+                    "the same 2000 pairs, warm: the engine's walk (every puzzle's; batched "
+                    "distances through the plug-in) vs the Tricolore-only column walk it "
+                    "replaced; ratio >= 1: no slower"))
     rows.append(row("query_path_first_touch_p50", np.percentile(first_touch, 50), b50,
                     "same, but each query opens the table afresh and decompresses its "
                     "three chunks (6561 x 16 bytes each)"))
@@ -324,7 +348,6 @@ def bench_target_build_cli(rows, data: Path):
 def bench_tricolore_4x4(rows, data: Path):
     import resource
 
-    from builder.puzzles.tricolore.answers import TargetColumns, optimal_path
     from builder.puzzles.tricolore.bidirectional import bidirectional_path
     from builder.puzzles.tricolore.tables import single_target as tricolore_single_target
     from builder.puzzles.tricolore.target_search import search_target
@@ -371,16 +394,22 @@ def bench_tricolore_4x4(rows, data: Path):
     tables = Tables(data)
     rng = np.random.default_rng(7)
     starts = [int(s) for s in rng.integers(0, rules.n_boards, 40)]
-    walk, fallback = [], []
+    walk, before, fallback = [], [], []
     for start in starts:
         began = time.perf_counter()
-        optimal_path(rules, TargetColumns(tables, rules, target, "unrestricted"), start,
-                     target, "unrestricted")
+        engine_walk(rules, tables, start, target, "unrestricted")
         walk.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        column_walk(rules, tables, start, target, "unrestricted")
+        before.append(time.perf_counter() - began)
     for start in starts[:8]:
         began = time.perf_counter()
         bidirectional_path(rules, start, target)
         fallback.append(time.perf_counter() - began)
+    rows.append(row("query_path_4x4_p50_one_walk_vs_before", float(np.median(walk)),
+                    float(np.median(before)),
+                    "exact 4x4 path by table walk: the engine's walk vs the Tricolore-only "
+                    "column walk it replaced, alternating on the same 40 starts"))
     rows.append(row("query_path_4x4_p50", float(np.median(walk)), float(np.median(fallback)),
                     "exact 4x4 path by table walk (fresh chunks) vs the bidirectional search "
                     "used when no table exists"))

@@ -381,6 +381,12 @@ class Tables:
                       for path in self.data_dir.joinpath(*folder).glob("*.zarr")
                       if not path.name.startswith("."))
 
+    def walk(self, puzzle, variant, start, target):
+        """``TableLookup.walk``: the engine's walk (``builder.walk``) over these tables."""
+        from builder.walk import walk
+
+        return walk(puzzle, self, variant, start, target)
+
     COMPUTED_KEPT = 4
     """Tables computed at query time kept in memory (the most recent ones)."""
 

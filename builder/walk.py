@@ -2,7 +2,9 @@
 time unless the plug-in offers one where no table answers).
 
 From each node the walk takes the first legal move whose node is exactly one move nearer
-the target, reading distances through the plug-in's ``distance`` hook; ``move_values``
+the target, reading the distances of all of a node's successors at once through the
+plug-in's ``distances`` hook; every puzzle's `query path` and the page's hints come
+through ``walk_node``, and one printer (`query path`) shows what it returns; ``move_values``
 gives every legal move's distance after it (`query moves`).  Where no table answers, a
 plug-in's search stands in, or on request its instant approximate solver (the page's
 hints).
@@ -32,7 +34,9 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
     """A shortest path from walk node ``node`` (whose position is ``position``) to
     ``target``: a game in progress may carry more than its position (say, the square
     clicked last).  Where no table answers: the plug-in's search, or with ``approximate``
-    first its instant ``approximate_path`` (a player's hint; its ``optimal`` is False)."""
+    first its instant ``approximate_path`` (a player's hint; its ``optimal`` is False);
+    where neither a table nor a search answers, the approximate path all the same (a
+    variant that asks for it by name, such as a method option naming the solver)."""
     try:
         remaining = puzzle.distance(tables, variant, node, target)
     except MissingTableError:
@@ -44,6 +48,8 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
                 found = None
         if found is None:
             found = _searched(puzzle, variant, node, target)
+        if found is None and not approximate:
+            found = puzzle.approximate_path(tables, variant, node, target)
         if found is None:
             raise
         return found
@@ -51,8 +57,10 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
         raise UnreachableError(puzzle.explain_unreachable(variant, position, target))
     nodes, labels = [node], []
     while remaining > 0:
-        for move in puzzle.moves(variant, node):
-            if puzzle.distance(tables, variant, move.state, target) == remaining - 1:
+        options = puzzle.moves(variant, node)
+        after = puzzle.distances(tables, variant, [move.state for move in options], target)
+        for move, distance in zip(options, after):
+            if distance == remaining - 1:
                 break
         else:
             raise CorruptTableError(f"the {puzzle.name} tables are inconsistent at "
@@ -105,6 +113,8 @@ def answered_distance(puzzle, tables, variant, node, target, search: bool = True
             return None, "search", ""
         if found is None:
             return None, "none", str(missing)
+        if not found.optimal:  # a path, not a distance: never answered as one
+            return None, "none", f"{found.how} finds a path, not the fewest moves"
         return found.length, "search", ""
 
 
@@ -121,6 +131,11 @@ def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list
     """The distance from ``node`` and every legal move with the distance after it (by the
     plug-in's search, a move at a time, where no table answers)."""
     here = _node_distance(puzzle, tables, variant, node, target)
-    return here, [MoveValue(move.label, move.state,
-                            _node_distance(puzzle, tables, variant, move.state, target))
-                  for move in puzzle.moves(variant, node)]
+    options = puzzle.moves(variant, node)
+    try:
+        after = puzzle.distances(tables, variant, [move.state for move in options], target)
+    except MissingTableError:  # the plug-in's search answers, one move at a time
+        after = [_node_distance(puzzle, tables, variant, move.state, target)
+                 for move in options]
+    return here, [MoveValue(move.label, move.state, distance)
+                  for move, distance in zip(options, after)]

@@ -80,7 +80,6 @@ def path(
     """
     from builder.puzzles import registry
     from builder.reader import Tables
-    from builder.walk import walk
 
     chosen, start = registry.resolve(start, puzzle)
     options = registry.check_options(chosen, options or {})
@@ -92,13 +91,7 @@ def path(
     target = registry.in_notation(chosen, target)
     if build_table:
         _build_answering_table(chosen, start, target, options, data, as_json)
-    tables = Tables(data)
-    if chosen.print_path(
-            tables, lambda which, variant, first, last: walk(which, tables, variant, first, last),
-            start, target, {name: options.get(name) for name in registry.option_names(chosen)},
-            as_json):
-        return
-    _generic_path(chosen, start, target, data, as_json, options)
+    print_path(chosen, start, target, Tables(data), as_json, options)
 
 
 def _build_answering_table(puzzle, start: str, target: str, options: dict, data: Path,
@@ -122,30 +115,41 @@ def _build_answering_table(puzzle, start: str, target: str, options: dict, data:
             refresh_catalog(Path(data))
 
 
-def _generic_path(puzzle, start: str, target: str, data: Path, as_json: bool,
-                  options: dict | None = None) -> None:
-    """A shortest path by the engine's generic walk, printed the same way for any puzzle."""
-    from builder.reader import Tables
+def print_path(puzzle, start: str, target: str, tables, as_json: bool,
+               options: dict) -> None:
+    """`query path`'s one printer, for every puzzle: the engine's walk (or the plug-in's
+    search or approximate solver where no table answers) as a table of steps, or as JSON
+    whose keys the plug-in names (``path_words``) and whose moves it may format
+    (``step_value``)."""
     from builder.walk import walk
 
-    variant = puzzle.variant(start, target, options or {})
-    start_state = puzzle.parse(variant, start)
+    variant = puzzle.variant(start, target, options)
     goal = puzzle.parse_target(variant, target)
-    found = walk(puzzle, Tables(data), variant, start_state, goal)
+    found = walk(puzzle, tables, variant, puzzle.parse(variant, start), goal)
     positions = [puzzle.format(variant, node) for node in found.nodes]
+    position_word, move_word, positions_key, moves_key = puzzle.path_words
+    fields = puzzle.variant_fields(variant)
     if as_json:
-        typer.echo(json.dumps({"puzzle": puzzle.name, **puzzle.variant_fields(variant),
-                               "start": positions[0],
-                               "target": puzzle.format(variant, goal), "length": found.length,
-                               "moves": list(found.labels), "states": positions}))
+        typer.echo(json.dumps({
+            "puzzle": puzzle.name, **fields, "start": positions[0],
+            "target": puzzle.format(variant, goal), "length": found.length,
+            "how": found.how, "optimal": found.optimal,
+            moves_key: [puzzle.step_value(variant, label) for label in found.labels],
+            positions_key: positions, **found.details}))
         return
+    kind = "shortest" if found.optimal else "not guaranteed shortest"
+    said = ", ".join(dict.fromkeys([*(str(value) for value in fields.values()), kind,
+                                    found.how]))
     typer.echo(f"{positions[0]} -> {puzzle.format(variant, goal)}: {found.length} "
-               f"{puzzle.unit} (shortest, {found.how})")
-    width = max(len(positions[0]), 8)
-    typer.echo(f"{'step':<5} {'position':<{width}}  move")
+               f"{puzzle.unit} ({said})")
+    width = max(len(positions[0]), len(position_word))
+    typer.echo(f"{'step':<5} {position_word:<{width}}  {move_word}")
     for step, position in enumerate(positions):
-        label = found.labels[step] if step < found.length else "done"
-        typer.echo(f"{'init' if step == 0 else step:<5} {position:<{width}}  {label}")
+        if puzzle.move_shown_after:
+            label = found.labels[step - 1] if step else ""
+        else:
+            label = found.labels[step] if step < found.length else "done"
+        typer.echo(f"{'init' if step == 0 else step:<5} {position:<{width}}  {label}".rstrip())
 
 
 def moves(

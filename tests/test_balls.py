@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from builder import routine
 from builder.puzzles import registry
-from builder.puzzles.balls.answers import NotClearableError, balls_path, deal_balls
+from builder.puzzles.balls.answers import NotClearableError, deal_balls
 from builder.puzzles.balls.rules import Balls, BallsError
 from tests import reference
 from tests.test_cli import run
-from tests.walks import balls_table
+from tests.walks import balls_path, balls_table
 
 GAME = Balls(4, 4, 3)
 
@@ -158,7 +158,9 @@ def test_paths_replay_legally_and_end_cleared(data_dir):
 def test_cli_path_json_and_solvable(data_dir):
     answer = json.loads(run("query", "path", "rggb|brrg|gbbr|", "cleared", "--json",
                             data_dir=data_dir).stdout)
-    assert set(answer) == {"start", "target", "length", "moves", "states"}
+    assert set(answer) == {"puzzle", "start", "target", "length", "how", "optimal", "moves",
+                           "states"}  # the one printer's keys (round 9 added the first three)
+    assert answer["puzzle"] == "balls" and answer["optimal"]
     assert answer["length"] == len(answer["moves"]) == len(answer["states"]) - 1
     solvable = json.loads(run("query", "solvable", "rggb|brrg|gbbr|", "--json",
                               data_dir=data_dir).stdout)

@@ -37,7 +37,9 @@ def test_path_json_replays(data_dir, method):
                  data_dir=data_dir)
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
-    assert set(answer) == {"start", "target", "method", "length", "clicks", "boards"}
+    assert set(answer) == {"puzzle", "start", "target", "method", "length", "how", "optimal",
+                           "clicks", "boards"}  # the one printer's (round 9 added three)
+    assert answer["puzzle"] == "tricolore" and answer["optimal"]
     assert answer["method"] == method and answer["length"] == len(answer["clicks"])
     assert reference.replay("WBWW.WBRB", answer["clicks"], method, 4, 2) == answer["boards"]
     assert answer["boards"][-1] == "RRRR.RRRR"

@@ -3,18 +3,38 @@ the engine's ``Tables`` (what `query` lends the plug-ins)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from builder.puzzles.balls.answers import BallsTable
-from builder.puzzles.tricolore.answers import (
-    TargetColumns,
-    TricolorePath,
-    all_pairs_table,
-    hint,
-    optimal_path,
-)
+from builder.puzzles import UnreachableError
+from builder.puzzles.balls import BallsPuzzle
+from builder.puzzles.balls.answers import BallsTable, NotClearableError
+from builder.puzzles.tricolore import TricoloreGame, TricolorePuzzle
+from builder.puzzles.tricolore.answers import TargetColumns, all_pairs_table, hint
 from builder.puzzles.tricolore.rules import NO_CLICK, Tricolore, column_clicks
 from builder.reader import Tables
+from builder.walk import walk
+
+
+@dataclass(frozen=True)
+class Walked:
+    """The engine's walk in the terms a test checks: the moves as the plug-in names them
+    in `--json` (Tricolore: squares; ball tubes: (from, to)) and the positions after."""
+
+    moves: tuple
+    states: tuple
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+    @property
+    def clicks(self) -> tuple:
+        return self.moves
+
+    @property
+    def boards(self) -> tuple:
+        return self.states
 
 
 def lookup(where: Path | Tables) -> Tables:
@@ -24,9 +44,23 @@ def lookup(where: Path | Tables) -> Tables:
 
 
 def tricolore_path(data: Path | Tables, rules: Tricolore, start: int, target: int,
-                   method: str) -> TricolorePath:
-    towards = TargetColumns(lookup(data), rules, target, method)
-    return optimal_path(rules, towards, start, target, method)
+                   method: str) -> Walked:
+    """`query path`'s walk (the engine's, through the plug-in)."""
+    puzzle, game = TricolorePuzzle(), TricoloreGame(rules, method)
+    found = walk(puzzle, lookup(data), game, start, target)
+    return Walked(tuple(puzzle.step_value(game, label) for label in found.labels),
+                  tuple(board for board, _ in found.nodes))
+
+
+def balls_path(rules, table: BallsTable, start: tuple[int, ...]) -> Walked:
+    """`query path STATE cleared`'s walk; NotClearableError when it can never be."""
+    puzzle = BallsPuzzle()
+    try:
+        found = walk(puzzle, table.tables, rules, start, "cleared")
+    except UnreachableError as never:
+        raise NotClearableError(str(never)) from None
+    return Walked(tuple(tuple(puzzle.step_value(rules, label)) for label in found.labels),
+                  found.nodes)
 
 
 def tricolore_hint(data: Path | Tables, rules: Tricolore, board: int, last: int, target: int,

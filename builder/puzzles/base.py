@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from builder.puzzles.specs import TableSpec
@@ -69,6 +69,9 @@ class FoundPath:
     how: str = "table walk"
     optimal: bool = True
     """False for a plug-in's ``approximate_path``: a path, not necessarily a shortest."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """What the finder adds to the path's `--json` answer (Tricolore's decomposition:
+    which half each click solves, and the rotation), beside the engine's fields."""
 
     @property
     def length(self) -> int:
@@ -162,6 +165,12 @@ class TableLookup(Protocol):
     def stored(self, folder: tuple[str, ...]) -> list[str]:
         """The names (without ``.zarr``) of the tables stored in a folder of the data
         directory, sorted; none when the folder does not exist."""
+        ...
+
+    def walk(self, puzzle: WalkablePuzzle, variant: Any, start: Hashable,
+             target: Hashable) -> FoundPath:
+        """The engine's walk over these tables (what `query path` prints), for a
+        plug-in's own commands that answer with a path (`query solve`)."""
         ...
 
     def computed(self, spec: TableSpec) -> dict[str, Any]:
@@ -300,14 +309,20 @@ class Puzzle(ABC):
         ``build_command``); by default the one command named after the puzzle."""
         return {self.name: self.build_command()}
 
-    def print_path(self, tables: TableLookup, walk: Callable[..., FoundPath], start: str,
-                   target: str, options: dict[str, Any], as_json: bool) -> bool:
-        """`query path` in the plug-in's own layout (the document's table of moves...):
-        print the answer and return True; False (the default) lets the engine print its
-        generic walk.  ``walk(puzzle, variant, start_state, target_state)`` is the engine's
-        table walk over ``tables`` (a ``FoundPath``); ``options`` are the command's
-        options that apply to the puzzle (``options``), None where not given."""
-        return False
+    path_words: ClassVar[tuple[str, str, str, str]] = ("position", "move", "states",
+                                                        "moves")
+    """How `query path` names a path's parts: the text table's position and move
+    columns, and the `--json` keys of the positions and the moves (Tricolore: board,
+    click, boards, clicks)."""
+
+    move_shown_after: ClassVar[bool] = False
+    """True: the text table shows each move on the line of the position it leads to (the
+    layout of Lucas' document); False: on the line of the position it is made from."""
+
+    def step_value(self, variant: Any, label: str) -> Any:
+        """A move's label as `--json` gives it (Tricolore: the square's number); the
+        label itself by default.  The one thing a plug-in may change in a printed path."""
+        return label
 
     def search_path(self, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
         """A shortest path found by searching from ``node`` at query time, for when no
@@ -426,3 +441,9 @@ class WalkablePuzzle(Puzzle):
                  target: Hashable) -> int | None:
         """Fewest moves from a walk node to the target, from the tables; None when the
         target cannot be reached from it."""
+
+    def distances(self, tables: TableLookup, variant: Any, nodes: list[Hashable],
+                  target: Hashable) -> list[int | None]:
+        """``distance`` of many nodes at once (a walk asks for all of a node's
+        successors together): override it to read the tables once for all of them."""
+        return [self.distance(tables, variant, node, target) for node in nodes]

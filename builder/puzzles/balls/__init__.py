@@ -63,30 +63,26 @@ class BallsPuzzle(WalkablePuzzle):
                 for source, destination, following in rules.legal_moves(node)]
 
     def distance(self, tables, rules: Balls, node: tuple[int, ...], target) -> int | None:
-        table = ("balls", rules.name)
-        missing = (f"no ball-tube table for {rules.tubes} tubes of {rules.capacity} with "
-                   f"{rules.colours} colours: run `builder balls --tubes {rules.tubes} "
-                   f"--capacity {rules.capacity} --colours {rules.colours}`")
-        tables.require(table, {"puzzle": "balls", "tubes": rules.tubes,
-                               "capacity": rules.capacity, "colours": rules.colours,
-                               "layout": TABLE_LAYOUT}, missing)
-        key = int(rules.class_keys(np.array([node]))[0])
-        found = tables.value(table, "moves_to_clear",
-                             tables.position(table, "class_key", key, "key_index"))
-        return None if found == 255 else found
+        return self.distances(tables, rules, [node], target)[0]
+
+    def distances(self, tables, rules: Balls, nodes: list[tuple[int, ...]], target
+                  ) -> list[int | None]:
+        """Each state's class, looked up at once in the table of its game."""
+        from builder.puzzles.balls.answers import BallsTable
+
+        found = BallsTable(tables, rules).moves_of_states(np.array(nodes, dtype=np.int64))
+        return [None if moves == 255 else int(moves) for moves in found]
 
     goal_words = ("clearable", "cleared")
 
     def explain_unreachable(self, rules: Balls, start, target) -> str:
         return f"{rules.format(start)} can never be cleared"
 
-    def print_path(self, tables, walk, start: str, target: str, options: dict,
-                   as_json: bool) -> bool:
-        """Moves from tube to tube, all of a state's moves looked up at once."""
-        from builder.puzzles.balls.answers import print_path
+    path_words = ("state", "move (tubes from 0)", "states", "moves")
 
-        print_path(tables, start, target, as_json)
-        return True
+    def step_value(self, rules: Balls, label: str) -> list[int]:
+        source, destination = label.split(" -> ")
+        return [int(source), int(destination)]
 
     def search_path(self, rules: Balls, node: tuple[int, ...], target) -> FoundPath:
         from builder.puzzles.balls.answers import search_path

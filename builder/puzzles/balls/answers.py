@@ -14,13 +14,12 @@ import numpy as np
 import typer
 
 from builder.puzzles import (
-    CorruptTableError,
     MissingTableError,
     QueryError,
     UnreachableError,
     check_length,
 )
-from builder.puzzles.balls.rules import MAX_CAPACITY, Balls, BallsError, check_cleared
+from builder.puzzles.balls.rules import MAX_CAPACITY, Balls, BallsError
 from builder.puzzles.balls.tables import TABLE_LAYOUT
 from builder.puzzles.base import FoundPath, TableLookup
 from builder.puzzles.work import capped_budget, expensive, work_seconds
@@ -40,15 +39,18 @@ class BallsTable:
     def __init__(self, tables: TableLookup, rules: Balls):
         self.rules, self.tables = rules, tables
         self.table = ("balls", rules.name)
-        built = tables.stored(("balls",))
-        tables.require(self.table, {"puzzle": "balls", "tubes": rules.tubes,
-                                    "capacity": rules.capacity, "colours": rules.colours,
-                                    "layout": TABLE_LAYOUT},
-                       f"no ball-tube table for {rules.tubes} tubes of {rules.capacity} with "
-                       f"{rules.colours} colours"
-                       f"{' (built: ' + ', '.join(built) + ')' if built else ''}: run "
-                       f"`builder balls --tubes {rules.tubes} --capacity {rules.capacity} "
-                       f"--colours {rules.colours}`")
+        try:
+            tables.require(self.table, {"puzzle": "balls", "tubes": rules.tubes,
+                                        "capacity": rules.capacity, "colours": rules.colours,
+                                        "layout": TABLE_LAYOUT})
+        except MissingTableError:  # the advice lists the folder: only when it is needed
+            built = tables.stored(("balls",))
+            raise MissingTableError(
+                f"no ball-tube table for {rules.tubes} tubes of {rules.capacity} with "
+                f"{rules.colours} colours"
+                f"{' (built: ' + ', '.join(built) + ')' if built else ''}: run "
+                f"`builder balls --tubes {rules.tubes} --capacity {rules.capacity} "
+                f"--colours {rules.colours}`") from None
         self.where = tables.describe(self.table)
         self.class_key = tables.vector(self.table, "class_key")
         self.moves = tables.vector(self.table, "moves_to_clear")
@@ -67,40 +69,6 @@ class BallsTable:
 
     def moves_to_clear(self, state: tuple[int, ...]) -> int:
         return int(self.moves_of_states(np.array([state]))[0])
-
-
-@dataclass(frozen=True)
-class BallsPath:
-    states: tuple[tuple[int, ...], ...]
-    moves: tuple[tuple[int, int], ...]
-
-    @property
-    def length(self) -> int:
-        return len(self.moves)
-
-
-def balls_path(rules: Balls, table: BallsTable, start: tuple[int, ...]) -> BallsPath:
-    """A shortest sequence of moves from ``start`` to a cleared state, by table walk: each
-    step takes the first legal move into a class one move nearer (all of a state's moves
-    looked up at once)."""
-    remaining = table.moves_to_clear(start)
-    if remaining == UNREACHABLE:
-        raise NotClearableError(f"{rules.format(start)} can never be cleared")
-    state, states, moves = start, [start], []
-    while remaining > 0:
-        options = rules.legal_moves(state)
-        distances = table.moves_of_states(np.array([following for *_, following in options]))
-        nearer = np.flatnonzero(distances == remaining - 1) if options else []
-        if not len(nearer):
-            raise CorruptTableError(f"table {table.where} is inconsistent at "
-                                    f"{rules.format(state)}: rebuild it")
-        source, destination, state = options[int(nearer[0])]
-        remaining -= 1
-        states.append(state)
-        moves.append((source, destination))
-    if not rules.is_cleared(state):
-        raise CorruptTableError(f"table {table.where}: the walk ended on an uncleared state")
-    return BallsPath(tuple(states), tuple(moves))
 
 
 def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_moves: int = 0,
@@ -130,26 +98,6 @@ def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_mo
 def rules_of(state: str) -> Balls:
     """The game (tubes, capacity, colours) a state is written in."""
     return Balls.of_state(check_length(state, "state", BallsError))
-
-
-def print_path(tables: TableLookup, start: str, target: str, as_json: bool) -> None:
-    """`query path STATE cleared`: the moves from tube to tube (tubes from 0), by table walk
-    or, where no table holds the game, by the solver (a proven shortest solution only)."""
-    check_cleared(target)
-    rules = rules_of(start)
-    found, how = shortest(tables, rules, rules.parse(start))
-    states = [rules.format(s) for s in found.states]
-    if as_json:
-        typer.echo(json.dumps({"start": states[0], "target": states[-1], "length": found.length,
-                               "moves": [list(m) for m in found.moves], "states": states}))
-        return
-    typer.echo(f"{states[0]} -> cleared: {found.length} moves (shortest, {how})")
-    width = max(len(states[0]), 5)
-    typer.echo(f"{'step':<5} {'state':<{width}}  move (tubes from 0)")
-    for step, state in enumerate(states):
-        move = f"{found.moves[step][0]} -> {found.moves[step][1]}" if step < found.length else (
-            "cleared")
-        typer.echo(f"{'init' if step == 0 else step:<5} {state:<{width}}  {move}")
 
 
 DEAL_SECONDS = 30.0
@@ -365,23 +313,13 @@ def answer_of(tables: TableLookup, rules: Balls, start: tuple[int, ...],
         table = BallsTable(tables, rules)
     except MissingTableError:
         return searched(rules, start, budget)
-    try:
-        found = balls_path(rules, table, start)
-    except NotClearableError:
+    from builder.puzzles.balls import BallsPuzzle
+
+    if table.moves_to_clear(start) == UNREACHABLE:
         return Answer(rules, "unclearable", (), (), 0, 0, "table")
-    return Answer(rules, "optimal", found.states, found.moves, found.length, 0, "table walk")
-
-
-def shortest(tables: TableLookup, rules: Balls, start: tuple[int, ...]
-             ) -> tuple[BallsPath, str]:
-    """A shortest way to clear ``start`` and how it was found: by table walk where a table
-    holds the game, else by the solver (proven shortest only)."""
-    try:
-        table = BallsTable(tables, rules)
-    except MissingTableError:
-        found = proven(rules, start)
-        return BallsPath(found.states, found.moves), found.how + ", proven optimal"
-    return balls_path(rules, table, start), "table walk"
+    found = tables.walk(BallsPuzzle(), rules, start, "cleared")  # as `query path` walks
+    moves = tuple(tuple(int(tube) for tube in label.split(" -> ")) for label in found.labels)
+    return Answer(rules, "optimal", found.nodes, moves, found.length, 0, found.how)
 
 
 def search_path(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET

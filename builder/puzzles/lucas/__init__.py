@@ -1,6 +1,6 @@
 """Lucas' inverted pieces (document 003) as a plug-in: the adapter the engine calls.  The
 rules and notation are ``rules.py``; the tables, catalog views and verify sample
-``tables.py``; the document's path layout ``commands.py``; the kernels ``search.py`` and
+``tables.py``; the kernels ``search.py`` and
 ``levels.py``; the board ``renderer.js``.
 """
 
@@ -11,8 +11,16 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from builder.puzzles import shown
-from builder.puzzles.base import CatalogTable, DistanceArray, Move, PuzzleOption, WalkablePuzzle
+from builder.puzzles import MissingTableError, shown
+from builder.puzzles.base import (
+    CatalogTable,
+    DistanceArray,
+    FoundPath,
+    Move,
+    PuzzleOption,
+    WalkablePuzzle,
+)
+from builder.puzzles.lucas.levels import lucas_search
 from builder.puzzles.lucas.rules import (
     EITHER_WAY,
     FORWARD,
@@ -32,6 +40,9 @@ from builder.puzzles.lucas.tables import (
     verify_sample,
 )
 from builder.puzzles.specs import TableSpec
+
+MAX_PATH_N = 100
+"""Longest Lucas path printed: n = 100 is 10,200 moves; n = 10,000 would be 10^8 lines."""
 
 
 class LucasPuzzle(WalkablePuzzle):
@@ -83,43 +94,114 @@ class LucasPuzzle(WalkablePuzzle):
 
     def distance(self, tables, variant: Lucas | ForwardOnly, node: int,
                  target: int) -> int | None:
+        return self.distances(tables, variant, [node], target)[0]
+
+    def distances(self, tables, variant: Lucas | ForwardOnly, nodes: list[int],
+                  target: int) -> list[int | None]:
+        """From the stored tables towards the goal (either rule) or the start (either
+        way); towards any other target from a table searched now (under a second), as
+        the engine keeps it for the next call (``TableLookup.computed``)."""
+        rules = rules_of_variant(variant)
         if isinstance(variant, ForwardOnly):
-            return self._forward_distance(tables, variant.rules, node, target)
-        rules = variant
+            found = self._forward_distances(tables, rules, nodes, target)
+        else:
+            found = self._either_way_distances(tables, rules, nodes, target)
+        never = 255 if isinstance(variant, ForwardOnly) else -1
+        return [None if int(moves) == never else int(moves) for moves in found]
+
+    def _either_way_distances(self, tables, rules: Lucas, nodes: list[int],
+                              target: int) -> np.ndarray:
         table = ("lucas", "tables")
         missing = f"no Lucas table: run `make tables` or `builder lucas --max-n {rules.n}`"
         attributes = tables.require(table, {"puzzle": "lucas"}, missing)
         if rules.n > attributes.get("max_n", 0):
-            raise LucasError(f"no Lucas table for n = {rules.n}: run `builder lucas --max-n "
-                             f"{rules.n}`")
+            raise MissingTableError(
+                f"no Lucas table for n = {rules.n}: run `builder lucas --max-n {rules.n}` "
+                "(beyond the tables only the standard start to goal is answered)")
+        ranks = rules.rank(np.array(nodes, dtype=np.int64))  # codes fit: n is tabled
         if target == rules.parse(rules.goal):
             array = f"n{rules.n}_to_goal"
         elif target == rules.parse(rules.start):
             array = f"n{rules.n}_from_start"
         else:
-            raise LucasError(f"the Lucas tables hold distances to {rules.goal} and to "
-                             f"{rules.start} only, not to {rules.format(target)}")
-        found = tables.value(table, array, int(rules.rank(np.array([node]))[0]), missing)
-        return None if found < 0 else found
-
-    def _forward_distance(self, tables, rules: Lucas, node: int, target: int) -> int | None:
-        if target == rules.parse(rules.goal) and rules.n <= FORWARD_MAX_N:
-            spec = self.table({"puzzle": "lucas", "rule": FORWARD, "max_n": FORWARD_MAX_N})
-            found = tables.value(spec.parts, f"n{rules.n}", dense_rank(rules, node),
-                                 missing="no table of Lucas' classic rule: run `make tables` "
-                                         "or `builder build lucas forward`")
-        elif rules.n <= FORWARD_MAX_N:  # another target: searched now (well under a second)
-            spec = self.table({"puzzle": "lucas", "rule": FORWARD, "n": rules.n,
+            spec = self.table({"puzzle": "lucas", "rule": EITHER_WAY, "n": rules.n,
                                "target": rules.format(target)})
-            found = int(tables.computed(spec)["moves"][dense_rank(rules, node)])
-        else:
+            return tables.computed(spec)["moves"][ranks]
+        return np.array([tables.value(table, array, int(rank), missing) for rank in ranks])
+
+    def _forward_distances(self, tables, rules: Lucas, nodes: list[int],
+                           target: int) -> np.ndarray:
+        if rules.n > FORWARD_MAX_N:
             raise LucasError(f"n = {rules.n}: the classic rule's tables stop at n = "
                              f"{FORWARD_MAX_N}")
-        return None if found == 255 else found
+        ranks = [dense_rank(rules, int(code)) for code in nodes]
+        if target == rules.parse(rules.goal):
+            spec = self.table({"puzzle": "lucas", "rule": FORWARD, "max_n": FORWARD_MAX_N})
+            return np.array([tables.value(spec.parts, f"n{rules.n}", rank,
+                                          missing="no table of Lucas' classic rule: run "
+                                                  "`make tables` or `builder build lucas "
+                                                  "forward`") for rank in ranks])
+        spec = self.table({"puzzle": "lucas", "rule": FORWARD, "n": rules.n,
+                           "target": rules.format(target)})
+        return tables.computed(spec)["moves"][ranks]
+
+    def search_path(self, variant: Lucas | ForwardOnly, node: int, target: int
+                    ) -> FoundPath | None:
+        """Beyond the tables, the standard start to the goal by the document's closed form
+        (shortest: (n + 1)² - 1 moves); no other pair."""
+        rules = rules_of_variant(variant)
+        if (isinstance(variant, ForwardOnly) or node != rules.parse(rules.start)
+                or target != rules.parse(rules.goal)):
+            return None
+        if rules.n > MAX_PATH_N:
+            raise LucasError(f"n = {rules.n}: a shortest path has at least "
+                             f"{(rules.n + 1) ** 2 - 1:,} moves, too many to print (at most "
+                             f"n = {MAX_PATH_N})")
+        moves = rules.closed_form()
+        return FoundPath(tuple(rules.parse(text) for text in rules.play(rules.start, moves)),
+                         tuple(f"{agent} {kind}" for agent, kind in moves),
+                         "closed form (beyond the tables)")
+
+    def variant_fields(self, variant: Lucas | ForwardOnly) -> dict:
+        return {"rule": FORWARD if isinstance(variant, ForwardOnly) else EITHER_WAY}
+
+    path_words = ("configuration", "agent  move type", "arrangements", "moves")
+    move_shown_after = True
+
+    def step_value(self, variant: Lucas | ForwardOnly, label: str) -> list[str]:
+        return label.split(" ", 1)
+
+    def verify_checks(self, attributes: dict) -> str:
+        if attributes.get("rule") == FORWARD:
+            return ""  # its arrays are the generic kernel's, checked by the engine
+        return ("0 moves exactly at the start and at the goal; moves from the start and to "
+                "the goal = 1 + the least after a move")
+
+    def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
+        return verify_sample(attributes, read, samples, rng)
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        if attributes.get("rule") == FORWARD:
+            if "target" in attributes:
+                return [DistanceArray(f"n={attributes['n']} forward",
+                                      f"to {attributes['target']}", "moves", 255)]
+            return [DistanceArray(f"n={n} forward", "to goal", f"n{n}", 255)
+                    for n in range(1, attributes["max_n"] + 1)]
+        return [DistanceArray(f"n={n}", "to goal", f"n{n}_to_goal", -1)
+                for n in range(1, attributes.get("max_n", 0) + 1)]
 
     def table(self, identity: dict) -> TableSpec:
-        if identity.get("rule") != FORWARD:
+        if identity.get("rule") != FORWARD and "target" not in identity:
             return document_table(identity.get("max_n", DOCUMENT_MAX_N))
+        if "target" in identity and identity.get("rule") == EITHER_WAY:
+            rules = Lucas(identity["n"])
+            target = rules.parse(identity["target"])
+            return TableSpec(("lucas", EITHER_WAY, identity["target"]),
+                             {"puzzle": "lucas", "rule": EITHER_WAY, "n": rules.n,
+                              "target": rules.format(target)},
+                             compute=lambda progress: {"moves": lucas_search(rules, target)[0]},
+                             encoding=f"moves[rank]: fewest moves to {rules.format(target)} "
+                                      "(rank as the document's tables' codes), -1 = never")
         if "target" in identity:
             rules = Lucas(identity["n"])
             target = rules.parse(identity["target"])
@@ -179,40 +261,3 @@ class LucasPuzzle(WalkablePuzzle):
                                 r["fewest_jumps"], r["most_jumps"], r["optimal_solutions"])
                                for r in attributes["summary"]]}
 
-    def print_path(self, tables, walk, start: str, target: str, options: dict,
-                   as_json: bool) -> bool:
-        """The document's layout for its own rules; a variant's walk is the engine's, its
-        text the engine's too, and its JSON the same layout as the document's rules."""
-        from builder.puzzles.lucas import commands
-
-        if options.get("variant"):
-            if not as_json:
-                return False
-            variant = self.variant(start, target, options)
-            found = walk(self, variant, self.parse(variant, start),
-                         self.parse_target(variant, target))
-            commands.print_json([self.format(variant, node) for node in found.nodes],
-                                [tuple(label.split(" ", 1)) for label in found.labels],
-                                found.how, options["variant"])
-            return True
-        commands.print_path(self, tables, walk, start, target, as_json)
-        return True
-
-    def verify_checks(self, attributes: dict) -> str:
-        if attributes.get("rule") == FORWARD:
-            return ""  # its arrays are the generic kernel's, checked by the engine
-        return ("0 moves exactly at the start and at the goal; moves from the start and to "
-                "the goal = 1 + the least after a move")
-
-    def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
-        return verify_sample(attributes, read, samples, rng)
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        if attributes.get("rule") == FORWARD:
-            if "target" in attributes:
-                return [DistanceArray(f"n={attributes['n']} forward",
-                                      f"to {attributes['target']}", "moves", 255)]
-            return [DistanceArray(f"n={n} forward", "to goal", f"n{n}", 255)
-                    for n in range(1, attributes["max_n"] + 1)]
-        return [DistanceArray(f"n={n}", "to goal", f"n{n}_to_goal", -1)
-                for n in range(1, attributes.get("max_n", 0) + 1)]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 import typer
 
-from builder.puzzles import PuzzleInputError
+from builder.puzzles import MissingTableError, PuzzleInputError
 from builder.puzzles.base import DistanceArray, FoundPath, Move, PuzzleOption, WalkablePuzzle
 from builder.puzzles.specs import TableSpec
 from builder.puzzles.tricolore import catalog, verify
@@ -31,13 +31,18 @@ from builder.puzzles.tricolore.rules import (
     MethodError,
     Tricolore,
     check_method,
-    column_clicks,
     node_clicks,
+    nodes_clicks,
 )
 
 __all__ = ["ALL_PAIRS_MAX_SQUARES", "BLUE", "LETTERS", "MAX_SQUARES", "METHODS", "NO_CLICK",
            "RED", "WHITE", "BoardError", "MethodError", "Tricolore", "TricoloreGame",
            "TricolorePuzzle", "check_method", "node_clicks"]
+
+
+DECOMPOSITION = "decomposition"
+"""The method option that asks for the document's 4×4 decomposition: a path found over
+the 4×2 tables, unrestricted clicks, not always a shortest one."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,11 @@ class TricoloreGame:
 
     rules: Tricolore
     method: str
+
+    @property
+    def clicks(self) -> str:
+        """The method its clicks follow (the decomposition clicks anywhere)."""
+        return "unrestricted" if self.method == DECOMPOSITION else self.method
 
 
 class TricolorePuzzle(WalkablePuzzle):
@@ -75,8 +85,13 @@ class TricolorePuzzle(WalkablePuzzle):
         return set(text.upper().replace(".", "")) <= set(LETTERS)
 
     def variant(self, start: str, target: str, options: dict) -> TricoloreGame:
-        return TricoloreGame(Tricolore.of_board(start),
-                             check_method(options.get("method") or "unrestricted"))
+        rules, method = Tricolore.of_board(start), options.get("method") or "unrestricted"
+        if method == DECOMPOSITION:
+            if (rules.width, rules.height) != (4, 4):
+                raise PuzzleInputError("--method decomposition solves 4x4 boards (four rows "
+                                       "of four)")
+            return TricoloreGame(rules, method)
+        return TricoloreGame(rules, check_method(method))
 
     def parse(self, game: TricoloreGame, text: str) -> int:
         return game.rules.parse(text)
@@ -104,23 +119,36 @@ class TricolorePuzzle(WalkablePuzzle):
     def moves(self, game: TricoloreGame, node: tuple[int, int]) -> list[Move]:
         board, last = node
         return [Move(str(square), (following, square))
-                for square, following in game.rules.legal_moves(board, last, game.method)]
+                for square, following in game.rules.legal_moves(board, last, game.clicks)]
 
     def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
                  target: int) -> int | None:
-        """``node_clicks`` over the walk arrays towards the target: the all-pairs table's
-        column on small boards, else the table towards the target (``TargetColumns``)."""
+        return self.distances(tables, game, [node], target)[0]
+
+    def distances(self, tables, game: TricoloreGame, nodes: list[tuple[int, int]],
+                  target: int) -> list[int | None]:
+        """``node_clicks`` over the walk arrays towards the target, read once for all the
+        nodes: the all-pairs table's column on small boards, else the table towards the
+        target (``TargetColumns``)."""
         from builder.puzzles.tricolore.answers import TargetColumns
 
-        board, last = node
-        towards = TargetColumns(tables, game.rules, target, game.method)
-        found = column_clicks(towards.columns, board, last, target)
-        return None if found == 255 else found
+        if game.method == DECOMPOSITION:
+            raise MissingTableError("the decomposition keeps no distances: it finds a path "
+                                    "(`query path --method decomposition`)")
+        key = (tables, game, target)
+        towards = self._last_columns.get(key)
+        if towards is None:  # a walk asks once a step, towards one target: keep the last
+            towards = TargetColumns(tables, game.rules, target, game.method)
+            self._last_columns = {key: towards}
+        found = nodes_clicks(towards.readers, nodes, target)
+        return [None if clicks == 255 else clicks for clicks in found]
+
+    _last_columns: ClassVar[dict] = {}
 
     def table_answering(self, game: TricoloreGame, start: int, target: int):
         """The exact table towards the target, on boards too large for all-pairs tables
         (unrestricted clicks: the only method such tables are built for)."""
-        if game.rules.n_squares <= ALL_PAIRS_MAX_SQUARES or game.method != "unrestricted":
+        if game.rules.n_squares <= ALL_PAIRS_MAX_SQUARES or game.clicks != "unrestricted":
             return None
         return table_specs.target_spec(game.rules.format(target), game.rules.width,
                                        game.rules.height)
@@ -128,7 +156,7 @@ class TricolorePuzzle(WalkablePuzzle):
     def explain_unreachable(self, game: TricoloreGame, start: int, target: int) -> str:
         from builder.puzzles.tricolore.answers import explain_unreachable
 
-        return explain_unreachable(game.rules, target, game.method)
+        return explain_unreachable(game.rules, target, game.clicks)
 
     def variant_fields(self, game: TricoloreGame) -> dict:
         return {"method": game.method}
@@ -136,6 +164,8 @@ class TricolorePuzzle(WalkablePuzzle):
     def search_path(self, game: TricoloreGame, node: tuple[int, int], target: int):
         from builder.puzzles.tricolore.commands import searched_path
 
+        if game.method == DECOMPOSITION:
+            return None
         return searched_path(game.rules, node, target, game.method)
 
     approximation = "the document's 4x4 decomposition"
@@ -144,34 +174,36 @@ class TricolorePuzzle(WalkablePuzzle):
                          target: int):
         """The document's decomposition on 4×4 boards (the 4×2 tables walked for each
         half, milliseconds); None on other boards, other methods, or a target it has no
-        answer for (the exact search then explains)."""
+        answer for (the exact search then explains), except where the decomposition was
+        asked for by name: then its one-line error.  The JSON answer says which half each
+        click solves and the rotation used."""
         from builder.puzzles.tricolore.decomposition import (
             DecompositionError,
             DecompositionSolver,
         )
 
-        if game.rules.shape_name != "4x4" or game.method != "unrestricted":
+        if game.rules.shape_name != "4x4" or game.clicks != "unrestricted":
             return None
         board, last = node
         try:
-            clicks = DecompositionSolver(tables).solve_after(board, last, target).clicks
+            found = DecompositionSolver(tables).solve_after(board, last, target)
         except DecompositionError:
+            if game.method == DECOMPOSITION:
+                raise
             return None
         nodes = [node]
-        for square in clicks:
+        for square in found.clicks:
             nodes.append((game.rules.click_one(nodes[-1][0], square), square))
-        return FoundPath(tuple(nodes), tuple(str(square) for square in clicks),
-                         "decomposition", optimal=False)
+        return FoundPath(tuple(nodes), tuple(str(square) for square in found.clicks),
+                         "decomposition", optimal=False,
+                         details={"halves": list(found.halves), "rotation": found.rotation})
 
     # --- its own query layouts, commands, charts and web endpoints -------------------------
 
-    def print_path(self, tables, walk, start: str, target: str, options: dict,
-                   as_json: bool) -> bool:
-        """The document's layout (step, board, click), `--method decomposition` included."""
-        from builder.puzzles.tricolore.commands import print_path
+    path_words = ("board", "click", "boards", "clicks")
 
-        print_path(tables, start, target, options.get("method"), as_json)
-        return True
+    def step_value(self, game: TricoloreGame, label: str) -> int:
+        return int(label)
 
     def query_commands(self) -> dict:
         from builder.puzzles.tricolore.commands import stats

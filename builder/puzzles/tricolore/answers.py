@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from builder.puzzles import CorruptTableError, UnreachableError
+import numpy as np
+
+from builder.puzzles import CorruptTableError, MissingTableError, UnreachableError
 from builder.puzzles.base import TableLookup
 from builder.puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
     NO_CLICK,
     WALK_ARRAYS,
-    InconsistentTable,
     MethodError,
     Tricolore,
     check_method,
     column_clicks,
-    walk_columns,
 )
 
 UNREACHABLE = 255
@@ -47,9 +47,11 @@ def all_pairs_table(tables: TableLookup, rules: Tricolore, method: str) -> tuple
     saying how to build it when it is missing)."""
     check_method(method)
     table = ("tricolore", rules.shape_name, method)
-    tables.require(table, {"puzzle": "tricolore", "width": rules.width,
-                           "height": rules.height, "method": method},
-                   all_pairs_advice(tables, rules, method))
+    try:
+        tables.require(table, {"puzzle": "tricolore", "width": rules.width,
+                               "height": rules.height, "method": method})
+    except MissingTableError:  # the advice lists the folder: only when it is needed
+        raise MissingTableError(all_pairs_advice(tables, rules, method)) from None
     return table
 
 
@@ -89,7 +91,16 @@ class TargetColumns:
                 raise MethodError(f"{rules.shape_name} tables are for the unrestricted method")
             self.table = target_table(tables, rules, target)
             self.columns = tuple(tables.vector(self.table, name) for name in WALK_ARRAYS)
-        self.where = tables.describe(self.table)
+        self._tables = tables
+        self.readers = tuple(memoryview(column) if isinstance(column, np.ndarray) else column
+                             for column in self.columns)
+        """The columns as a walk reads them one entry at a time (a memoryview's item is
+        a Python int, several times quicker to read than a numpy array's)."""
+
+    @property
+    def where(self) -> str:
+        """The table's path, for an error message (worked out only then)."""
+        return self._tables.describe(self.table)
 
 
 def explain_unreachable(rules: Tricolore, target: int, method: str) -> str:
@@ -121,22 +132,6 @@ def hint(rules: Tricolore, towards: TargetColumns, board: int, last: int, target
         if column_clicks(columns, following, square, target) == remaining - 1:
             return square, remaining
     raise CorruptTableError(f"table {towards.where} is inconsistent at {rules.format(board)}")
-
-
-def optimal_path(rules: Tricolore, towards: TargetColumns, start: int, target: int,
-                 method: str) -> TricolorePath:
-    """An optimal click sequence from ``start`` to ``target`` (at least one click)."""
-    try:
-        path = walk_columns(rules, towards.columns, start, target, method)
-    except InconsistentTable as damaged:
-        raise CorruptTableError(
-            f"table {towards.where} is inconsistent at board {rules.format(damaged.board)} "
-            f"({damaged.remaining} clicks to {rules.format(target)} but no click gets closer); "
-            "rebuild it with `make tables FORCE=1`") from None
-    if path is None:
-        raise UnreachableError(explain_unreachable(rules, target, method))
-    return TricolorePath(start, target, method, tuple(square for square, _ in path),
-                         (start, *(board for _, board in path)))
 
 
 def replayed(rules: Tricolore, found: TricolorePath, last: int = NO_CLICK

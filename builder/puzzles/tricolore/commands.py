@@ -1,7 +1,6 @@
-"""Tricolore's own query layouts and commands: `query path` as the document shows a
-solution (step, board, click; the decomposition's halves), with the bidirectional search
-where a 4×4 target has no table; `query stats tricolore` (the document's 4×2 tables).
-"""
+"""Tricolore's query-time search and commands: the bidirectional search where a 4×4
+target has no table (the engine's fallback for `query path`), and `query stats tricolore`
+(the document's 4×2 tables)."""
 
 from __future__ import annotations
 
@@ -10,13 +9,11 @@ from typing import Annotated, Any
 
 import typer
 
-from builder.puzzles import MissingTableError, UnreachableError
-from builder.puzzles.base import FoundPath, TableLookup
+from builder.puzzles import UnreachableError
+from builder.puzzles.base import FoundPath
 from builder.puzzles.tricolore.answers import (
-    TargetColumns,
     TricolorePath,
     explain_unreachable,
-    optimal_path,
     replayed,
 )
 from builder.puzzles.tricolore.rules import (
@@ -24,7 +21,6 @@ from builder.puzzles.tricolore.rules import (
     METHODS,
     NO_CLICK,
     Tricolore,
-    check_method,
 )
 from builder.puzzles.work import expensive
 
@@ -46,20 +42,6 @@ def searched(rules: Tricolore, start: int, target: int, method: str,
     return replayed(rules, found, last)
 
 
-def exact_path(tables: TableLookup, rules: Tricolore, start: int, target: int,
-               method: str) -> tuple[TricolorePath, str]:
-    """An optimal path by table walk, or by the bidirectional search where the target has
-    no table; replayed before it is returned."""
-    try:
-        towards = TargetColumns(tables, rules, target, method)
-        return replayed(rules, optimal_path(rules, towards, start, target, method)), ""
-    except MissingTableError:
-        found = searched(rules, start, target, method)
-        if found is None:
-            raise
-        return found, ", bidirectional search"
-
-
 def searched_path(rules: Tricolore, node: tuple[int, int], target: int,
                   method: str) -> FoundPath | None:
     """``searched`` as the engine's fallback (``Puzzle.search_path``), from a start node."""
@@ -69,60 +51,6 @@ def searched_path(rules: Tricolore, node: tuple[int, int], target: int,
         return None
     return FoundPath(tuple(zip(found.boards, (last, *found.clicks))),
                      tuple(str(square) for square in found.clicks), "bidirectional search")
-
-
-def _print_steps(boards: list[str], clicks: list[int], labels: list[str] | None) -> None:
-    width = len(boards[0])
-    header = f"{'step':<5} " + (f"{'half':<9} " if labels else "") + f"{'board':<{width}}  click"
-    typer.echo(header)
-    for step, board in enumerate(boards):
-        click = str(clicks[step]) if step < len(clicks) else "done"
-        half = ""
-        if labels:
-            half = f"{labels[step] if step < len(clicks) else '':<9} "
-        typer.echo(f"{'init' if step == 0 else step:<5} {half}{board:<{width}}  {click}")
-
-
-def print_path(tables: TableLookup, start: str, target: str, method: str | None,
-               as_json: bool) -> None:
-    """`query path` for Tricolore: the exact path, or the decomposition's."""
-    if method == "decomposition":
-        _print_decomposition(tables, start, target, as_json)
-        return
-    method = check_method(method or "unrestricted")
-    rules = Tricolore.of_board(start)
-    found, how = exact_path(tables, rules, rules.parse(start), rules.parse(target), method)
-    boards = [rules.format(b) for b in found.boards]
-    if as_json:
-        typer.echo(json.dumps({"start": boards[0], "target": boards[-1], "method": method,
-                               "length": found.length, "clicks": list(found.clicks),
-                               "boards": boards}))
-        return
-    typer.echo(f"{boards[0]} -> {boards[-1]}: {found.length} clicks ({method}, optimal{how})")
-    _print_steps(boards, list(found.clicks), None)
-
-
-def _print_decomposition(tables: TableLookup, start: str, target: str, as_json: bool) -> None:
-    from builder.puzzles import PuzzleInputError
-    from builder.puzzles.tricolore.decomposition import DecompositionSolver
-
-    rules = Tricolore.of_board(start)
-    start_rank, target_rank = rules.parse(start), rules.parse(target)
-    if (rules.width, rules.height) != (4, 4):
-        raise PuzzleInputError("--method decomposition solves 4x4 boards (four rows of four)")
-    found = DecompositionSolver(tables).solve_after(start_rank, NO_CLICK, target_rank)
-    boards = [rules.format(b) for b in found.boards]
-    if as_json:
-        typer.echo(json.dumps({"start": boards[0], "target": boards[-1],
-                               "method": "decomposition", "length": found.length,
-                               "clicks": list(found.clicks), "halves": list(found.halves),
-                               "rotation": found.rotation, "boards": boards}))
-        return
-    parts = " + ".join(f"{h} {found.count(h)}" for h in ("first", "top", "bottom", "extension")
-                       if found.count(h))
-    typer.echo(f"{boards[0]} -> {boards[-1]}: {found.length} clicks (decomposition: {parts}; "
-               f"rotation {found.rotation}; not guaranteed optimal)")
-    _print_steps(boards, list(found.clicks), list(found.halves))
 
 
 def stats(
