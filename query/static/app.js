@@ -297,6 +297,7 @@ async function makeMove(move, generation) {
   game.history.push([game.state, game.context, game.made]);
   game.state = move.state; game.context = move.context; game.made += 1;
   draw();
+  saveUrl();  // at once: a reload before the server answers keeps this move
   await refresh(generation);
 }
 
