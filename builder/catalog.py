@@ -17,12 +17,39 @@ import os
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 
 from builder import store
 from builder.puzzles import OneLineError
+from builder.puzzles.base import CatalogTable, DistanceArray, Part
 from builder.puzzles.counting import value_counts
+
+
+class Cataloguing(Part):
+    """What the DuckDB catalog takes from a puzzle's stored tables (all optional: the
+    generic views need only ``catalog_distances``)."""
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        """The distance arrays of one of its stored tables (given the table's attributes),
+        for the catalog's generic views; none by default."""
+        return []
+
+    catalog_tables: ClassVar[tuple[CatalogTable, ...]] = ()
+    """Its own tables in the catalog, filled by ``catalog_rows`` (none by default)."""
+
+    catalog_views: ClassVar[str] = ""
+    """SQL creating its views over its ``catalog_tables`` (run after every table is
+    filled); the generic views need none."""
+
+    def catalog_rows(self, attributes: dict, read: Callable[[str], Any]
+                     ) -> dict[str, list[tuple] | dict[str, Any]]:
+        """Rows of its ``catalog_tables`` from one of its stored tables: per catalog table
+        name, a list of tuples or a dict of numpy columns (without ``source``).
+        ``read(array)`` gives a stored array whole; ``attributes`` are the table's."""
+        return {}
+
 
 CATALOG_NAME = "catalog.duckdb"
 CATALOG_FORMAT = 10
@@ -240,7 +267,7 @@ def _create_plugin_tables(con) -> None:
     con.execute("CREATE TABLE catalog_parts (name VARCHAR, part VARCHAR, source VARCHAR, "
                 "constants VARCHAR)")
     for puzzle in registry.PUZZLES:
-        for table in puzzle.catalog_tables:
+        for table in Cataloguing.of(puzzle).catalog_tables:
             if table.per_source:
                 con.execute(f"CREATE TABLE {table.name}__empty ({table.columns})")
                 _create_union(con, table.name)
@@ -293,17 +320,17 @@ def _create_plugin_views(con) -> None:
     from builder.puzzles import registry
 
     for puzzle in registry.PUZZLES:
-        if puzzle.catalog_views:
-            con.execute(puzzle.catalog_views)
+        if Cataloguing.of(puzzle).catalog_views:
+            con.execute(Cataloguing.of(puzzle).catalog_views)
 
 
 def _load_plugin_rows(con, key: str, puzzle, attributes: dict,
                       read: Callable[[str], np.ndarray]) -> None:
     """The plug-in's catalog rows of one stored table, tagged with its source."""
-    if not puzzle.catalog_tables:
+    if not Cataloguing.of(puzzle).catalog_tables:
         return
-    declared = {table.name: table for table in puzzle.catalog_tables}
-    for name, rows in puzzle.catalog_rows(attributes, read).items():
+    declared = {table.name: table for table in Cataloguing.of(puzzle).catalog_tables}
+    for name, rows in Cataloguing.of(puzzle).catalog_rows(attributes, read).items():
         if name not in declared:
             raise ValueError(f"{puzzle.name} gave rows for {name}, which is not one of its "
                              f"catalog tables ({', '.join(sorted(declared))})")
@@ -332,7 +359,7 @@ def _insert_rows(con, name: str, rows: list[tuple]) -> None:
 
 def _unload_plugin_rows(con, key: str, attributes: dict) -> None:
     puzzle = _plugin_of(attributes)
-    for table in puzzle.catalog_tables if puzzle else ():
+    for table in Cataloguing.of(puzzle).catalog_tables if puzzle else ():
         if table.per_source:
             part = _part_name(table.name, key)
             found = con.execute("DELETE FROM catalog_parts WHERE part = ? RETURNING part",
@@ -415,7 +442,7 @@ def _source_key(data_dir: Path, path: Path) -> str:
 def _load_distances_of(con, key: str, puzzle, attributes: dict,
                        read: Callable[[str], np.ndarray]) -> None:
     """The distance histograms of the arrays the plug-in declares (the generic views)."""
-    declared = puzzle.catalog_distances(attributes)
+    declared = Cataloguing.of(puzzle).catalog_distances(attributes)
     if not declared:
         return
     columns: dict[str, list] = {name: [] for name in ("variant", "table", "distance", "never",

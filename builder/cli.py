@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 
 from builder.puzzles import PuzzleInputError
+from builder.puzzles.registry import Describing
 
 app = typer.Typer(
     help="Build puzzle tablebases into a data directory (zarr tables + DuckDB catalog).",
@@ -146,15 +147,17 @@ def build(
     builder build NAME CHOICE --workers 2 --shards 4
     """
     from builder.puzzles import registry
+    from builder.routine import Building
 
     if listing or puzzle is None:
         for known in registry.PUZZLES:
-            specs = known.default_tables()
+            specs = Building.of(known).default_tables()
             typer.echo(f"{known.name:<10} " + (", ".join("/".join(spec.parts) for spec in specs)
                                               or "(its own command: builder --help)"))
         return
     chosen = registry.by_name(puzzle)
-    specs = [chosen.table_for(choice)] if choice else chosen.default_tables()
+    building = Building.of(chosen)
+    specs = [building.table_for(choice)] if choice else building.default_tables()
     if not specs:
         raise PuzzleInputError(f"{chosen.name} has no default tables built through specs: "
                                "see `builder --help` for its own command")
@@ -213,7 +216,7 @@ def _build_specs(specs, data: Path, force: bool, quiet: bool, executor=None) -> 
 
 
 SUPPLIED = ("data", "tables", "executor", "progress")
-"""Parameters of a plug-in's build command that the engine fills (``Puzzle.build_command``)."""
+"""Parameters of a plug-in's build command that the engine fills (``Building.build_command``)."""
 
 
 def _mount_build_commands() -> None:
@@ -221,11 +224,12 @@ def _mount_build_commands() -> None:
     plug-in's options plus --data, --force and --quiet (and --workers and --scheduler
     where its chunk tasks can run on Dask)."""
     from builder.puzzles import registry
+    from builder.routine import Building
 
     for puzzle in registry.PUZZLES:
-        if not puzzle.default_tables():
+        if not Building.of(puzzle).default_tables():
             continue
-        for name, own in puzzle.build_commands().items():
+        for name, own in Building.of(puzzle).build_commands().items():
             _mount(name, puzzle, own)
 
 
@@ -233,6 +237,7 @@ def _mount(name: str, puzzle, own) -> None:
     import inspect
 
     from builder.command_line import as_command, plugin_parameters
+    from builder.routine import Building
 
     choices, wanted = plugin_parameters(own, SUPPLIED) if own else ([], set())
 
@@ -246,7 +251,7 @@ def _mount(name: str, puzzle, own) -> None:
                     "progress": not quiet}
         try:
             specs = (own(**options, **{key: supplied[key] for key in wanted}) if own
-                     else puzzle.default_tables())
+                     else Building.of(puzzle).default_tables())
         except BaseException:
             getattr(executor, "close", lambda: None)()
             raise
@@ -261,8 +266,8 @@ def _mount(name: str, puzzle, own) -> None:
                    inspect.Parameter("scheduler", keyword, default=None,
                                      annotation=SchedulerOption)]
     doc = (inspect.getdoc(own) if own and own.__doc__ else
-           f"{puzzle.summary}: build its tables "
-           f"({', '.join('/'.join(spec.parts) for spec in puzzle.default_tables())})."
+           f"{Describing.of(puzzle).summary}: build its tables "
+           f"({', '.join('/'.join(spec.parts) for spec in Building.of(puzzle).default_tables())})."
            f"\n\nExample: builder {name}")
     app.command(name)(as_command(command, choices + common, doc))
 

@@ -12,15 +12,63 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
 from builder import store
 from builder.compute import compute_table, region
-from builder.puzzles.base import Puzzle
+from builder.puzzles.base import Part, Puzzle
 from builder.puzzles.specs import TableSpec, resolved
+
+
+class Building(Part):
+    """A puzzle's tables, as the build routine, `builder` and `make tables` ask for
+    them (all optional: a puzzle without tables is walked by its search alone)."""
+
+    def default_tables(self) -> list[TableSpec]:
+        """The tables `builder tables` (and `make tables`) builds for it through the
+        engine's build routine; none by default."""
+        return []
+
+    def table(self, identity: dict[str, Any]) -> TableSpec:
+        """The spec of one of its tables, from its identity or a stored table's attributes
+        (which hold it, among other keys to ignore); a PuzzleInputError when no such table
+        can exist."""
+        from builder.puzzles import PuzzleInputError
+
+        raise PuzzleInputError(f"{self.name} builds no table through specs")
+
+    def table_for(self, text: str) -> TableSpec:
+        """The spec a user names on the command line (`builder build NAME TEXT`), e.g.
+        ``4x12`` for a 4-by-12 variant; a PuzzleInputError naming the choices."""
+        from builder.puzzles import PuzzleInputError
+
+        raise PuzzleInputError(f"{self.name} takes no table choice")
+
+    def build_command(self) -> Callable[..., list[TableSpec]] | None:
+        """The choices of `builder NAME`: a function whose keyword parameters are typer
+        options (``Annotated[int, typer.Option(help=...)] = 4``), returning the specs to
+        build; its docstring is the command's help.  Parameters named ``data`` (the data
+        directory, a Path), ``tables`` (a ``TableLookup`` over it) and ``executor`` (where
+        chunk tasks run; it adds `--workers` and `--scheduler`) are supplied by the engine,
+        not options.  None (the default): `builder NAME` builds ``default_tables()``."""
+        return None
+
+    def build_commands(self) -> dict[str, Callable[..., list[TableSpec]] | None]:
+        """Every `builder` command of the plug-in, by command name (each as
+        ``build_command``); by default the one command named after the puzzle."""
+        return {self.name: Building.of(self).build_command()}
+
+    def table_answering(self, variant: Any, start: Hashable, target: Hashable
+                        ) -> TableSpec | None:
+        """The table that would answer a path from ``start`` to ``target`` by walk, when
+        building it on request is worth it (`query path --build-table`: a table
+        towards one target, seconds to build); None (the default): none to offer."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -180,7 +228,7 @@ def build_defaults(data_dir: Path, puzzles: tuple[Puzzle, ...], force: bool = Fa
     single-threaded search overlaps another's work."""
     if jobs <= 1 or len(puzzles) <= 1:
         return [build_table(data_dir, spec, force, progress, executor)
-                for puzzle in puzzles for spec in puzzle.default_tables()]
+                for puzzle in puzzles for spec in Building.of(puzzle).default_tables()]
     return _build_in_processes(data_dir, puzzles, force, progress, jobs)
 
 
@@ -212,7 +260,7 @@ def _build_in_processes(data_dir: Path, puzzles: tuple[Puzzle, ...], force: bool
         ours.send(workers[ours][1])
     results: dict[str, list[BuildResult]] = {puzzle.name: [] for puzzle in puzzles}
     building: dict = {}
-    total = sum(len(puzzle.default_tables()) for puzzle in puzzles)
+    total = sum(len(Building.of(puzzle).default_tables()) for puzzle in puzzles)
     try:
         with tqdm(total=total, desc="tables", unit="table", disable=not progress) as bar:
             while any(name is not None for _, name in workers.values()):
@@ -258,7 +306,7 @@ def _plugin_worker(data_dir: Path, force: bool, pipe, parent: int) -> None:
     tqdm.set_lock(threading.RLock())
     while (name := pipe.recv()) is not None:
         try:
-            for spec in registry.by_name(name).default_tables():
+            for spec in Building.of(registry.by_name(name)).default_tables():
                 pipe.send(("start", name, "/".join(spec.parts)))
                 pipe.send(("table", name, build_table(data_dir, spec, force, progress=False)))
         except Exception as error:  # noqa: BLE001 (reported to the parent, in words)

@@ -6,12 +6,33 @@ entries) at sampled states, then the plug-in's own sample check.  Names no puzzl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from builder import store
+from builder.puzzles.base import Part
+from builder.routine import Building
+
+
+class Verifying(Part):
+    """`builder verify`'s own checks of a puzzle's tables, beyond the engine's (all
+    optional)."""
+
+    def verify_checks(self, attributes: dict) -> str:
+        """What ``verify_sample`` checks of a stored table (given its attributes), for
+        `builder verify`'s report line; "" (the default) when it checks nothing."""
+        return ""
+
+    def verify_sample(self, attributes: dict, read: Callable[[str], Any], samples: int,
+                      rng: Any) -> str | None:
+        """`builder verify`'s own check of one of its stored tables at ``samples`` states
+        drawn from ``rng`` (numpy Generator), beyond the recurrence the engine checks on
+        every breadth-first array: None when it holds, else what is wrong (one line)."""
+        return None
 
 
 @dataclass
@@ -37,7 +58,7 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
 
     puzzle = registry.by_name(attributes["puzzle"])
     try:  # the stored attributes hold the identity the table was built from
-        spec = puzzle.table(attributes)
+        spec = Building.of(puzzle).table(attributes)
     except PuzzleInputError:
         spec = None  # a table no spec describes alone (one gathered from records)
     group = zarr.open_group(table, mode="r")
@@ -60,10 +81,10 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
         problem = _sample_searches(spec, group, samples, rng)
         if problem:
             return problem, checked
-    own = puzzle.verify_checks(attributes)
+    own = Verifying.of(puzzle).verify_checks(attributes)
     if own:
         checked += f"; {own}: holds on {samples} sampled entries"
-    return puzzle.verify_sample(attributes, lambda array: group[array][...], samples,
+    return Verifying.of(puzzle).verify_sample(attributes, lambda array: group[array][...], samples,
                                 rng), checked
 
 
@@ -151,11 +172,12 @@ def _sample_searches(spec, group, samples: int, rng) -> str | None:
 
 
 def _checks_its_own(attributes: dict) -> bool:
-    """A table whose plug-in has a sample check of its own (``Puzzle.verify_sample``)."""
+    """A table whose plug-in has a sample check of its own (``Verifying.verify_sample``)."""
     from builder.puzzles import registry
 
     try:
-        return bool(registry.by_name(attributes.get("puzzle", "")).verify_checks(attributes))
+        puzzle = registry.by_name(attributes.get("puzzle", ""))
+        return bool(Verifying.of(puzzle).verify_checks(attributes))
     except ValueError:
         return False
 

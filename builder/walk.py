@@ -12,20 +12,67 @@ hints).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from builder.puzzles import CorruptTableError, MissingTableError, UnreachableError
-from builder.puzzles.base import FoundPath
+from builder.puzzles.base import FoundPath, Part, TableLookup
 from builder.puzzles.work import expensive
 
 __all__ = ["FoundPath", "MoveValue", "UnreachableError", "answered_distance",
            "distance_between", "move_values", "walk", "walk_node"]
 
 
+class Walking(Part):
+    """What the walk asks of a walkable puzzle beyond its core (all optional): targets
+    in words, walk nodes that carry more than a position, batched distances, and the
+    searches where no table answers."""
+
+    def parse_target(self, variant: Any, text: str) -> Hashable:
+        """A target from its notation (a plug-in may accept words such as 'cleared')."""
+        return self.parse(variant, text)
+
+    def start_node(self, variant: Any, state: Hashable) -> Hashable:
+        """The walk node of a position at the start of play."""
+        return state
+
+    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
+        """True when the walk has arrived (a start equal to its target has not)."""
+        return node == target
+
+    def distances(self, tables: TableLookup, variant: Any, nodes: list[Hashable],
+                  target: Hashable) -> list[int | None]:
+        """``distance`` of many nodes at once (a walk asks for all of a node's
+        successors together): override it to read the tables once for all of them."""
+        return [self.distance(tables, variant, node, target) for node in nodes]
+
+    def search_path(self, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
+        """A shortest path found by searching from ``node`` at query time, for when no
+        stored table answers (boards too large to table every target): the engine's walk
+        and `query distance` fall back to it on a missing table.  None (the default): the
+        plug-in offers no search, and the missing table is the answer.  Raises
+        UnreachableError when the search proves the target unreachable."""
+        return None
+
+    def approximate_path(self, tables: TableLookup, variant: Any, node: Hashable,
+                         target: Hashable) -> FoundPath | None:
+        """A path from ``node`` to ``target`` found at once but not shortest in general,
+        for where no table answers and the exact search is slow (a solver that combines
+        the tables of smaller boards).  None (the default): none for this
+        variant or node; the engine then walks or searches exactly."""
+        return None
+
+    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
+        """Why ``target`` cannot be reached from ``start`` (one line)."""
+        return (f"{self.format(variant, target)} cannot be reached from "
+                f"{self.format(variant, start)}")
+
+
 def walk(puzzle, tables, variant, start, target) -> FoundPath:
     """A shortest path from position ``start`` to ``target`` by table walk; where the
     table is missing, the plug-in's own search (``search_path``) if it offers one."""
-    return walk_node(puzzle, tables, variant, puzzle.start_node(variant, start), target,
+    return walk_node(puzzle, tables, variant, Walking.of(puzzle).start_node(variant, start), target,
                      start)
 
 
@@ -43,22 +90,23 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
         found = None
         if approximate:
             try:
-                found = puzzle.approximate_path(tables, variant, node, target)
+                found = Walking.of(puzzle).approximate_path(tables, variant, node, target)
             except MissingTableError:  # the solver's own tables are missing: search
                 found = None
         if found is None:
             found = _searched(puzzle, variant, node, target)
         if found is None and not approximate:
-            found = puzzle.approximate_path(tables, variant, node, target)
+            found = Walking.of(puzzle).approximate_path(tables, variant, node, target)
         if found is None:
             raise
         return found
     if remaining is None:
-        raise UnreachableError(puzzle.explain_unreachable(variant, position, target))
+        raise UnreachableError(Walking.of(puzzle).explain_unreachable(variant, position, target))
     nodes, labels = [node], []
     while remaining > 0:
         options = puzzle.moves(variant, node)
-        after = puzzle.distances(tables, variant, [move.state for move in options], target)
+        after = Walking.of(puzzle).distances(tables, variant, [move.state for move in options],
+                                             target)
         for move, distance in zip(options, after):
             if distance == remaining - 1:
                 break
@@ -69,7 +117,7 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
         node, remaining = move.state, remaining - 1
         nodes.append(node)
         labels.append(move.label)
-    if not puzzle.at_target(variant, node, target):
+    if not Walking.of(puzzle).at_target(variant, node, target):
         raise CorruptTableError(f"the {puzzle.name} tables: the walk did not end on the "
                                 "target; rebuild them (`make tables FORCE=1`)")
     return FoundPath(tuple(nodes), tuple(labels))
@@ -79,13 +127,14 @@ def _searched(puzzle, variant, node, target) -> FoundPath | None:
     """The plug-in's search where no table answers: expensive work (``builder.puzzles.work``:
     a server runs a few at a time, within its limits)."""
     with expensive(f"the {puzzle.name} search"):
-        return puzzle.search_path(variant, node, target)
+        return Walking.of(puzzle).search_path(variant, node, target)
 
 
 def distance_between(puzzle, tables, variant, start, target) -> int | None:
     """Fewest moves from position ``start`` to ``target`` (None: never): the table's value,
     or the length of the plug-in's search where no table answers."""
-    return _node_distance(puzzle, tables, variant, puzzle.start_node(variant, start), target)
+    node = Walking.of(puzzle).start_node(variant, start)
+    return _node_distance(puzzle, tables, variant, node, target)
 
 
 @dataclass(frozen=True)
@@ -133,7 +182,8 @@ def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list
     here = _node_distance(puzzle, tables, variant, node, target)
     options = puzzle.moves(variant, node)
     try:
-        after = puzzle.distances(tables, variant, [move.state for move in options], target)
+        after = Walking.of(puzzle).distances(tables, variant, [move.state for move in options],
+                                             target)
     except MissingTableError:  # the plug-in's search answers, one move at a time
         after = [_node_distance(puzzle, tables, variant, move.state, target)
                  for move in options]

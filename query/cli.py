@@ -15,12 +15,16 @@ import contextlib
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, ClassVar
 
 import typer
 
+from builder.puzzles.base import Part, walkable
+from builder.puzzles.registry import Describing
 from builder.reader import QueryError
+from builder.walk import Walking
 
 app = typer.Typer(
     help="Query puzzle tablebases: optimal paths, distances, statistics, SQL.",
@@ -35,6 +39,56 @@ random_app = typer.Typer(help="Deal random puzzles with a guaranteed property.",
 app.add_typer(random_app, name="random")
 plot_app = typer.Typer(help="Charts of the statistics (PNG and SVG).", no_args_is_help=True)
 app.add_typer(plot_app, name="plot")
+class Charting(Part):
+    """A puzzle's charts, drawn from the catalog: `query plot NAME` writes them and the
+    web serves them (all optional)."""
+
+    figure_names: ClassVar[tuple[str, ...]] = ()
+    """The charts ``figures`` draws (none by default)."""
+
+    def figures(self, catalog: Any) -> dict[str, Any]:
+        """Its charts (``figure_names``), drawn from the catalog (a read-only DuckDB
+        connection): name -> matplotlib ``Figure``.  `query plot NAME` writes them and the
+        web serves them at ``/api/NAME/plots/CHART.svg``."""
+        return {}
+
+
+class Printing(Part):
+    """How `query` prints a puzzle's paths and which commands of its own it mounts
+    (all optional)."""
+
+    path_words: ClassVar[tuple[str, str, str, str]] = ("position", "move", "states",
+                                                        "moves")
+    """How `query path` names a path's parts: the text table's position and move
+    columns, and the `--json` keys of the positions and the moves (say board,
+    click, boards, clicks)."""
+
+    move_shown_after: ClassVar[bool] = False
+    """True: the text table shows each move on the line of the position it leads to (the
+    layout some documents use); False: on the line of the position it is made from."""
+
+    def step_value(self, variant: Any, label: str) -> Any:
+        """A move's label as `--json` gives it (say a square's number); the
+        label itself by default.  The one thing a plug-in may change in a printed path."""
+        return label
+
+    def query_commands(self) -> dict[str, Callable[..., int | None]]:
+        """Its own `query` commands, by name: each is mounted as `query NAME COMMAND`,
+        except those named ``random`` and ``stats``, mounted as `query random NAME` and
+        `query stats NAME` beside the other puzzles' deals and statistics.  A command is
+        a function whose keyword parameters are typer arguments and options (its
+        docstring is its help) and which prints its answer and returns its exit code
+        (None: 0); the engine supplies a parameter named ``tables`` (a ``TableLookup``
+        over the `--data` directory it adds) and one named ``catalog`` (a read-only
+        DuckDB connection to that directory's catalog, opened for the call).  None by
+        default."""
+        return {}
+
+    top_level_commands: ClassVar[tuple[str, ...]] = ()
+    """Names among ``query_commands`` also mounted as `query NAME` (ball tubes: `query
+    solve`); two plug-ins claiming one name is an error at start-up."""
+
+
 GROUPS = {"random": random_app, "stats": stats_app}
 """Plug-in commands by these names are mounted as `query GROUP PUZZLE`."""
 
@@ -86,8 +140,9 @@ def path(
     if target is None:
         target = chosen.default_target(chosen.variant(start, "", options))
         if target is None:
+            example = Describing.of(chosen).example
             raise QueryError(f"give a TARGET: {chosen.name} has no single goal (e.g. "
-                             f"query path {chosen.example[0]} {chosen.example[1]})")
+                             f"query path {example[0]} {example[1]})")
     target = registry.in_notation(chosen, target)
     if build_table:
         _build_answering_table(chosen, start, target, options, data, as_json)
@@ -100,13 +155,13 @@ def _build_answering_table(puzzle, start: str, target: str, options: dict, data:
     the pair, and bring the catalog up to date with it (progress on stderr)."""
     from builder import workspace
     from builder.catalog import refresh_catalog
-    from builder.routine import build_table
+    from builder.routine import Building, build_table
 
     # the directory is checked (and taken from other builders) before any search runs
     workspace.hold(Path(data), "query path --build-table", create=False)
     variant = puzzle.variant(start, target, options)
-    spec = puzzle.table_answering(variant, puzzle.parse(variant, start),
-                                  puzzle.parse_target(variant, target))
+    spec = Building.of(puzzle).table_answering(variant, puzzle.parse(variant, start),
+                                  Walking.of(puzzle).parse_target(variant, target))
     if spec is None:
         return  # the stored tables (or the plug-in's search) already answer it
     with contextlib.redirect_stdout(sys.stderr):
@@ -124,28 +179,28 @@ def print_path(puzzle, start: str, target: str, tables, as_json: bool,
     from builder.walk import walk
 
     variant = puzzle.variant(start, target, options)
-    goal = puzzle.parse_target(variant, target)
+    goal = Walking.of(puzzle).parse_target(variant, target)
     found = walk(puzzle, tables, variant, puzzle.parse(variant, start), goal)
     positions = [puzzle.format(variant, node) for node in found.nodes]
-    position_word, move_word, positions_key, moves_key = puzzle.path_words
-    fields = puzzle.variant_fields(variant)
+    position_word, move_word, positions_key, moves_key = Printing.of(puzzle).path_words
+    fields = Describing.of(puzzle).variant_fields(variant)
     if as_json:
         typer.echo(json.dumps({
             "puzzle": puzzle.name, **fields, "start": positions[0],
             "target": puzzle.format(variant, goal), "length": found.length,
             "how": found.how, "optimal": found.optimal,
-            moves_key: [puzzle.step_value(variant, label) for label in found.labels],
+            moves_key: [Printing.of(puzzle).step_value(variant, label) for label in found.labels],
             positions_key: positions, **found.details}))
         return
     kind = "shortest" if found.optimal else "not guaranteed shortest"
     said = ", ".join(dict.fromkeys([*(str(value) for value in fields.values()), kind,
                                     found.how]))
     typer.echo(f"{positions[0]} -> {puzzle.format(variant, goal)}: {found.length} "
-               f"{puzzle.unit} ({said})")
+               f"{Describing.of(puzzle).unit} ({said})")
     width = max(len(positions[0]), len(position_word))
     typer.echo(f"{'step':<5} {position_word:<{width}}  {move_word}")
     for step, position in enumerate(positions):
-        if puzzle.move_shown_after:
+        if Printing.of(puzzle).move_shown_after:
             label = found.labels[step - 1] if step else ""
         else:
             label = found.labels[step] if step < found.length else "done"
@@ -168,7 +223,7 @@ def moves(
 
     chosen, variant, position, goal = _position_and_goal(
         state, target, puzzle, options or {}, "moves")
-    node = chosen.start_node(variant, position)
+    node = Walking.of(chosen).start_node(variant, position)
     here, values = move_values(chosen, Tables(data), variant, node, goal)
     shown_target = chosen.format(variant, goal)
     if as_json:
@@ -180,11 +235,12 @@ def moves(
                        "optimal": here is not None and v.distance == here - 1}
                       for v in values]}))
         return
-    where = ("cannot reach it" if here is None else f"{here} {chosen.unit} from here")
+    unit = Describing.of(chosen).unit
+    where = ("cannot reach it" if here is None else f"{here} {unit} from here")
     typer.echo(f"{chosen.format(variant, node)} -> {shown_target}: {where}")
     width = max([len(v.label) for v in values] + [4])
     position_width = max([len(chosen.format(variant, v.node)) for v in values] + [5])
-    typer.echo(f"{'move':<{width}}  {'after':<{position_width}}  {chosen.unit} left")
+    typer.echo(f"{'move':<{width}}  {'after':<{position_width}}  {Describing.of(chosen).unit} left")
     for v in values:
         left = "never" if v.distance is None else str(v.distance)
         mark = "  optimal" if here is not None and v.distance == here - 1 else ""
@@ -202,16 +258,17 @@ def _position_and_goal(state: str, target: str | None, puzzle: str | None,
     options = registry.check_options(chosen, options)
     if target is not None:
         target = registry.in_notation(chosen, target)
-    if not chosen.walkable:
+    if not walkable(chosen):
         raise QueryError(f"{chosen.name} has no positions to walk")
     variant = chosen.variant(state, target or "", options)
     if target is None:
         target = chosen.default_target(variant)
         if target is None:
             raise QueryError(f"give a TARGET: {chosen.name} has no single goal "
-                             f"(e.g. query {command} {chosen.example[0]} "
-                             f"{chosen.example[1]})")
-    return chosen, variant, chosen.parse(variant, state), chosen.parse_target(variant, target)
+                             f"(e.g. query {command} {Describing.of(chosen).example[0]} "
+                             f"{Describing.of(chosen).example[1]})")
+    goal = Walking.of(chosen).parse_target(variant, target)
+    return chosen, variant, chosen.parse(variant, state), goal
 
 
 def solvable(
@@ -231,13 +288,14 @@ def solvable(
     chosen, variant, start, goal = _position_and_goal(
         state, target, puzzle, options or {}, "solvable")
     found = distance_between(chosen, Tables(data), variant, start, goal)
-    able, reached = chosen.goal_words
+    able, reached = Describing.of(chosen).goal_words
     shown = chosen.format(variant, start)
     if as_json:
         typer.echo(json.dumps({"state": shown, able: found is not None,
-                               chosen.unit: found}))
+                               Describing.of(chosen).unit: found}))
     else:
-        typer.echo(f"{shown}: " + (f"{able} in {found} {chosen.unit}" if found is not None
+        unit = Describing.of(chosen).unit
+        typer.echo(f"{shown}: " + (f"{able} in {found} {unit}" if found is not None
                                    else f"can never be {reached}"))
     if found is None:
         sys.exit(1)
@@ -264,14 +322,15 @@ def distance(
     if as_json:
         typer.echo(json.dumps({"start": chosen.format(variant, first),
                                "target": chosen.format(variant, goal),
-                               **chosen.variant_fields(variant), chosen.unit: found}))
+                               **Describing.of(chosen).variant_fields(variant),
+                               Describing.of(chosen).unit: found}))
         if found is None:  # the same exit status as the text form's error
-            print(f"error: {chosen.explain_unreachable(variant, first, goal)}",
+            print(f"error: {Walking.of(chosen).explain_unreachable(variant, first, goal)}",
                   file=sys.stderr)
             sys.exit(2)
         return
     if found is None:
-        raise UnreachableError(chosen.explain_unreachable(variant, first, goal))
+        raise UnreachableError(Walking.of(chosen).explain_unreachable(variant, first, goal))
     typer.echo(found)
 
 
@@ -499,9 +558,10 @@ def _with_examples(function) -> str:
     from builder.puzzles import registry
 
     name = function.__name__
-    lines = [f"query {name} {' '.join(_quoted(text) for text in puzzle.example if text)}"
-             f"   ({puzzle.name})" for puzzle in registry.PUZZLES
-             if puzzle.walkable and puzzle.example[1]]
+    examples = {puzzle.name: Describing.of(puzzle).example for puzzle in registry.PUZZLES
+                if walkable(puzzle)}
+    lines = [f"query {name} {' '.join(_quoted(text) for text in example if text)}"
+             f"   ({puzzle})" for puzzle, example in examples.items() if example[1]]
     return (function.__doc__ or "").rstrip() + "\n\n    Examples:\n\n" + "".join(
         f"    {line}\n\n" for line in lines)
 
@@ -515,7 +575,7 @@ for _command in (path, moves, solvable, distance):
 
 
 def _plot_command(puzzle):
-    """`query plot NAME`: write the plug-in's charts (``Puzzle.figures``) as PNG and SVG."""
+    """`query plot NAME`: write the plug-in's charts (``Playing.figures``) as PNG and SVG."""
 
     def plot(
         out: Annotated[Path, typer.Option(help="Folder to write the charts to.")]
@@ -525,7 +585,7 @@ def _plot_command(puzzle):
         if out.exists() and not out.is_dir():
             raise QueryError(f"--out {out} is a file, not a folder")
         with _connect(data) as con:
-            figures = puzzle.figures(con)
+            figures = Charting.of(puzzle).figures(con)
         try:
             out.mkdir(parents=True, exist_ok=True)
             for name, figure in figures.items():
@@ -537,35 +597,36 @@ def _plot_command(puzzle):
             raise QueryError(f"cannot write the charts to {out}: "
                              f"{error.strerror or error}") from None
 
-    plot.__doc__ = (f"The {puzzle.name} charts ({', '.join(puzzle.figure_names)}), drawn "
+    charts = ", ".join(Charting.of(puzzle).figure_names)
+    plot.__doc__ = (f"The {puzzle.name} charts ({charts}), drawn "
                     f"from the catalog, as PNG and SVG.\n\nExample: query plot {puzzle.name} "
                     "--out plots")
     return plot
 
 
 def _mount_plugin_commands() -> None:
-    """Every plug-in's own commands (``Puzzle.query_commands``): `query NAME COMMAND`,
+    """Every plug-in's own commands (``Printing.query_commands``): `query NAME COMMAND`,
     `query random NAME` for its deal, `query stats NAME` for its statistics; and
     `query plot NAME` for a plug-in with charts."""
     from builder.puzzles import registry
 
     claimed: dict[str, str] = {}
     for puzzle in registry.PUZZLES:
-        if puzzle.figure_names:
+        if Charting.of(puzzle).figure_names:
             plot_app.command(puzzle.name)(_plot_command(puzzle))
         own = None
-        for name, function in puzzle.query_commands().items():
+        for name, function in Printing.of(puzzle).query_commands().items():
             if name in GROUPS:
                 GROUPS[name].command(puzzle.name)(_plugin_command(function))
                 continue
-            if name in puzzle.top_level_commands:  # also `query NAME` (one plug-in each)
+            if name in Printing.of(puzzle).top_level_commands:  # also `query NAME` (one each)
                 if name in claimed:
                     raise RuntimeError(f"`query {name}` is offered by both {claimed[name]} "
                                        f"and {puzzle.name}")
                 claimed[name] = puzzle.name
                 app.command(name)(_plugin_command(function))
             if own is None:
-                own = typer.Typer(help=puzzle.summary, no_args_is_help=True)
+                own = typer.Typer(help=Describing.of(puzzle).summary, no_args_is_help=True)
                 app.add_typer(own, name=puzzle.name)
             own.command(name)(_plugin_command(function))
 

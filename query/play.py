@@ -7,12 +7,12 @@ played through these endpoints, which know no puzzle (they read the plug-in's ho
 - ``GET /api/play/{puzzle}/path``: an optimal move sequence (table walk, else the
   plug-in's search; or on request its instant approximate solver).
 - ``POST /api/play/{puzzle}/table`` and ``GET /api/jobs/{id}``: build the table that
-  answers a pair (``Puzzle.table_answering``) in the background and follow its progress;
+  answers a pair (``Building.table_answering``) in the background and follow its progress;
   only on a server started with ``--allow-builds N`` (at most N tables, never filling
   the disk).
 
 A walk node travels to the page and back as its notation plus the plug-in's
-``node_context`` text.  The puzzle's options (``Puzzle.options``: a method, a rule
+``node_context`` text.  The puzzle's options (``Describing.options``: a method, a rule
 variant) are passed as query parameters of the same names.
 """
 
@@ -22,9 +22,10 @@ import itertools
 import shutil
 import threading
 import time
+from collections.abc import Hashable
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
@@ -37,9 +38,51 @@ from builder.puzzles import (
     registry,
     work,
 )
-from builder.walk import answered_distance, walk_node
+from builder.puzzles.base import Part, TableLookup, walkable
+from builder.puzzles.registry import Describing
+from builder.walk import Walking, answered_distance, walk_node
+from query.cli import Charting
 
-PLAYABLE = tuple(p for p in registry.PUZZLES if p.walkable)
+
+class Playing(Part):
+    """A puzzle on the web page and API (all optional): its board, its own endpoints,
+    its instant approximate hints, and what a walk node carries beyond its position."""
+
+    renderer: ClassVar[str | None] = None
+    """Its board on the web page: the file name of an ES module in the plug-in's package
+    (served at ``/renderers/NAME.js``); the page offers every puzzle that has one.  The
+    module's contract (``title``, ``rules``, ``settings``, ``newGame``, ``draw``...) is
+    written at the top of ``query/static/app.js``, which drives it."""
+
+    def web_routes(self, tables: TableLookup) -> Any:
+        """Its own JSON endpoints for `query serve`: a FastAPI ``APIRouter`` (fastapi
+        imported inside the hook), mounted under ``/api/NAME``; its handlers read through
+        ``tables`` and raise the shared one-line errors, which the web answers as 4xx
+        ``detail``.  None (the default): no endpoints of its own."""
+        return None
+
+    approximation: ClassVar[str] = ""
+    """What ``approximate_path`` is, in a few words for the page (say "a
+    decomposition into halves"); empty (the default): the plug-in offers none."""
+
+    def node_context(self, variant: Any, node: Hashable) -> str:
+        """What a walk node carries beyond its position's notation, as text, so that a web
+        page can hand the node back (say the square clicked last); "" (the default):
+        nothing, the notation is the node."""
+        return ""
+
+    def resume_node(self, variant: Any, state: Hashable, context: str) -> Hashable:
+        """The walk node of position ``state`` with ``context`` from ``node_context`` (""
+        is the start of play); a PuzzleInputError when the context is malformed."""
+        if context:
+            from builder.puzzles import shown
+
+            raise PuzzleInputError(f"context {shown(context)}: {self.name} positions carry "
+                                   "none (leave it empty)")
+        return Walking.of(self).start_node(variant, state)
+
+
+PLAYABLE = tuple(p for p in registry.PUZZLES if walkable(p))
 PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
 OPTION_NAMES = sorted(registry.all_options())
 
@@ -129,17 +172,18 @@ class _Game:
             target = puzzle.default_target(self.variant) or ""
             if not target:
                 raise PuzzleInputError(f"{puzzle.name} needs a target: e.g. "
-                                       f"{puzzle.example[1]}")
+                                       f"{Describing.of(puzzle).example[1]}")
         self.position = puzzle.parse(self.variant, state)
-        self.target = puzzle.parse_target(self.variant, target)
-        self.node = puzzle.resume_node(self.variant, self.position, context)
+        self.target = Walking.of(puzzle).parse_target(self.variant, target)
+        self.node = Playing.of(puzzle).resume_node(self.variant, self.position, context)
 
     def move_out(self, label: str, node, distance: int | None = None) -> MoveOut:
         return MoveOut(label=label, state=self.puzzle.format(self.variant, node),
-                       context=self.puzzle.node_context(self.variant, node), distance=distance)
+                       context=Playing.of(self.puzzle).node_context(self.variant, node),
+                       distance=distance)
 
     def distance(self, tables, node, search: bool) -> tuple[int | None, str, str]:
-        if self.puzzle.at_target(self.variant, node, self.target):
+        if Walking.of(self.puzzle).at_target(self.variant, node, self.target):
             return 0, "table", ""
         return answered_distance(self.puzzle, tables, self.variant, node, self.target, search)
 
@@ -170,12 +214,13 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
     @router.get("/puzzles", response_model=list[PuzzleInfo], summary="Registered puzzles")
     def puzzles() -> list[PuzzleInfo]:
         """Every registered puzzle; those with a renderer are playable on the page."""
-        return [PuzzleInfo(name=p.name, summary=p.summary, unit=p.unit,
-                           example=p.example, options=list(registry.option_names(p)),
-                           renderer=f"/renderers/{p.name}.js" if p.renderer else None,
-                           walkable=p.walkable, approximation=p.approximation,
+        return [PuzzleInfo(name=p.name, summary=Describing.of(p).summary,
+                           unit=Describing.of(p).unit,
+                           example=Describing.of(p).example, options=list(registry.option_names(p)),
+                           renderer=f"/renderers/{p.name}.js" if Playing.of(p).renderer else None,
+                           walkable=walkable(p), approximation=Playing.of(p).approximation,
                            figures=[f"/api/{p.name}/plots/{name}.svg"
-                                    for name in p.figure_names])
+                                    for name in Charting.of(p).figure_names])
                 for p in registry.PUZZLES]
 
     @router.get("/play/{puzzle}/position", response_model=PositionOut,
@@ -192,6 +237,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         """Fewest moves from STATE to TARGET, and every legal move from it (each with the
         position after it; with VALUES, its distance too).  Options of the puzzle
         (``method``, ``variant``) are further query parameters."""
+        from builder.routine import Building
         game = _Game(puzzle, state, target, context, request)
         here, answered_by, detail = game.distance(tables, game.node, search)
         moves = []
@@ -199,16 +245,17 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
             value = game.distance(tables, move.state, search)[0] if values else None
             moves.append(game.move_out(move.label, move.state, value))
         buildable = (builds["started"] < allow_builds and answered_by != "table"
-                     and game.puzzle.table_answering(game.variant, game.position,
+                     and Building.of(game.puzzle).table_answering(game.variant, game.position,
                                                      game.target) is not None)
         return PositionOut(
             puzzle=game.puzzle.name, state=game.puzzle.format(game.variant, game.node),
-            context=game.puzzle.node_context(game.variant, game.node),
-            target=game.puzzle.format(game.variant, game.target), unit=game.puzzle.unit,
-            at_target=game.puzzle.at_target(game.variant, game.node, game.target),
+            context=Playing.of(game.puzzle).node_context(game.variant, game.node),
+            target=game.puzzle.format(game.variant, game.target),
+            unit=Describing.of(game.puzzle).unit,
+            at_target=Walking.of(game.puzzle).at_target(game.variant, game.node, game.target),
             distance=here, answered_by=answered_by, detail=web_message(detail),
             buildable=buildable, moves=moves,
-            variant=game.puzzle.variant_fields(game.variant))
+            variant=Describing.of(game.puzzle).variant_fields(game.variant))
 
     @router.get("/play/{puzzle}/path", response_model=PathOut,
                 summary="An optimal move sequence")
@@ -220,7 +267,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         plug-in's search where no table answers (with GUIDE=approximate, its instant
         solver instead, whose path need not be shortest: ``how`` names it)."""
         game = _Game(puzzle, state, target, context, request)
-        if game.puzzle.at_target(game.variant, game.node, game.target):
+        if Walking.of(game.puzzle).at_target(game.variant, game.node, game.target):
             found_nodes, labels, how, optimal = [game.node], [], "table walk", True
         else:
             found = walk_node(game.puzzle, tables, game.variant, game.node, game.target,
@@ -241,11 +288,12 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         """Start building the table that answers STATE -> TARGET by walk (a table towards
         one target: seconds); follow it at /api/jobs/{id}.  One build runs at a time, and
         only on a server started with --allow-builds."""
+        from builder.routine import Building
         if not allow_builds:
             raise BuildsOffError("this server builds no tables on request (its operator can "
                                  "start it with `query serve --allow-builds N`)")
         game = _Game(puzzle, state, target, "", request)
-        spec = game.puzzle.table_answering(game.variant, game.position, game.target)
+        spec = Building.of(game.puzzle).table_answering(game.variant, game.position, game.target)
         if spec is None:
             raise PuzzleInputError("no table to build: the stored tables or the "
                                    f"{game.puzzle.name} search already answer it")

@@ -1,10 +1,10 @@
 """`query serve`: the applet's successor, served from the built tables (FastAPI).
 
 One page (static/index.html, driven by static/app.js) plays every registered puzzle that
-has a board renderer (``Puzzle.renderer``, served at /renderers/NAME.js) through the
+has a board renderer (``Playing.renderer``, served at /renderers/NAME.js) through the
 generic game API (query/play.py), with optimal hints.  Beside it are the plug-ins' own
-endpoints (``Puzzle.web_routes``, mounted under /api/NAME) and their charts
-(``Puzzle.figures``); the answers are the CLI's ``--json`` ones and are documented at
+endpoints (``Playing.web_routes``, mounted under /api/NAME) and their charts
+(``Playing.figures``); the answers are the CLI's ``--json`` ones and are documented at
 /docs, whose assets are served locally (no CDN: it works offline).  Bad requests get a
 4xx with a one-line message; nothing ever returns a traceback or a server path.
 """
@@ -26,6 +26,8 @@ from fastapi_offline import FastAPIOffline
 from builder.puzzles import OneLineError, PuzzleInputError, UnreachableError, registry, work
 from builder.reader import MissingTableError, Tables, open_catalog
 from query import play
+from query.cli import Charting
+from query.play import Playing
 
 ERROR_STATUS = ((MissingTableError, 404), (UnreachableError, 422),
                 (work.OverBudgetError, 429), (work.ServerBusyError, 503),
@@ -106,7 +108,8 @@ def create_app(data_dir: Path, allow_builds: int = 0,
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     renderers = {puzzle.name: Path(sys.modules[type(puzzle).__module__].__file__).parent
-                 / puzzle.renderer for puzzle in registry.PUZZLES if puzzle.renderer}
+                 / Playing.of(puzzle).renderer
+                 for puzzle in registry.PUZZLES if Playing.of(puzzle).renderer}
 
     @app.get("/renderers/{name}.js", include_in_schema=False)
     def renderer(name: str) -> FileResponse:
@@ -119,7 +122,7 @@ def create_app(data_dir: Path, allow_builds: int = 0,
                                    allow_builds),
                        prefix="/api", tags=["play"])
     for puzzle in registry.PUZZLES:
-        router = puzzle.web_routes(tables)
+        router = Playing.of(puzzle).web_routes(tables)
         if router is not None:
             app.include_router(router, prefix=f"/api/{puzzle.name}", tags=[puzzle.name])
 
@@ -140,9 +143,9 @@ def create_app(data_dir: Path, allow_builds: int = 0,
                 drawn = {}
                 with open_catalog(data_dir) as con:
                     for puzzle in registry.PUZZLES:
-                        if not puzzle.figure_names:
+                        if not Charting.of(puzzle).figure_names:
                             continue
-                        for name, figure in puzzle.figures(con).items():
+                        for name, figure in Charting.of(puzzle).figures(con).items():
                             buffer = io.StringIO()
                             figure.savefig(buffer, format="svg")
                             drawn[(puzzle.name, name)] = buffer.getvalue()
@@ -154,9 +157,9 @@ def create_app(data_dir: Path, allow_builds: int = 0,
     def plot(puzzle: str, name: str) -> Response:
         """A puzzle's charts (their names: /api/puzzles, `figures`)."""
         chosen = registry.by_name(puzzle)
-        if name not in chosen.figure_names:
+        if name not in Charting.of(chosen).figure_names:
             raise PuzzleInputError(f"no chart {name[:40]!r} of {chosen.name}: "
-                                   f"{' or '.join(chosen.figure_names) or 'it has none'}")
+                                   f"{' or '.join(Charting.of(chosen).figure_names) or 'none'}")
         return Response(chart_svgs()[(chosen.name, name)], media_type="image/svg+xml")
 
     return app

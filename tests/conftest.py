@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from builder.routine import Building
+
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = json.loads((Path(__file__).parent / "figures.json").read_text())
 
@@ -34,7 +36,7 @@ def data_for(tmp_path_factory):
     made: dict[str, Path] = {}
 
     def find(puzzle) -> Path:
-        specs = puzzle.default_tables()
+        specs = Building.of(puzzle).default_tables()
         if (built / "catalog.duckdb").exists() and all(
                 store.is_current(table_path(built, spec), spec.identity) for spec in specs):
             return built

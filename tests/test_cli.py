@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from builder.puzzles import registry
+from builder.puzzles.base import walkable
+from builder.puzzles.registry import Describing
 from tests import reference
 
 BIN = Path(sys.executable).parent
@@ -132,7 +134,7 @@ def test_every_command_has_help_with_an_example():
 
 
 HEAVY_FREE_PATHS = [("WBWW.WBRB", "RRRR.RRRR"),
-                    *[puzzle.example for puzzle in registry.PUZZLES if puzzle.walkable]]
+                    *[Describing.of(puzzle).example for puzzle in registry.PUZZLES if walkable(puzzle)]]
 
 
 @pytest.mark.parametrize(("start", "target"), HEAVY_FREE_PATHS)

@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 from builder.puzzles import registry
+from builder.puzzles.registry import Describing
+from builder.walk import Walking
 from tests.conftest import FIGURES
 
 PUBLISHED = FIGURES["pocket_cube"]
@@ -94,7 +96,7 @@ def test_the_first_levels_equal_a_search_on_stickers(tables, metric):
     rng = np.random.default_rng(5)
     for stickers in rng.choice(sorted(expected), 40, replace=False):
         position = CUBE.parse(metric, dotted(stickers))
-        assert distance_between(CUBE, tables, metric, position, CUBE.parse_target(metric, "solved")) == expected[stickers]
+        assert distance_between(CUBE, tables, metric, position, Walking.of(CUBE).parse_target(metric, "solved")) == expected[stickers]
 
 
 def inverse(position):
@@ -113,8 +115,8 @@ def test_a_position_and_its_inverse_are_as_far_from_solved(tables, metric):
     keys = tables.vector(("cube", metric), "keys").whole()
     for key in np.random.default_rng(9).choice(keys, 60, replace=False):
         position = CUBE.decode(metric, int(key))
-        assert (distance_between(CUBE, tables, metric, position, CUBE.parse_target(metric, "solved"))
-                == distance_between(CUBE, tables, metric, inverse(position), CUBE.parse_target(metric, "solved")))
+        assert (distance_between(CUBE, tables, metric, position, Walking.of(CUBE).parse_target(metric, "solved"))
+                == distance_between(CUBE, tables, metric, inverse(position), Walking.of(CUBE).parse_target(metric, "solved")))
 
 
 @pytest.mark.parametrize("metric", ["half", "quarter"])
@@ -137,13 +139,13 @@ def test_the_kernel_makes_the_moves_of_the_rules(metric):
 def test_a_path_replays_legally_and_has_the_tabled_length(data_for, tables, metric):
     from builder.walk import distance_between
 
-    start = CUBE.example[0]
+    start = Describing.of(CUBE).example[0]
     out = subprocess.run([QUERY, "path", start, "--metric", metric, "--json",
                           "--data", str(data_for(CUBE))], capture_output=True, text=True,
                          check=True)
     found = json.loads(out.stdout)
     position = CUBE.parse(metric, start)
-    assert found["length"] == distance_between(CUBE, tables, metric, position, CUBE.parse_target(metric, "solved"))
+    assert found["length"] == distance_between(CUBE, tables, metric, position, Walking.of(CUBE).parse_target(metric, "solved"))
     for label in found["moves"]:
         position = next(m.state for m in CUBE.moves(metric, position) if m.label == label)
     assert CUBE.format(metric, position) == dotted(SOLVED)

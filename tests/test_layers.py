@@ -50,7 +50,7 @@ def test_the_engine_imports_no_plug_in():
 
 
 def test_no_engine_or_query_module_declares_a_puzzles_option():
-    """Options are declared by the plug-ins (``Puzzle.options``) and mounted by the
+    """Options are declared by the plug-ins (``Describing.options``) and mounted by the
     engine: no engine or query module spells one out as a command-line option."""
     from builder.puzzles import registry
 

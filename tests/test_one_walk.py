@@ -1,6 +1,7 @@
-"""One walk, one printer: every walkable puzzle's `query path`, Tricolore's and the ball
-tubes' included, is answered by the engine's ``walk_node`` and printed by the engine's
-one printer (a plug-in names its path's parts and may format a step, nothing more)."""
+"""One contract: a core of eight members and optional parts; one walk, one printer: every
+walkable puzzle's `query path`, Tricolore's and the ball tubes' included, is answered by
+the engine's ``walk_node`` and printed by the engine's one printer (a plug-in names its
+path's parts and may format a step, nothing more)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,17 @@ import pytest
 from typer.testing import CliRunner
 
 from builder import walk as engine_walk
+from builder.catalog import Cataloguing
 from builder.puzzles import registry
-from builder.puzzles.base import Puzzle
+from builder.puzzles.base import Puzzle, walkable
+from builder.puzzles.registry import Describing
+from builder.routine import Building
+from builder.verify import Verifying
+from builder.walk import Walking
+from query.cli import Charting, Printing
+from query.play import Playing
 
-WALKABLE = [puzzle for puzzle in registry.PUZZLES if puzzle.walkable]
+WALKABLE = [puzzle for puzzle in registry.PUZZLES if walkable(puzzle)]
 
 
 def test_no_plug_in_prints_its_own_path():
@@ -36,15 +44,45 @@ def test_query_path_goes_through_the_one_walk(data_for, monkeypatch, puzzle):
         return found
 
     monkeypatch.setattr(engine_walk, "walk_node", recording)
-    start, target = puzzle.example
+    start, target = Describing.of(puzzle).example
     result = CliRunner().invoke(app, ["path", f"{puzzle.name}:{start}", target, "--json",
                                       "--data", str(data_for(puzzle))])
     assert result.exit_code == 0, result.output
     assert [name for name, _ in walked] == [puzzle.name]
     answer = json.loads(result.output)
     found = walked[0][1]
-    states_key, moves_key = puzzle.path_words[2], puzzle.path_words[3]
+    states_key, moves_key = Printing.of(puzzle).path_words[2], Printing.of(puzzle).path_words[3]
     assert answer["puzzle"] == puzzle.name and answer["length"] == found.length
-    assert answer[moves_key] == [puzzle.step_value(puzzle.variant(start, target, {}), label)
+    assert answer[moves_key] == [Printing.of(puzzle).step_value(puzzle.variant(start, target, {}), label)
                                  for label in found.labels]
     assert len(answer[states_key]) == found.length + 1
+
+
+PARTS = [Describing, Walking, Building, Cataloguing, Verifying, Printing, Charting, Playing]
+
+
+def test_the_core_is_eight_members_and_the_parts_are_disjoint():
+    from builder.puzzles.base import WalkablePuzzle
+
+    core = {name for klass in (Puzzle, WalkablePuzzle) for name in vars(klass)
+            if not name.startswith("_")} | set(Puzzle.__annotations__)
+    assert core == {"name", "recognises", "variant", "parse", "format", "default_target",
+                    "moves", "distance"}
+    seen: set[str] = set(core)
+    for part in PARTS:
+        assert part.members and not part.members & seen, part.__name__
+        seen |= part.members
+
+
+@pytest.mark.parametrize("puzzle", registry.PUZZLES, ids=[p.name for p in registry.PUZZLES])
+def test_what_a_plug_in_defines_under_a_parts_name_takes_the_parts_parameters(puzzle):
+    import inspect
+
+    for part in PARTS:
+        for name in part.members:
+            default = part.__dict__[name]
+            if not callable(default) or not hasattr(type(puzzle), name):
+                continue
+            given = list(inspect.signature(getattr(type(puzzle), name)).parameters)
+            expected = list(inspect.signature(default).parameters)
+            assert len(given) == len(expected), f"{puzzle.name}.{name}{given} vs {expected}"

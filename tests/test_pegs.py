@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from builder.puzzles import registry
+from builder.walk import Walking
 from tests.conftest import FIGURES
 
 PEGS = registry.by_name("pegs")
@@ -65,7 +66,7 @@ def test_the_start_needs_31_jumps(table):
     from builder.walk import distance_between
 
     start = PEGS.parse("english", STANDARD)
-    goal = PEGS.parse_target("english", "solved")
+    goal = Walking.of(PEGS).parse_target("english", "solved")
     assert (distance_between(PEGS, table[0], "english", start, goal)
             == FIGURES["peg_solitaire"]["jumps_to_finish_in_the_centre"])
 

@@ -14,23 +14,27 @@ import numpy as np
 import pytest
 
 from builder.puzzles import PuzzleInputError, base, registry
+from builder.puzzles.base import walkable
 from builder.puzzles.lightsout.rules import LightsOut
+from builder.puzzles.registry import Describing
 from builder.reader import Tables
-from builder.walk import move_values, walk
+from builder.walk import Walking, move_values, walk
+from query.cli import Charting
+from query.play import Playing
 
 BIN = Path(sys.executable).parent
-WALKABLE = [p for p in registry.PUZZLES if p.walkable]
+WALKABLE = [p for p in registry.PUZZLES if walkable(p)]
 
 
 def test_the_interface_example_runs():
     assert doctest.testmod(base).failed == 0
 
 
-@pytest.mark.parametrize("puzzle", [p for p in registry.PUZZLES if p.example[1]],
+@pytest.mark.parametrize("puzzle", [p for p in registry.PUZZLES if Describing.of(p).example[1]],
                          ids=lambda p: p.name)
 def test_each_example_is_recognised_by_its_puzzle_alone(puzzle):
-    assert registry.recognising(puzzle.example[0]) == [puzzle]
-    assert registry.choose(puzzle.example[0]) is puzzle
+    assert registry.recognising(Describing.of(puzzle).example[0]) == [puzzle]
+    assert registry.choose(Describing.of(puzzle).example[0]) is puzzle
 
 
 def test_tricolore_claims_rows_joined_by_dots_and_single_rows_of_its_colours_only():
@@ -50,10 +54,10 @@ def test_two_puzzles_recognising_one_text_is_an_error_naming_both(monkeypatch):
 
 def example_game(puzzle):
     """(variant, start, target) of the puzzle's own example pair."""
-    start_text, target_text = puzzle.example
+    start_text, target_text = Describing.of(puzzle).example
     variant = puzzle.variant(start_text, target_text, {})
     return (variant, puzzle.parse(variant, start_text),
-            puzzle.parse_target(variant, target_text))
+            Walking.of(puzzle).parse_target(variant, target_text))
 
 
 @pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
@@ -61,20 +65,20 @@ def test_generic_walk_replays_legally_with_the_tabled_length(puzzle, data_for):
     tables = Tables(data_for(puzzle))
     variant, start, target = example_game(puzzle)
     found = walk(puzzle, tables, variant, start, target)
-    node = puzzle.start_node(variant, start)
+    node = Walking.of(puzzle).start_node(variant, start)
     assert found.nodes[0] == node
     assert found.length == puzzle.distance(tables, variant, node, target) > 0
     for label, following in zip(found.labels, found.nodes[1:]):
         assert (label, following) in {(m.label, m.state) for m in puzzle.moves(variant, node)}
         node = following
-    assert puzzle.at_target(variant, node, target)
+    assert Walking.of(puzzle).at_target(variant, node, target)
 
 
 @pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
 def test_move_values_obey_the_shortest_path_recurrence(puzzle, data_for):
     data_dir = data_for(puzzle)
     variant, start, target = example_game(puzzle)
-    node = puzzle.start_node(variant, start)
+    node = Walking.of(puzzle).start_node(variant, start)
     here, values = move_values(puzzle, Tables(data_dir), variant, node, target)
     reachable = [v.distance for v in values if v.distance is not None]
     assert here == min(reachable) + 1
@@ -90,13 +94,13 @@ def test_query_distance_and_solvable_equal_the_walked_path_for_every_puzzle(puzz
     data_dir = data_for(puzzle)
     variant, start, target = example_game(puzzle)
     length = walk(puzzle, Tables(data_dir), variant, start, target).length
-    distance = _query("distance", *puzzle.example, "--json", data_dir=data_dir)
+    distance = _query("distance", *Describing.of(puzzle).example, "--json", data_dir=data_dir)
     assert distance.returncode == 0, distance.stderr
-    assert json.loads(distance.stdout)[puzzle.unit] == length
-    solvable = _query("solvable", *puzzle.example, "--json", data_dir=data_dir)
+    assert json.loads(distance.stdout)[Describing.of(puzzle).unit] == length
+    solvable = _query("solvable", *Describing.of(puzzle).example, "--json", data_dir=data_dir)
     assert solvable.returncode == 0, solvable.stderr
     answer = json.loads(solvable.stdout)
-    assert answer[puzzle.goal_words[0]] is True and answer[puzzle.unit] == length
+    assert answer[Describing.of(puzzle).goal_words[0]] is True and answer[Describing.of(puzzle).unit] == length
 
 
 def test_an_unreachable_target_is_one_line_and_exit_1_for_solvable(data_dir):
@@ -141,11 +145,11 @@ def test_the_web_mounts_each_plug_ins_endpoints_and_charts(data_dir):
     client = TestClient(create_app(data_dir))
     paths = client.get("/openapi.json").json()["paths"]
     for puzzle in registry.PUZZLES:
-        router = puzzle.web_routes(Tables(data_dir))
+        router = Playing.of(puzzle).web_routes(Tables(data_dir))
         mounted = {f"/api/{puzzle.name}{route.path}" for route in
                    (router.routes if router is not None else [])}
         assert mounted <= set(paths), puzzle.name
-        for chart in puzzle.figure_names:
+        for chart in Charting.of(puzzle).figure_names:
             answer = client.get(f"/api/{puzzle.name}/plots/{chart}.svg")
             assert answer.status_code == 200 and answer.text.lstrip().startswith("<?xml")
     assert client.get("/api/nothing/plots/x.svg").status_code == 400
@@ -195,7 +199,7 @@ def test_generic_views_cover_every_table_and_add_up(catalog):
     summary = catalog.execute('SELECT puzzle, variant, "table", states, reachable, '
                               "max_distance FROM table_summary").fetchall()
     # every puzzle whose positions are walked has distance tables (Spot Colour has none)
-    assert {row[0] for row in summary} == {p.name for p in registry.PUZZLES if p.walkable}
+    assert {row[0] for row in summary} == {p.name for p in registry.PUZZLES if walkable(p)}
     for puzzle, variant, table, states, reachable, _ in summary:
         (total,) = catalog.execute(
             'SELECT sum(states) FROM distance_distribution WHERE puzzle = ? AND variant = ? '

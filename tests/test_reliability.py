@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from builder.store import TABLE_FORMAT
+from builder.walk import Walking
 
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parent.parent
@@ -353,7 +354,7 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
         query = {"state": rules.format(board), "target": rules.format(target)}
         variant = puzzle.variant(query["state"], query["target"], {})
         found = walk(puzzle, tables, variant, puzzle.parse(variant, query["state"]),
-                     puzzle.parse_target(variant, query["target"]))
+                     Walking.of(puzzle).parse_target(variant, query["target"]))
         assert found.length == remaining
         questions.append((query, int(found.labels[0]) if found.labels else None, remaining))
 

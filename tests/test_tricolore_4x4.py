@@ -15,6 +15,7 @@ from builder.puzzles.tricolore.decomposition import DecompositionSolver
 from builder.puzzles.tricolore.tables import ARRAYS, target_spec
 from builder.reader import Tables
 from builder.routine import build_table, table_path
+from builder.walk import Walking
 from tests import reference
 from tests.walks import tricolore_path
 
@@ -444,10 +445,10 @@ def test_the_decomposition_plays_a_game_in_progress_legally(data_dir):
         cases += [(int(start), first, int(target)), (int(start), -1, int(target))]
     for board, last, target in cases:
         game = puzzle.variant(FULL.format(board), FULL.format(target), {})
-        found = puzzle.approximate_path(tables, game, (board, last), target)
+        found = Walking.of(puzzle).approximate_path(tables, game, (board, last), target)
         assert not found.optimal and found.labels[0] != str(last)
         node = (board, last)
         for label in found.labels:
             node = next(m.state for m in puzzle.moves(game, node) if m.label == label)
-        assert puzzle.at_target(game, node, target)
+        assert Walking.of(puzzle).at_target(game, node, target)
         assert found.length >= bidirectional_path(FULL, board, target, last=last).length

@@ -11,7 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from builder.puzzles import registry
+from builder.puzzles.base import walkable
 from builder.puzzles.lightsout.rules import LightsOut
+from builder.puzzles.registry import Describing
+from builder.walk import Walking
+from query.play import Playing
 from query.web import create_app
 from tests.walks import fewest_moves_from
 
@@ -143,21 +147,21 @@ def _replays(puzzle, variant, node, moves, target) -> bool:
     """Each answered move is a legal move of the plug-in's rules, with the position the
     API says, and the last reaches the target."""
     for answered in moves:
-        legal = {puzzle.format(variant, m.state) + "/" + puzzle.node_context(variant, m.state):
+        legal = {puzzle.format(variant, m.state) + "/" + Playing.of(puzzle).node_context(variant, m.state):
                  m.state for m in puzzle.moves(variant, node)}
         key = answered["state"] + "/" + answered["context"]
         if key not in legal:
             return False
         node = legal[key]
-    return puzzle.at_target(variant, node, target)
+    return Walking.of(puzzle).at_target(variant, node, target)
 
 
 @pytest.mark.parametrize("name", [p.name for p in registry.PUZZLES
-                                  if p.renderer and p.walkable])
+                                  if Playing.of(p).renderer and walkable(p)])
 def test_every_playable_puzzle_answers_par_moves_values_and_a_path_that_replays(
         client, data_dir, name):
     puzzle = registry.by_name(name)
-    start, target = puzzle.example
+    start, target = Describing.of(puzzle).example
     listed = {p["name"]: p for p in client.get("/api/puzzles").json()}
     assert listed[name]["renderer"] == f"/renderers/{name}.js"
     script = client.get(listed[name]["renderer"])
@@ -165,19 +169,19 @@ def test_every_playable_puzzle_answers_par_moves_values_and_a_path_that_replays(
     position = client.get(f"/api/play/{name}/position",
                           params={"state": start, "target": target, "values": True}).json()
     variant = puzzle.variant(start, target, {})
-    goal = puzzle.parse_target(variant, target)
+    goal = Walking.of(puzzle).parse_target(variant, target)
     # the 8-puzzle's whole space (181,440) is searched in the test; Lights Out's 2^25 is not
-    expected = fewest_moves_from(puzzle, variant, puzzle.start_node(
+    expected = fewest_moves_from(puzzle, variant, Walking.of(puzzle).start_node(
         variant, puzzle.parse(variant, start)), goal, data_dir, limit=200_000)
     assert position["distance"] == expected
-    assert len(position["moves"]) == len(puzzle.moves(variant, puzzle.start_node(
+    assert len(position["moves"]) == len(puzzle.moves(variant, Walking.of(puzzle).start_node(
         variant, puzzle.parse(variant, start))))
     # the recurrence: the par is one more than the best value after a move
     assert position["distance"] == 1 + min(m["distance"] for m in position["moves"]
                                            if m["distance"] is not None)
     path = client.get(f"/api/play/{name}/path", params={"state": start, "target": target}).json()
     assert path["length"] == expected == len(path["moves"])
-    node = puzzle.start_node(variant, puzzle.parse(variant, start))
+    node = Walking.of(puzzle).start_node(variant, puzzle.parse(variant, start))
     assert _replays(puzzle, variant, node, path["moves"], goal)
 
 
@@ -221,7 +225,7 @@ def test_without_a_table_hints_may_come_from_the_decomposition(client):
     assert quick["length"] >= exact["length"]
     puzzle = registry.by_name("tricolore")
     variant = puzzle.variant(start, target, {})
-    node = puzzle.start_node(variant, puzzle.parse(variant, start))
+    node = Walking.of(puzzle).start_node(variant, puzzle.parse(variant, start))
     assert _replays(puzzle, variant, node, quick["moves"], variant.rules.parse(target))
     tabled = client.get("/api/play/tricolore/path", params={
         "state": start, "target": "RRRR.RRRR.RRRR.RRRR", "guide": "approximate"}).json()

@@ -15,11 +15,14 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 
 from builder.puzzles import registry
+from builder.puzzles.base import walkable
+from builder.walk import Walking
+from query.play import Playing
 from tests.browser import SCREENSHOTS, served
 from tests.walks import fewest_moves_from
 
-PLAYABLE = [p.name for p in registry.PUZZLES if p.renderer]
-WALKED = [p.name for p in registry.PUZZLES if p.renderer and p.walkable]
+PLAYABLE = [p.name for p in registry.PUZZLES if Playing.of(p).renderer]
+WALKED = [p.name for p in registry.PUZZLES if Playing.of(p).renderer and walkable(p)]
 WIDE, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
 
 
@@ -62,8 +65,8 @@ def rules_of(game: dict):
 def fewest_moves(game: dict, data_dir) -> int | None:
     """The par of a shared game, worked out in the test."""
     puzzle, variant = rules_of(game)
-    start = puzzle.start_node(variant, puzzle.parse(variant, game["state"]))
-    return fewest_moves_from(puzzle, variant, start, puzzle.parse_target(variant, game["target"]),
+    start = Walking.of(puzzle).start_node(variant, puzzle.parse(variant, game["state"]))
+    return fewest_moves_from(puzzle, variant, start, Walking.of(puzzle).parse_target(variant, game["target"]),
                              data_dir)
 
 
@@ -71,14 +74,14 @@ def replays_legally(game: dict, positions: list[str]) -> bool:
     """Each shown position follows from the one before by a legal move of the plug-in's
     rules, and the last is the target."""
     puzzle, variant = rules_of(game)
-    node = puzzle.start_node(variant, puzzle.parse(variant, positions[0]))
+    node = Walking.of(puzzle).start_node(variant, puzzle.parse(variant, positions[0]))
     for following in positions[1:]:
         nexts = [m.state for m in puzzle.moves(variant, node)
                  if puzzle.format(variant, m.state) == following]
         if not nexts:
             return False
         node = nexts[0]
-    return puzzle.at_target(variant, node, puzzle.parse_target(variant, game["target"]))
+    return Walking.of(puzzle).at_target(variant, node, Walking.of(puzzle).parse_target(variant, game["target"]))
 
 
 @pytest.fixture
@@ -196,7 +199,7 @@ def test_every_view_fits_a_phone_is_accessible_and_is_photographed(browser, serv
     for name, viewport in (("wide", WIDE), ("phone", PHONE)):
         context = browser.new_context(viewport=viewport)
         page = context.new_page()
-        if registry.by_name(puzzle).walkable:
+        if walkable(registry.by_name(puzzle)):
             open_game(page, server, puzzle)
             page.click("#values")
             wait_text(page, "#status", "optimum|No move")

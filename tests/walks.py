@@ -13,7 +13,8 @@ from builder.puzzles.tricolore import TricoloreGame, TricolorePuzzle
 from builder.puzzles.tricolore.answers import TargetColumns, all_pairs_table, hint
 from builder.puzzles.tricolore.rules import NO_CLICK, Tricolore, column_clicks
 from builder.reader import Tables
-from builder.walk import walk
+from builder.walk import Walking, walk
+from query.cli import Printing
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def tricolore_path(data: Path | Tables, rules: Tricolore, start: int, target: in
     """`query path`'s walk (the engine's, through the plug-in)."""
     puzzle, game = TricolorePuzzle(), TricoloreGame(rules, method)
     found = walk(puzzle, lookup(data), game, start, target)
-    return Walked(tuple(puzzle.step_value(game, label) for label in found.labels),
+    return Walked(tuple(Printing.of(puzzle).step_value(game, label) for label in found.labels),
                   tuple(board for board, _ in found.nodes))
 
 
@@ -59,7 +60,7 @@ def balls_path(rules, table: BallsTable, start: tuple[int, ...]) -> Walked:
         found = walk(puzzle, table.tables, rules, start, "cleared")
     except UnreachableError as never:
         raise NotClearableError(str(never)) from None
-    return Walked(tuple(tuple(puzzle.step_value(rules, label)) for label in found.labels),
+    return Walked(tuple(tuple(Printing.of(puzzle).step_value(rules, label)) for label in found.labels),
                   found.nodes)
 
 
@@ -103,7 +104,7 @@ def fewest_moves_from(puzzle, variant, node, target, data: Path | Tables,
     seen, queue = {node: 0}, deque([node])
     while queue and len(seen) < limit:
         here = queue.popleft()
-        if puzzle.at_target(variant, here, target):
+        if Walking.of(puzzle).at_target(variant, here, target):
             return seen[here]
         for move in puzzle.moves(variant, here):
             if move.state not in seen:

@@ -42,7 +42,7 @@ Registering it is one line in ``registry.py``; `query path 1100 0000` and
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -98,7 +98,7 @@ class DistanceArray:
 @dataclass(frozen=True)
 class CatalogTable:
     """A table of rows in the DuckDB catalog that a plug-in derives from each of its
-    stored tables (``Puzzle.catalog_rows``), for its own views (``catalog_views``).  The
+    stored tables (``Cataloguing.catalog_rows``), for its own views (``catalog_views``).  The
     engine adds a last column, ``source`` (the stored table's path under the data
     directory), so the rows of one stored table are replaced alone when it changes."""
 
@@ -194,27 +194,24 @@ class PuzzleOption:
 
 
 class Puzzle(ABC):
-    """A puzzle plug-in (see the module docstring for a worked example).
+    """The core every puzzle plug-in implements: its name and its notation (see the module
+    docstring for a worked example).  A puzzle whose positions can be walked derives from
+    ``WalkablePuzzle``, which adds play (``moves``, ``distance``): eight members in all.
 
-    Required: ``name``, ``summary``, ``example``, ``unit``, ``recognises``, ``variant``,
-    ``parse``, ``format``.  A puzzle whose positions can be walked derives from
-    ``WalkablePuzzle`` and also gives ``moves`` and ``distance``; ``start_node`` and
-    ``at_target`` let a position carry more than its notation (Tricolore remembers the
-    last clicked square).
+    Everything else is an optional part, defined (with its defaults) in the engine module
+    that consumes it, and offered by a plug-in simply by defining the member:
+    ``builder.puzzles.registry.Describing`` (summary, example, unit, options...),
+    ``builder.walk.Walking`` (targets, walk nodes, batched distances, searches),
+    ``builder.routine.Building`` (tables), ``builder.catalog.Cataloguing``,
+    ``builder.verify.Verifying``, ``query.cli.Printing`` (a path's words, commands) and
+    ``query.play.Playing`` (the web page: renderer, endpoints) and ``query.cli.Charting``
+    (charts).  The engine reads
+    a plug-in through a part (``Walking.of(puzzle).start_node(...)``): what the plug-in
+    defines, else the part's default.
     """
 
     name: ClassVar[str]
-    """The registry key and `--puzzle` value."""
-    summary: ClassVar[str]
-    """One line for `--help` and listings."""
-    example: ClassVar[tuple[str, str]]
-    """A start and a target in the notation, for help texts and error messages."""
-    unit: ClassVar[str] = "moves"
-    """What a path's length counts: moves, clicks..."""
-    options: ClassVar[tuple[PuzzleOption, ...]] = ()
-    """The options its variants take (Tricolore: ``method``), which the engine mounts on
-    every command that takes a position (`--method`) and on the web API (a query
-    parameter); the engine refuses any other option given for it."""
+    """The registry key, `--puzzle` value and ``NAME:`` prefix."""
 
     @abstractmethod
     def recognises(self, text: str) -> bool:
@@ -233,204 +230,14 @@ class Puzzle(ABC):
     def format(self, variant: Any, state: Hashable) -> str:
         """The notation of a position (of a walk node: its position part)."""
 
-    def parse_target(self, variant: Any, text: str) -> Hashable:
-        """A target from its notation (a plug-in may accept words such as 'cleared')."""
-        return self.parse(variant, text)
-
     def default_target(self, variant: Any) -> str | None:
         """The target a position is played towards when none is given (None: ask)."""
         return None
 
-    def start_node(self, variant: Any, state: Hashable) -> Hashable:
-        """The walk node of a position at the start of play."""
-        return state
-
-    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
-        """True when the walk has arrived (a start equal to its target has not)."""
-        return node == target
-
-    def node_context(self, variant: Any, node: Hashable) -> str:
-        """What a walk node carries beyond its position's notation, as text, so that a web
-        page can hand the node back (Tricolore: the square clicked last); "" (the default):
-        nothing, the notation is the node."""
-        return ""
-
-    def resume_node(self, variant: Any, state: Hashable, context: str) -> Hashable:
-        """The walk node of position ``state`` with ``context`` from ``node_context`` (""
-        is the start of play); a PuzzleInputError when the context is malformed."""
-        if context:
-            from builder.puzzles import PuzzleInputError, shown
-
-            raise PuzzleInputError(f"context {shown(context)}: {self.name} positions carry "
-                                   "none (leave it empty)")
-        return self.start_node(variant, state)
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        """The distance arrays of one of its stored tables (given the table's attributes),
-        for the catalog's generic views; none by default."""
-        return []
-
-    catalog_tables: ClassVar[tuple[CatalogTable, ...]] = ()
-    """Its own tables in the catalog, filled by ``catalog_rows`` (none by default)."""
-    catalog_views: ClassVar[str] = ""
-    """SQL creating its views over its ``catalog_tables`` (run after every table is
-    filled); the generic views need none."""
-
-    def catalog_rows(self, attributes: dict, read: Callable[[str], Any]
-                     ) -> dict[str, list[tuple] | dict[str, Any]]:
-        """Rows of its ``catalog_tables`` from one of its stored tables: per catalog table
-        name, a list of tuples or a dict of numpy columns (without ``source``).
-        ``read(array)`` gives a stored array whole; ``attributes`` are the table's."""
-        return {}
-
-    def verify_checks(self, attributes: dict) -> str:
-        """What ``verify_sample`` checks of a stored table (given its attributes), for
-        `builder verify`'s report line; "" (the default) when it checks nothing."""
-        return ""
-
-    def verify_sample(self, attributes: dict, read: Callable[[str], Any], samples: int,
-                      rng: Any) -> str | None:
-        """`builder verify`'s own check of one of its stored tables at ``samples`` states
-        drawn from ``rng`` (numpy Generator), beyond the recurrence the engine checks on
-        every breadth-first array: None when it holds, else what is wrong (one line)."""
-        return None
-
-    def build_command(self) -> Callable[..., list[TableSpec]] | None:
-        """The choices of `builder NAME`: a function whose keyword parameters are typer
-        options (``Annotated[int, typer.Option(help=...)] = 4``), returning the specs to
-        build; its docstring is the command's help.  Parameters named ``data`` (the data
-        directory, a Path), ``tables`` (a ``TableLookup`` over it) and ``executor`` (where
-        chunk tasks run; it adds `--workers` and `--scheduler`) are supplied by the engine,
-        not options.  None (the default): `builder NAME` builds ``default_tables()``."""
-        return None
-
-    def build_commands(self) -> dict[str, Callable[..., list[TableSpec]] | None]:
-        """Every `builder` command of the plug-in, by command name (each as
-        ``build_command``); by default the one command named after the puzzle."""
-        return {self.name: self.build_command()}
-
-    path_words: ClassVar[tuple[str, str, str, str]] = ("position", "move", "states",
-                                                        "moves")
-    """How `query path` names a path's parts: the text table's position and move
-    columns, and the `--json` keys of the positions and the moves (Tricolore: board,
-    click, boards, clicks)."""
-
-    move_shown_after: ClassVar[bool] = False
-    """True: the text table shows each move on the line of the position it leads to (the
-    layout of Lucas' document); False: on the line of the position it is made from."""
-
-    def step_value(self, variant: Any, label: str) -> Any:
-        """A move's label as `--json` gives it (Tricolore: the square's number); the
-        label itself by default.  The one thing a plug-in may change in a printed path."""
-        return label
-
-    def search_path(self, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
-        """A shortest path found by searching from ``node`` at query time, for when no
-        stored table answers (boards too large to table every target): the engine's walk
-        and `query distance` fall back to it on a missing table.  None (the default): the
-        plug-in offers no search, and the missing table is the answer.  Raises
-        UnreachableError when the search proves the target unreachable."""
-        return None
-
-    approximation: ClassVar[str] = ""
-    """What ``approximate_path`` is, in a few words for the page (Tricolore: "the
-    document's 4x4 decomposition"); empty (the default): the plug-in offers none."""
-
-    def approximate_path(self, tables: TableLookup, variant: Any, node: Hashable,
-                         target: Hashable) -> FoundPath | None:
-        """A path from ``node`` to ``target`` found at once but not shortest in general,
-        for where no table answers and the exact search is slow (Tricolore 4×4: the
-        document's decomposition over the 4×2 tables).  None (the default): none for this
-        variant or node; the engine then walks or searches exactly."""
-        return None
-
-    def table_answering(self, variant: Any, start: Hashable, target: Hashable
-                        ) -> TableSpec | None:
-        """The table that would answer a path from ``start`` to ``target`` by walk, when
-        building it on request is worth it (`query path --build-table`: Tricolore 4×4
-        targets, seconds each); None (the default): none to offer."""
-        return None
-
-    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
-        """Why ``target`` cannot be reached from ``start`` (one line)."""
-        return (f"{self.format(variant, target)} cannot be reached from "
-                f"{self.format(variant, start)}")
-
-    def variant_fields(self, variant: Any) -> dict[str, Any]:
-        """The rule variant as `--json` fields (Tricolore: its method); none by default."""
-        return {}
-
-    goal_words: ClassVar[tuple[str, str]] = ("solvable", "solved")
-    """How `query solvable` words its answer: "STATE: solvable in N moves" or "can never
-    be solved" (ball tubes: clearable, cleared)."""
-
-    figure_names: ClassVar[tuple[str, ...]] = ()
-    """The charts ``figures`` draws (none by default)."""
-
-    def figures(self, catalog: Any) -> dict[str, Any]:
-        """Its charts (``figure_names``), drawn from the catalog (a read-only DuckDB
-        connection): name -> matplotlib ``Figure``.  `query plot NAME` writes them and the
-        web serves them at ``/api/NAME/plots/CHART.svg``."""
-        return {}
-
-    renderer: ClassVar[str | None] = None
-    """Its board on the web page: the file name of an ES module in the plug-in's package
-    (served at ``/renderers/NAME.js``); the page offers every puzzle that has one.  The
-    module's contract (``title``, ``rules``, ``settings``, ``newGame``, ``draw``...) is
-    written at the top of ``query/static/app.js``, which drives it."""
-
-    def web_routes(self, tables: TableLookup) -> Any:
-        """Its own JSON endpoints for `query serve`: a FastAPI ``APIRouter`` (fastapi
-        imported inside the hook), mounted under ``/api/NAME``; its handlers read through
-        ``tables`` and raise the shared one-line errors, which the web answers as 4xx
-        ``detail``.  None (the default): no endpoints of its own."""
-        return None
-
-    def query_commands(self) -> dict[str, Callable[..., int | None]]:
-        """Its own `query` commands, by name: each is mounted as `query NAME COMMAND`,
-        except those named ``random`` and ``stats``, mounted as `query random NAME` and
-        `query stats NAME` beside the other puzzles' deals and statistics.  A command is
-        a function whose keyword parameters are typer arguments and options (its
-        docstring is its help) and which prints its answer and returns its exit code
-        (None: 0); the engine supplies a parameter named ``tables`` (a ``TableLookup``
-        over the `--data` directory it adds) and one named ``catalog`` (a read-only
-        DuckDB connection to that directory's catalog, opened for the call).  None by
-        default."""
-        return {}
-
-    top_level_commands: ClassVar[tuple[str, ...]] = ()
-    """Names among ``query_commands`` also mounted as `query NAME` (ball tubes: `query
-    solve`); two plug-ins claiming one name is an error at start-up."""
-
-    def default_tables(self) -> list[TableSpec]:
-        """The tables `builder tables` (and `make tables`) builds for it through the
-        engine's build routine; none by default."""
-        return []
-
-    def table(self, identity: dict[str, Any]) -> TableSpec:
-        """The spec of one of its tables, from its identity or a stored table's attributes
-        (which hold it, among other keys to ignore); a PuzzleInputError when no such table
-        can exist."""
-        from builder.puzzles import PuzzleInputError
-
-        raise PuzzleInputError(f"{self.name} builds no table through specs")
-
-    def table_for(self, text: str) -> TableSpec:
-        """The spec a user names on the command line (`builder build NAME TEXT`), e.g.
-        ``4x12`` for four pegs and twelve discs; a PuzzleInputError naming the choices."""
-        from builder.puzzles import PuzzleInputError
-
-        raise PuzzleInputError(f"{self.name} takes no table choice")
-
-    @property
-    def walkable(self) -> bool:
-        """True when its positions can be walked (a ``WalkablePuzzle``)."""
-        return isinstance(self, WalkablePuzzle)
-
 
 class WalkablePuzzle(Puzzle):
     """A puzzle whose positions are walked from its tables: it adds ``moves`` and
-    ``distance`` to the notation hooks (every puzzle but the Spot Colour discs)."""
+    ``distance`` to the notation (every puzzle but the Spot Colour discs)."""
 
     @abstractmethod
     def moves(self, variant: Any, node: Hashable) -> list[Move]:
@@ -442,8 +249,44 @@ class WalkablePuzzle(Puzzle):
         """Fewest moves from a walk node to the target, from the tables; None when the
         target cannot be reached from it."""
 
-    def distances(self, tables: TableLookup, variant: Any, nodes: list[Hashable],
-                  target: Hashable) -> list[int | None]:
-        """``distance`` of many nodes at once (a walk asks for all of a node's
-        successors together): override it to read the tables once for all of them."""
-        return [self.distance(tables, variant, node, target) for node in nodes]
+
+def walkable(puzzle: Puzzle) -> bool:
+    """True when a puzzle's positions can be walked (a ``WalkablePuzzle``)."""
+    return isinstance(puzzle, WalkablePuzzle)
+
+
+class Part:
+    """An optional part of the plug-in interface: a class whose public members are the
+    defaults the engine uses where a plug-in defines none (a method's ``self`` is then
+    the plug-in).  ``Part.of(puzzle)`` is the puzzle seen through the part; asking it for
+    a member the part does not declare is an error, so that a part says all it reads."""
+
+    members: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.members = frozenset(name for name in vars(cls)
+                                if not name.startswith("_") and name != "members")
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Any:
+        return PartView(puzzle, cls)
+
+
+class PartView:
+    """``Part.of``: the plug-in's member where it defines one, else the part's default."""
+
+    __slots__ = ("part", "puzzle")
+
+    def __init__(self, puzzle: Puzzle, part: type[Part]):
+        self.puzzle, self.part = puzzle, part
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self.part.members:
+            raise AttributeError(f"{self.part.__name__} has no member {name!r}")
+        if hasattr(type(self.puzzle), name) or name in vars(self.puzzle):
+            return getattr(self.puzzle, name)
+        default = self.part.__dict__[name]
+        if callable(default):
+            return default.__get__(self.puzzle, type(self.puzzle))
+        return default

@@ -90,10 +90,11 @@ class KeyedPuzzle(WalkablePuzzle):
         return self.variant("", "", {self._only_option().name: name})
 
     def _only_option(self):
-        if len(self.options) != 1:
+        options = getattr(self, "options", ())  # an optional part's member (Describing)
+        if len(options) != 1:
             raise NotImplementedError(f"{self.name}: give table_variants, variant_name and "
                                       "variant_named (the defaults need one option)")
-        return self.options[0]
+        return options[0]
 
     def starts(self, variant: Any) -> list[Hashable]:
         """The positions whose reachable set the table holds ([]: every position that

@@ -4,9 +4,11 @@ listings) reads this list and names no puzzle itself."""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from builder.puzzles import PuzzleInputError, shown
 from builder.puzzles.balls import BallsPuzzle
-from builder.puzzles.base import Puzzle, PuzzleOption
+from builder.puzzles.base import Part, Puzzle, PuzzleOption
 from builder.puzzles.cube import CubePuzzle
 from builder.puzzles.hanoi import HanoiPuzzle
 from builder.puzzles.klotski import KlotskiPuzzle
@@ -16,6 +18,35 @@ from builder.puzzles.pegs import PegsPuzzle
 from builder.puzzles.sliding import SlidingPuzzle
 from builder.puzzles.spots import SpotsPuzzle
 from builder.puzzles.tricolore import TricolorePuzzle
+
+
+class Describing(Part):
+    """How the engine names, lists and describes a puzzle, and which options its
+    variants take (all optional)."""
+
+    summary: ClassVar[str] = ""
+    """One line for `--help` and listings."""
+
+    example: ClassVar[tuple[str, str]] = ("", "")
+    """A start and a target in the notation, for help texts and error messages (a
+    target of "" : none shown)."""
+
+    unit: ClassVar[str] = "moves"
+    """What a path's length counts: moves, clicks..."""
+
+    options: ClassVar[tuple[PuzzleOption, ...]] = ()
+    """The options its variants take (Tricolore: ``method``), which the engine mounts on
+    every command that takes a position (`--method`) and on the web API (a query
+    parameter); the engine refuses any other option given for it."""
+
+    def variant_fields(self, variant: Any) -> dict[str, Any]:
+        """The rule variant as `--json` fields (Tricolore: its method); none by default."""
+        return {}
+
+    goal_words: ClassVar[tuple[str, str]] = ("solvable", "solved")
+    """How `query solvable` words its answer: "STATE: solvable in N moves" or "can never
+    be solved" (ball tubes: clearable, cleared)."""
+
 
 PUZZLES: tuple[Puzzle, ...] = (
     TricolorePuzzle(),
@@ -72,7 +103,8 @@ def resolve(text: str, forced: str | None = None) -> tuple[Puzzle, str]:
     if len(found) == 1:
         return found[0], text
     if not found:
-        examples = "; ".join(f"{p.name}: {p.example[0]}" for p in PUZZLES if p.example[1])
+        examples = "; ".join(f"{p.name}: {Describing.of(p).example[0]}" for p in PUZZLES
+                             if Describing.of(p).example[1])
         raise PuzzleInputError(f"{shown(text)} is no puzzle's notation ({examples})")
     names = [p.name for p in found]
     raise PuzzleInputError(f"{shown(text)} is the notation of {' and '.join(names)}"
@@ -108,7 +140,7 @@ def check_options(puzzle: Puzzle, options: dict) -> dict:
 
 
 def option_names(puzzle: Puzzle) -> tuple[str, ...]:
-    return tuple(option.name for option in puzzle.options)
+    return tuple(option.name for option in Describing.of(puzzle).options)
 
 
 def all_options() -> dict[str, list[tuple[Puzzle, PuzzleOption]]]:
@@ -116,6 +148,6 @@ def all_options() -> dict[str, list[tuple[Puzzle, PuzzleOption]]]:
     it (two puzzles may share a name: Lucas and Hanoi both take ``variant``)."""
     found: dict[str, list[tuple[Puzzle, PuzzleOption]]] = {}
     for puzzle in PUZZLES:
-        for option in puzzle.options:
+        for option in Describing.of(puzzle).options:
             found.setdefault(option.name, []).append((puzzle, option))
     return found

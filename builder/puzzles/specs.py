@@ -149,7 +149,7 @@ class TableSpec:
     stored? → fill ``searches`` by the generic kernel and call ``compute`` (a plug-in's own
     kernel) → write every array in chunks of ``chunk`` entries → publish atomically → update
     the catalog for this table only.  ``identity`` must hold ``"puzzle"``, and
-    ``Puzzle.table(attributes)`` gives this spec back from a stored table's attributes
+    ``Building.table(attributes)`` gives this spec back from a stored table's attributes
     (which hold the identity; verify uses that).
     """
 

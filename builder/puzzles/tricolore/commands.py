@@ -44,7 +44,7 @@ def searched(rules: Tricolore, start: int, target: int, method: str,
 
 def searched_path(rules: Tricolore, node: tuple[int, int], target: int,
                   method: str) -> FoundPath | None:
-    """``searched`` as the engine's fallback (``Puzzle.search_path``), from a start node."""
+    """``searched`` as the engine's fallback (``Walking.search_path``), from a start node."""
     board, last = node
     found = searched(rules, board, target, method, last)
     if found is None:
