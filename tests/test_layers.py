@@ -98,3 +98,20 @@ def test_no_engine_or_query_module_names_a_puzzle():
         text = path.read_text().lower()
         named = [name for name in names if re.search(rf"\b{name}\b", text)]
         assert not named, f"{path.relative_to(ROOT)} names {named}"
+
+
+def test_every_plug_in_has_one_layout():
+    """Every plug-in package has its pure ``rules.py``; its command-line code (typer) is
+    in ``cli.py`` or the adapter ``__init__.py`` (a `builder NAME` command's options), its
+    web code (fastapi) in ``web.py`` alone."""
+    from builder.puzzles import registry
+
+    for puzzle in registry.PUZZLES:
+        package = ROOT.joinpath(*type(puzzle).__module__.split("."))
+        assert (package / "rules.py").exists(), f"{package.name} has no rules.py"
+        for path in package.glob("*.py"):
+            imported = {module.split(".")[0] for module in _imported_modules(path)}
+            if "typer" in imported:
+                assert path.name in ("cli.py", "__init__.py"), f"{path} imports typer"
+            if imported & {"fastapi", "starlette"}:
+                assert path.name == "web.py", f"{path} imports fastapi"

@@ -264,11 +264,10 @@ def test_spot_colour_check_agrees_with_the_solver_on_every_placement(client, see
     exactly the solver's solutions (rotations of the assembly keep the assignment)."""
     from itertools import permutations
 
-    from builder.puzzles.spots.commands import _disc_set_of, contacts
-    from builder.puzzles.spots.rules import DiscSet
+    from builder.puzzles.spots.rules import DiscSet, contacts, disc_set_of
 
     discs = client.get("/api/spots/deal", params={"seed": seed}).json()["discs"]
-    disc_set: DiscSet = _disc_set_of(discs)
+    disc_set: DiscSet = disc_set_of(discs)
     passing = sorted((centre + 1, [d + 1 for d in around])
                      for centre in range(7)
                      for around in permutations([d for d in range(7) if d != centre])

@@ -90,14 +90,14 @@ class BallsPuzzle(WalkablePuzzle):
         return search_path(rules, node)
 
     def query_commands(self) -> dict:
-        from builder.puzzles.balls.answers import deal, solve
+        from builder.puzzles.balls.cli import deal, solve
 
         return {"random": deal, "solve": solve}
 
     top_level_commands = ("solve",)
 
     def web_routes(self, tables):
-        from builder.puzzles.balls.answers import routes
+        from builder.puzzles.balls.web import routes
 
         return routes(tables)
 

@@ -1,17 +1,15 @@
-"""Ball-tube answers from the stored tables: fewest moves to clear any states (a state's
-distance is its symmetry class's, found by its class key), a shortest way to clear by
-table walk, and fair deals drawn from a table; `query path` in the tubes' own layout,
-`query random balls`, and the web endpoints under /api/balls.
-"""
+"""Ball-tube answers at query time: fewest moves to clear any states from the stored
+tables (a state's distance is its symmetry class's, found by its class key), fair deals
+drawn from a table, and the solver's proven answers at any size (what `query solve`,
+`query random balls` and the endpoints under /api/balls print or return: ``cli.py``,
+``web.py``)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
-import typer
 
 from builder.puzzles import (
     MissingTableError,
@@ -19,7 +17,7 @@ from builder.puzzles import (
     UnreachableError,
     check_length,
 )
-from builder.puzzles.balls.rules import MAX_CAPACITY, Balls, BallsError
+from builder.puzzles.balls.rules import Balls, BallsError
 from builder.puzzles.balls.tables import TABLE_LAYOUT
 from builder.puzzles.base import FoundPath, TableLookup
 from builder.puzzles.work import capped_budget, expensive, work_seconds
@@ -100,121 +98,10 @@ def rules_of(state: str) -> Balls:
     return Balls.of_state(check_length(state, "state", BallsError))
 
 
+# --- any size: the solver where no table answers ----------------------------------------
+
 DEAL_SECONDS = 30.0
 """How long `query random balls --clearable` hunts at sizes no table holds (--seconds)."""
-
-
-def deal(
-    *,
-    clearable: Annotated[bool, typer.Option("--clearable", help="Only a game that can be "
-                                            "cleared.")] = False,
-    min_moves: Annotated[int, typer.Option("--min-moves", help="At least this many moves "
-                                           "(implies --clearable).", min=0, max=255)] = 0,
-    tubes: Annotated[int | None, typer.Option(help="Tubes (default 4; or give --empty).",
-                                              show_default=False)] = None,
-    capacity: Annotated[int, typer.Option(help="Balls per tube (up to 8).", min=1,
-                                          max=8)] = 4,
-    colours: Annotated[int, typer.Option(help="Colours (up to 26).", min=1, max=26)] = 3,
-    empty: Annotated[int | None, typer.Option(help="Empty tubes: tubes = colours + empty.",
-                                              min=0, max=22)] = None,
-    seed: Annotated[int | None, typer.Option(help="Random seed, 0 or more (default: fresh).",
-                                             min=0, max=2**63 - 1)] = None,
-    seconds: Annotated[float, typer.Option(
-        "--seconds", help="At sizes no table holds: how long to hunt for a deal the solver "
-        "proves clearable (with --clearable or --min-moves).", min=1, max=3600)]
-    = DEAL_SECONDS,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
-    tables: Any = None,
-) -> None:
-    """Deal a random starting state (the first tubes full, the rest empty), optionally one
-    that can be cleared and needs at least N moves: the document's fair games. From the
-    table where one holds the game (uniform over the starting states that qualify); at
-    any other size a random deal at once, or with --clearable / --min-moves random deals
-    until the solver proves one clearable in N or more fewest moves (for at most
-    --seconds, with a progress bar).
-
-    Example: query random balls --colours 12 --capacity 4 --empty 2 --min-moves 40
-    """
-    if empty is not None and tubes is not None:
-        raise BallsError(f"--tubes {tubes} and --empty {empty}: give one (tubes = colours "
-                         "+ empty)")
-    tubes = colours + empty if empty is not None else (4 if tubes is None else tubes)
-    rules = Balls(tubes, capacity, colours)
-    rng = np.random.default_rng(seed)
-    try:
-        table = BallsTable(tables, rules)
-    except MissingTableError:
-        if not clearable and not min_moves:
-            result = {"state": rules.format(random_start(rules, rng)), "clearable": None,
-                      "moves": None, "verdict": "not checked", "explored": 0}
-            if as_json:
-                typer.echo(json.dumps(result))
-            else:
-                typer.echo(f"{result['state']}  (not checked: `query solve` proves whether "
-                           "it can be cleared; --clearable deals only proven ones)")
-            return
-        found = deal_any(colours, capacity, tubes - colours, min_moves, rng,
-                         seconds=seconds, progress=not as_json)
-        result = {"state": rules.format(found.states[0]), "clearable": True,
-                  "moves": found.length, "verdict": found.verdict,
-                  "explored": found.explored}
-        proof = f"proven optimal by {found.how}"
-    else:
-        state, moves = deal_balls(rules, table, rng, min_moves, clearable)
-        result = {"state": rules.format(state), "clearable": moves != 255,
-                  "moves": None if moves == 255 else moves,
-                  "verdict": "optimal" if moves != 255 else "unclearable", "explored": 0}
-        proof = "table"
-    if as_json:
-        typer.echo(json.dumps(result))
-    else:
-        typer.echo(f"{result['state']}  " + (f"clearable in {result['moves']} moves ({proof})"
-                                             if result["clearable"]
-                                             else "can never be cleared"))
-
-
-def routes(tables: TableLookup):
-    """The endpoints under /api/balls: what the solver proves about a state (verdict and
-    lower bound, which the generic /api/play/balls/... do not say) and random deals (the
-    page's New game).  Paths, positions and moves are the generic /api/play/balls/..."""
-    from fastapi import APIRouter, Query
-
-    from builder.puzzles import notation_query as notation
-
-    router = APIRouter()
-
-    @router.get("/solve", summary="What is proven about a state")
-    def solve_state(state: str = notation(),
-                    budget: int = Query(SOLVER_BUDGET, ge=1_000, le=20_000_000)):
-        """What is proven about clearing STATE (the CLI's `query solve STATE --json`)."""
-        found = answer(tables, state, budget)
-        return {**found.as_dict(), "state": found.rules.format(found.rules.parse(state))}
-
-    @router.get("/random", summary="Deal a clearable game")
-    def random_deal(min_moves: int = Query(0, ge=0, le=255),
-                    colours: int = Query(3, ge=2, le=14, description="colours (one full "
-                                         "tube each)"),
-                    capacity: int = Query(4, ge=2, le=MAX_CAPACITY, description="balls "
-                                          "per tube"),
-                    empty: int = Query(1, ge=1, le=3, description="empty tubes"),
-                    seed: int | None = Query(None, ge=0, lt=2**63)):
-        """A random starting game that can be cleared in at least MIN_MOVES moves: from the
-        table where one holds the game, else proven by the solver."""
-        rules = Balls(colours + empty, capacity, colours)
-        rng = np.random.default_rng(seed)
-        try:
-            table = BallsTable(tables, rules)
-        except MissingTableError:
-            found = deal_any(colours, capacity, empty, min_moves, rng)
-            return {"state": rules.format(found.states[0]), "clearable": True,
-                    "moves": found.length}
-        state, moves = deal_balls(rules, table, rng, min_moves, clearable=True)
-        return {"state": rules.format(state), "clearable": True, "moves": moves}
-
-    return router
-
-
-# --- any size: the solver where no table answers ----------------------------------------
 
 SOLVER_BUDGET = 2_000_000
 """States the solver may store by default (`--budget`)."""
@@ -344,51 +231,6 @@ def proven(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) ->
                          f"{found.lower_bound} moves{best}): try `query solve STATE "
                          "--budget N` with a larger N")
     return found
-
-
-def solve(
-    state: Annotated[str, typer.Argument(help="Tubes top first joined by '|', one lowercase "
-                                              "letter per colour, e.g. rggb|brrg|gbbr||.")],
-    *,
-    budget: Annotated[int, typer.Option(help="States the search may store (about 150 "
-                                        "bytes each).", min=1_000, max=200_000_000)]
-    = SOLVER_BUDGET,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
-    tables: Any = None,
-) -> int:
-    """Fewest moves to clear STATE at any size (up to 26 colours, tubes of up to 8): by
-    table walk where a table holds the game, else by an A* search that says what it
-    proved: optimal, unclearable (every reachable state explored), or best_found /
-    unresolved when the budget ran out (with a proven lower bound). Exits 1 when the state
-    cannot be cleared, 2 when nothing was proven. With --json, an optimal answer also
-    counts the first moves: legal, keeping the deal clearable, keeping it optimal (what
-    makes a deal hard for a player).
-
-    Example: query solve "abcd|dcba|abcd|dcba||"
-    """
-    found = answer(tables, state, budget)
-    rules = found.rules
-    if as_json:
-        result = found.as_dict()
-        result["state"] = rules.format(rules.parse(state))
-        if found.verdict == "optimal":  # what makes it hard: its first moves
-            result.update(first_moves(tables, found, budget))
-        typer.echo(json.dumps(result))
-    else:
-        shown = rules.format(rules.parse(state))
-        if found.verdict == "unclearable":
-            typer.echo(f"{shown}: cannot be cleared (proven: {found.how})")
-        elif found.verdict == "unresolved":
-            typer.echo(f"{shown}: unresolved within the budget: at least {found.lower_bound} "
-                       f"moves, no solution found ({found.how}); raise --budget")
-        else:
-            words = ("optimal" if found.verdict == "optimal" else
-                     f"best found, at least {found.lower_bound} moves")
-            typer.echo(f"{shown}: {found.length} moves ({words}; {found.how})")
-            for step, (source, destination) in enumerate(found.moves, 1):
-                typer.echo(f"{step:>4}  {source} -> {destination}  "
-                           f"{rules.format(found.states[step])}")
-    return {"optimal": 0, "best_found": 2, "unresolved": 2, "unclearable": 1}[found.verdict]
 
 
 def random_start(rules: Balls, rng: np.random.Generator) -> tuple[int, ...]:

@@ -1,6 +1,6 @@
 """Quinto / Lights Out (document 001) as a plug-in: the adapter the engine calls.  The
 rules and their algebra are ``rules.py``, the table ``tables.py``, the kernel
-``search.py``, the commands ``commands.py``, the board ``renderer.js``.
+``search.py``, the commands ``cli.py``, the endpoint ``web.py``, the board ``renderer.js``.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class LightsOutPuzzle(WalkablePuzzle):
     renderer = "renderer.js"
 
     def web_routes(self, tables):
-        from builder.puzzles.lightsout.commands import routes
+        from builder.puzzles.lightsout.web import routes
 
         return routes()
 
@@ -119,9 +119,9 @@ class LightsOutPuzzle(WalkablePuzzle):
         }
 
     def query_commands(self) -> dict:
-        from builder.puzzles.lightsout import commands
+        from builder.puzzles.lightsout import cli
 
-        return {"solve": commands.solve}
+        return {"solve": cli.solve}
 
     def verify_checks(self, attributes: dict) -> str:
         return "0 clicks exactly at the dark board; fewest clicks = 1 + the least after a click"

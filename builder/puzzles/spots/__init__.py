@@ -1,6 +1,6 @@
 """Spot Colour discs (document 002) as a plug-in: the adapter the engine calls.  The discs
 and their geometry are ``rules.py``, the random-set table ``tables.py``, the solver
-``search.py``, the commands ``commands.py``, the board ``renderer.js``.
+``search.py``, the commands ``cli.py``, the endpoints ``web.py``, the board ``renderer.js``.
 """
 
 from __future__ import annotations
@@ -76,14 +76,14 @@ class SpotsPuzzle(Puzzle):
                                           for solutions, sets in enumerate(counts) if sets]}
 
     def query_commands(self) -> dict:
-        from builder.puzzles.spots import commands
+        from builder.puzzles.spots import cli
 
-        return {"solve": commands.solve, "random": commands.deal}
+        return {"solve": cli.solve, "random": cli.deal}
 
     renderer = "renderer.js"
 
     def web_routes(self, tables):
-        from builder.puzzles.spots.commands import routes
+        from builder.puzzles.spots.web import routes
 
         return routes()
 

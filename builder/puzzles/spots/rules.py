@@ -124,3 +124,40 @@ def describe(names, centre: int, satellites: np.ndarray, centre_colours) -> dict
     return {"centre": names[centre],
             "by_centre_colour": {COLOURS[int(c)]: names[int(satellites[k])]
                                  for k, c in enumerate(centre_colours)}}
+
+
+def solutions_of(disc_set) -> list[dict]:
+    from builder.puzzles.spots.search import solve as search
+
+    return [describe(disc_set.names, int(row[0]), row[1:], disc_set.colours[int(row[0])])
+            for row in search(disc_set.colours)]
+
+
+LETTERS = "kbgrwy"
+"""A colour per letter in the web's disc notation (k: black), in COLOURS order."""
+
+
+def disc_set_of(text: str) -> DiscSet:
+    """Seven discs of six letters (clockwise) joined by '.', e.g. the web's notation."""
+    discs = text.strip().lower().split(".")
+    if len(discs) != 7 or any(len(disc) != 6 or set(disc) - set(LETTERS) for disc in discs):
+        raise SpotsError(f"disc set {shown(text)}: 7 discs of 6 letters from {LETTERS} "
+                         "(k black, b blue, g green, r red, w white, y yellow) joined by '.'")
+    return DiscSet.from_mapping({f"d{i + 1}": [COLOURS[LETTERS.index(c)] for c in disc]
+                                 for i, disc in enumerate(discs)})
+
+
+def notation_of(disc_set: DiscSet) -> str:
+    return ".".join("".join(LETTERS[int(c)] for c in row) for row in disc_set.colours)
+
+
+def contacts(disc_set: DiscSet, centre: int, satellites: list[int]) -> list[bool]:
+    """Whether each of the six contacts matches: the satellite at centre spot k touches the
+    centre with its spot of the centre's colour there, and its spot before that (its l-spot)
+    meets the spot after it (r-spot) of the satellite at spot k+1 (the module docstring's
+    geometry)."""
+    left, right = neighbour_tables(disc_set.colours)
+    around = disc_set.colours[centre]
+    return [bool(left[satellites[k], around[k]] == right[satellites[(k + 1) % 6],
+                                                        around[(k + 1) % 6]])
+            for k in range(6)]

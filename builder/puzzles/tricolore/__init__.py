@@ -162,7 +162,7 @@ class TricolorePuzzle(WalkablePuzzle):
         return {"method": game.method}
 
     def search_path(self, game: TricoloreGame, node: tuple[int, int], target: int):
-        from builder.puzzles.tricolore.commands import searched_path
+        from builder.puzzles.tricolore.answers import searched_path
 
         if game.method == DECOMPOSITION:
             return None
@@ -206,7 +206,7 @@ class TricolorePuzzle(WalkablePuzzle):
         return int(label)
 
     def query_commands(self) -> dict:
-        from builder.puzzles.tricolore.commands import stats
+        from builder.puzzles.tricolore.cli import stats
 
         return {"stats": stats}
 

@@ -1,6 +1,7 @@
 """Tricolore's answers from its stored tables: the three walk arrays towards a target
 (the column of an all-pairs table, or a whole single-target table), the next optimal
-click, an optimal path, the distance, and why a target cannot be reached.
+click, the distance, why a target cannot be reached, and the bidirectional search where a
+4×4 target has no table (the engine's fallback for `query path`).
 
 From node (board, last click) the remaining distance to the target is the stored
 ``clicks``, except when ``last`` is the board's sole optimal first click, where it is
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from builder.puzzles import CorruptTableError, MissingTableError, UnreachableError
-from builder.puzzles.base import TableLookup
+from builder.puzzles.base import FoundPath, TableLookup
 from builder.puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
     NO_CLICK,
@@ -25,6 +26,7 @@ from builder.puzzles.tricolore.rules import (
     check_method,
     column_clicks,
 )
+from builder.puzzles.work import expensive
 
 UNREACHABLE = 255
 
@@ -149,3 +151,31 @@ def replayed(rules: Tricolore, found: TricolorePath, last: int = NO_CLICK
     if board != found.target or not found.clicks:
         raise CorruptTableError("internal error: the path does not end on its target")
     return found
+
+
+def searched(rules: Tricolore, start: int, target: int, method: str,
+             last: int = NO_CLICK) -> TricolorePath | None:
+    """The bidirectional search, replayed, where no table can answer (unrestricted clicks
+    on boards too large for all-pairs tables), from ``start`` reached by clicking
+    ``last``; None where it does not apply; an UnreachableError when it proves the
+    target unreachable."""
+    if method != "unrestricted" or rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
+        return None
+    from builder.puzzles.tricolore.bidirectional import bidirectional_path
+
+    with expensive("the Tricolore search"):
+        found = bidirectional_path(rules, start, target, last=last)
+    if found is None:
+        raise UnreachableError(explain_unreachable(rules, target, method))
+    return replayed(rules, found, last)
+
+
+def searched_path(rules: Tricolore, node: tuple[int, int], target: int,
+                  method: str) -> FoundPath | None:
+    """``searched`` as the engine's fallback (``Walking.search_path``), from a start node."""
+    board, last = node
+    found = searched(rules, board, target, method, last)
+    if found is None:
+        return None
+    return FoundPath(tuple(zip(found.boards, (last, *found.clicks))),
+                     tuple(str(square) for square in found.clicks), "bidirectional search")

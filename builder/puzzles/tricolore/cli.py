@@ -1,6 +1,4 @@
-"""Tricolore's query-time search and commands: the bidirectional search where a 4×4
-target has no table (the engine's fallback for `query path`), and `query stats tricolore`
-(the document's 4×2 tables)."""
+"""Tricolore's own `query` command: `query stats tricolore` (the document's 4×2 tables)."""
 
 from __future__ import annotations
 
@@ -9,48 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
-from builder.puzzles import UnreachableError
-from builder.puzzles.base import FoundPath
-from builder.puzzles.tricolore.answers import (
-    TricolorePath,
-    explain_unreachable,
-    replayed,
-)
 from builder.puzzles.tricolore.rules import (
-    ALL_PAIRS_MAX_SQUARES,
     METHODS,
-    NO_CLICK,
-    Tricolore,
 )
-from builder.puzzles.work import expensive
-
-
-def searched(rules: Tricolore, start: int, target: int, method: str,
-             last: int = NO_CLICK) -> TricolorePath | None:
-    """The bidirectional search, replayed, where no table can answer (unrestricted clicks
-    on boards too large for all-pairs tables), from ``start`` reached by clicking
-    ``last``; None where it does not apply; an UnreachableError when it proves the
-    target unreachable."""
-    if method != "unrestricted" or rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
-        return None
-    from builder.puzzles.tricolore.bidirectional import bidirectional_path
-
-    with expensive("the Tricolore search"):
-        found = bidirectional_path(rules, start, target, last=last)
-    if found is None:
-        raise UnreachableError(explain_unreachable(rules, target, method))
-    return replayed(rules, found, last)
-
-
-def searched_path(rules: Tricolore, node: tuple[int, int], target: int,
-                  method: str) -> FoundPath | None:
-    """``searched`` as the engine's fallback (``Walking.search_path``), from a start node."""
-    board, last = node
-    found = searched(rules, board, target, method, last)
-    if found is None:
-        return None
-    return FoundPath(tuple(zip(found.boards, (last, *found.clicks))),
-                     tuple(str(square) for square in found.clicks), "bidirectional search")
 
 
 def stats(
