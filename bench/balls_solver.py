@@ -5,6 +5,8 @@ states (up to tube order) run here on the groups it can finish (the ratio).
 
     .venv/bin/python -m bench.balls_solver [--deals 20] [--data data]
 
+Water sort's groups (rows ``water_solver_*``) are the same deals under pours.
+
 Run by `make bench`; merges its rows into data/bench.json.
 """
 
@@ -28,6 +30,8 @@ GROUPS = ([(k, 4, 2) for k in range(4, 15)] + [(k, 4, 3) for k in range(6, 11)]
           + [(k, 4, 1) for k in range(4, 15)]  # one empty tube: where most deals are stuck
           + [(k, 6, 2) for k in range(6, 13)])
 """(colours, capacity, empty tubes)."""
+WATER_GROUPS = [(k, 4, 2) for k in range(4, 15)] + [(k, 4, 1) for k in range(4, 15)]
+"""The same deals under water sort's pours."""
 BASELINE_GROUPS = {(4, 4, 2), (5, 4, 2)}
 """Where the plain search finishes in seconds per deal."""
 SEED = 2026
@@ -44,8 +48,9 @@ def deals(colours: int, capacity: int, empty: int, count: int) -> list[list[list
     return found
 
 
-def plain_bfs(tubes: list[list[int]], capacity: int) -> int | None:
-    """Fewest moves by breadth-first search in pure Python (states up to tube order)."""
+def plain_bfs(tubes: list[list[int]], capacity: int, water: bool = False) -> int | None:
+    """Fewest moves (pours with ``water``) by breadth-first search in pure Python (states
+    up to tube order)."""
     def key(state):
         return tuple(sorted(tuple(t) for t in state))
 
@@ -61,6 +66,9 @@ def plain_bfs(tubes: list[list[int]], capacity: int) -> int | None:
                         not other or other[-1] == tube[-1]):
                     following = [list(t) for t in state]
                     following[d].append(following[s].pop())
+                    while (water and following[s] and following[s][-1] == tube[-1]
+                           and len(following[d]) < capacity):
+                        following[d].append(following[s].pop())
                     if key(following) not in seen:
                         seen[key(following)] = depth + 1
                         queue.append(following)
@@ -72,12 +80,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def bench_group(colours: int, capacity: int, empty: int, count: int) -> dict:
+def bench_group(colours: int, capacity: int, empty: int, count: int,
+                water: bool = False) -> dict:
     workspace = Workspace(colours + empty, 2_000_000)
     times, explored, verdicts, lengths = [], [], [], []
     for tubes in deals(colours, capacity, empty, count):
         started = time.perf_counter()
-        found = solve(tubes, colours, capacity, workspace=workspace)
+        found = solve(tubes, colours, capacity, workspace=workspace, water=water)
         times.append(time.perf_counter() - started)
         explored.append(found.explored)
         verdicts.append(found.verdict)
@@ -86,8 +95,8 @@ def bench_group(colours: int, capacity: int, empty: int, count: int) -> dict:
     baseline = None
     if (colours, capacity, empty) in BASELINE_GROUPS:
         started = time.perf_counter()
-        expected = [plain_bfs(tubes, capacity) for tubes in deals(colours, capacity, empty,
-                                                                  count)]
+        expected = [plain_bfs(tubes, capacity, water)
+                    for tubes in deals(colours, capacity, empty, count)]
         baseline = time.perf_counter() - started
         solved = [length for length, verdict in zip(expected, verdicts) if length is not None]
         if solved != lengths or sum(v == "unclearable" for v in verdicts) != expected.count(
@@ -96,7 +105,8 @@ def bench_group(colours: int, capacity: int, empty: int, count: int) -> dict:
     share = {name: sum(v == name for v in verdicts) / count
              for name in ("optimal", "unclearable")}
     unresolved = 1 - share["optimal"] - share["unclearable"]
-    notes = (f"{count} seeded deals of {colours} colours, tubes of {capacity}, {empty} empty: "
+    notes = (("water sort (pours): " if water else "")
+             + f"{count} seeded deals of {colours} colours, tubes of {capacity}, {empty} empty: "
              f"optimal {share['optimal']:.0%}, unclearable {share['unclearable']:.0%}, "
              f"unresolved {unresolved:.0%}; median {statistics.median(times) * 1e3:.1f} ms, "
              f"p95 {percentile(times, 0.95) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms; "
@@ -105,7 +115,8 @@ def bench_group(colours: int, capacity: int, empty: int, count: int) -> dict:
              + (f"{statistics.mean(lengths):.1f}" if lengths else "- (none clearable)"))
     if baseline is not None:
         notes += "; baseline: plain Python BFS over the same deals, lengths identical"
-    return row(f"balls_solver_{colours}c_{capacity}cap_{empty}e", sum(times), baseline, notes)
+    name = f"{'water' if water else 'balls'}_solver_{colours}c_{capacity}cap_{empty}e"
+    return row(name, sum(times), baseline, notes)
 
 
 def main() -> None:
@@ -114,7 +125,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT / "data")
     options = parser.parse_args()
     solve([[0, 1], [1, 0], []], 2, 2)  # compile / load the cache
-    merge_rows(options.data, [bench_group(*group, options.deals) for group in GROUPS])
+    rows = [bench_group(*group, options.deals) for group in GROUPS]
+    rows += [bench_group(*group, options.deals, water=True) for group in WATER_GROUPS]
+    merge_rows(options.data, rows)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,15 @@ import numpy as np
 import typer
 
 from builder.puzzles import shown
-from builder.puzzles.balls.rules import Balls, BallsError, check_cleared
+from builder.puzzles.balls.rules import (
+    BALLS,
+    RULES,
+    WATER,
+    Balls,
+    BallsError,
+    check_cleared,
+    check_rules,
+)
 from builder.puzzles.balls.tables import (
     CHUNK,
     MAX_MINUTES,
@@ -24,7 +32,14 @@ from builder.puzzles.balls.tables import (
     classes_and_moves,
     verify_sample,
 )
-from builder.puzzles.base import CatalogTable, DistanceArray, FoundPath, Move, WalkablePuzzle
+from builder.puzzles.base import (
+    CatalogTable,
+    DistanceArray,
+    FoundPath,
+    Move,
+    PuzzleOption,
+    WalkablePuzzle,
+)
 from builder.puzzles.specs import TableSpec
 
 
@@ -36,12 +51,20 @@ class BallsPuzzle(WalkablePuzzle):
     summary = "ball tubes: move a top ball onto its colour or an empty tube until sorted"
     example = ("rggb|brrg|gbbr|", "cleared")
     renderer = "renderer.js"
+    options = (PuzzleOption(
+        "rules", "balls (a move takes one top ball, the default) or water (water sort: a "
+        "move pours every top unit of the colour that fits)", RULES),)
 
     def recognises(self, text: str) -> bool:
         return "|" in text
 
     def variant(self, start: str, target: str, options: dict) -> Balls:
-        return Balls.of_state(start)
+        return Balls.of_state(start, options.get("rules") or BALLS)
+
+    def variant_fields(self, rules: Balls) -> dict:
+        """Water sort is said (`"rules": "water"`); the document's ball rule needs no
+        word."""
+        return {"rules": WATER} if rules.water else {}
 
     def parse(self, rules: Balls, text: str) -> tuple[int, ...]:
         return rules.parse(text)
@@ -103,37 +126,48 @@ class BallsPuzzle(WalkablePuzzle):
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         variant = f"{attributes['tubes']}_{attributes['capacity']}_{attributes['colours']}"
+        if attributes.get("rules") == WATER:
+            variant += "_water"
         return [DistanceArray(variant, "to cleared", "moves_to_clear", 255,
                               weights="class_states")]
 
     def table(self, identity: dict) -> TableSpec:
         rules = Balls(identity.get("tubes", 4), identity.get("capacity", 4),
-                      identity.get("colours", 3))
+                      identity.get("colours", 3),
+                      water=check_rules(identity.get("rules")) == WATER)
         rules.check_keys_fit()
+        water = {"rules": WATER} if rules.water else {}  # ball tables keep their identity
         return TableSpec(
             ("balls", rules.name),
             {"puzzle": "balls", "tubes": rules.tubes, "capacity": rules.capacity,
-             "colours": rules.colours, "layout": TABLE_LAYOUT},
+             "colours": rules.colours, "layout": TABLE_LAYOUT, **water},
             compute=lambda progress: classes_and_moves(rules, progress), chunk=CHUNK,
             chunks={"key_index": 1 << 30},
             encoding="one entry per symmetry class (colour relabelling x tube order), "
                      "ascending class_key as builder/puzzles/balls defines it; "
-                     "moves_to_clear: fewest moves to a cleared state, 255 = cannot be "
+                     f"moves_to_clear: fewest {'pours' if rules.water else 'moves'} to a "
+                     "cleared state, 255 = cannot be "
                      "cleared; class_states: labelled states in the class; key_index: "
                      "the first key of every chunk")
 
     def default_tables(self) -> list[TableSpec]:
-        return [self.table({"tubes": tubes, "capacity": capacity, "colours": colours})
-                for tubes, capacity, colours in TABLE_GAMES]
+        return [self.table({"tubes": tubes, "capacity": capacity, "colours": colours,
+                            "rules": rules})
+                for rules in RULES for tubes, capacity, colours in TABLE_GAMES]
 
     def table_for(self, text: str) -> TableSpec:
+        parts = text.strip().lower().split("_")
+        rules = WATER if parts[-1] == WATER else BALLS
         try:
-            tubes, capacity, colours = (int(part) for part in text.strip().split("_"))
+            tubes, capacity, colours = (int(part) for part in parts[:3])
+            if len(parts) != (4 if rules == WATER else 3):
+                raise ValueError
         except ValueError:
-            raise BallsError(f"{shown(text)}: tubes_capacity_colours, such as 4_4_3") from None
-        rules = Balls(tubes, capacity, colours)
-        check_budget(rules)
-        return self.table({"tubes": tubes, "capacity": capacity, "colours": colours})
+            raise BallsError(f"{shown(text)}: tubes_capacity_colours, such as 4_4_3 (or "
+                             "4_4_3_water for water sort)") from None
+        check_budget(Balls(tubes, capacity, colours))
+        return self.table({"tubes": tubes, "capacity": capacity, "colours": colours,
+                           "rules": rules})
 
     def build_command(self):
         def balls(
@@ -144,6 +178,9 @@ class BallsPuzzle(WalkablePuzzle):
             max_minutes: Annotated[float, typer.Option(
                 "--max-minutes", help="Refuse sizes estimated to take longer than this.",
                 min=0)] = MAX_MINUTES,
+            rules: Annotated[str, typer.Option(
+                "--rules", help="balls (one ball a move) or water (water sort's pours).")]
+            = BALLS,
         ) -> list[TableSpec]:
             """Ball tubes: every state of a (T, c, k) game and its fewest moves to be
             cleared, by a search backwards from all cleared states. One entry per symmetry
@@ -154,7 +191,8 @@ class BallsPuzzle(WalkablePuzzle):
             Example: builder balls --tubes 4 --capacity 3 --colours 3
             """
             check_budget(Balls(tubes, capacity, colours), max_minutes)
-            return [self.table({"tubes": tubes, "capacity": capacity, "colours": colours})]
+            return [self.table({"tubes": tubes, "capacity": capacity, "colours": colours,
+                                "rules": check_rules(rules)})]
 
         return balls
 

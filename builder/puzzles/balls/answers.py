@@ -38,17 +38,19 @@ class BallsTable:
         self.rules, self.tables = rules, tables
         self.table = ("balls", rules.name)
         try:
+            water = {"rules": "water"} if rules.water else {}
             tables.require(self.table, {"puzzle": "balls", "tubes": rules.tubes,
                                         "capacity": rules.capacity, "colours": rules.colours,
-                                        "layout": TABLE_LAYOUT})
+                                        "layout": TABLE_LAYOUT, **water})
         except MissingTableError:  # the advice lists the folder: only when it is needed
             built = tables.stored(("balls",))
             raise MissingTableError(
-                f"no ball-tube table for {rules.tubes} tubes of {rules.capacity} with "
-                f"{rules.colours} colours"
+                f"no {'water-sort' if rules.water else 'ball-tube'} table for {rules.tubes} "
+                f"tubes of {rules.capacity} with {rules.colours} colours"
                 f"{' (built: ' + ', '.join(built) + ')' if built else ''}: run "
                 f"`builder balls --tubes {rules.tubes} --capacity {rules.capacity} "
-                f"--colours {rules.colours}`") from None
+                f"--colours {rules.colours}{' --rules water' if rules.water else ''}`"
+                ) from None
         self.where = tables.describe(self.table)
         self.class_key = tables.vector(self.table, "class_key")
         self.moves = tables.vector(self.table, "moves_to_clear")
@@ -93,9 +95,9 @@ def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_mo
             return state, int(moves[chosen])
 
 
-def rules_of(state: str) -> Balls:
-    """The game (tubes, capacity, colours) a state is written in."""
-    return Balls.of_state(check_length(state, "state", BallsError))
+def rules_of(state: str, rules: str = "balls") -> Balls:
+    """The game (tubes, capacity, colours) a state is written in, under ``rules``."""
+    return Balls.of_state(check_length(state, "state", BallsError), rules)
 
 
 # --- any size: the solver where no table answers ----------------------------------------
@@ -143,13 +145,15 @@ def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) 
 
     tubes = rules.tubes_of_state(start)
     with expensive("the ball solver"):
-        found = solve(tubes, rules.colours, rules.capacity, capped_budget(budget, "budget"))
+        found = solve(tubes, rules.colours, rules.capacity, capped_budget(budget, "budget"),
+                      water=rules.water)
     how = f"search: A* over {found.explored:,} states"
     if not found.states:
         return Answer(rules, found.verdict, (), (), found.lower_bound, found.explored, how)
     states, moves = [start], []
     for wanted in found.states[1:]:
-        for source, destination, following in tube_moves(tubes, rules.capacity):
+        for source, destination, following in tube_moves(tubes, rules.capacity,
+                                                         rules.water):
             if canonical(following) == wanted:
                 break
         else:
@@ -161,9 +165,11 @@ def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) 
                   found.explored, how)
 
 
-def answer(tables: TableLookup, state: str, budget: int = SOLVER_BUDGET) -> Answer:
-    """A state's answer: by table walk where a table holds its game, else by the solver."""
-    rules = rules_of(state)
+def answer(tables: TableLookup, state: str, budget: int = SOLVER_BUDGET,
+           rules_name: str = "balls") -> Answer:
+    """A state's answer under the rules named (balls or water): by table walk where a
+    table holds its game, else by the solver."""
+    rules = rules_of(state, rules_name)
     return answer_of(tables, rules, rules.parse(state), budget)
 
 
@@ -181,7 +187,8 @@ def first_moves(tables: TableLookup, found: Answer, budget: int = SOLVER_BUDGET
               "undecided_first_moves": 0}
     if start is None:  # unclearable (or unresolved): no first move keeps it clearable
         return counts
-    for _, _, following in tube_moves(rules.tubes_of_state(start), rules.capacity):
+    for _, _, following in tube_moves(rules.tubes_of_state(start), rules.capacity,
+                                      rules.water):
         after = answer_of(tables, rules, rules.state_of_tubes(following), budget)
         counts["first_moves"] += 1
         if after.verdict in ("optimal", "best_found"):
@@ -250,7 +257,8 @@ clearable, at once, instead of hunting on."""
 
 def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
              rng: np.random.Generator, budget: int = SOLVER_BUDGET,
-             seconds: float = DEAL_SECONDS, progress: bool = False) -> Answer:
+             seconds: float = DEAL_SECONDS, progress: bool = False,
+             water: bool = False) -> Answer:
     """A random starting game (colours tubes full, ``empty`` empty) that the solver proves
     clearable in at least ``min_moves`` moves (fewest): deals are drawn uniformly until
     one qualifies, for at most ``DEAL_ATTEMPTS`` deals and ``seconds``."""
@@ -258,7 +266,7 @@ def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
 
     from tqdm import tqdm
 
-    rules = Balls(colours + empty, capacity, colours)
+    rules = Balls(colours + empty, capacity, colours, water=water)
     started = time.monotonic()
     deadline = started + work_seconds(seconds)
     tried, unclearable, longest = 0, 0, None

@@ -20,7 +20,7 @@ from builder.puzzles.balls.answers import (
     first_moves,
     random_start,
 )
-from builder.puzzles.balls.rules import Balls, BallsError
+from builder.puzzles.balls.rules import Balls, BallsError, check_rules
 
 
 def deal(
@@ -43,6 +43,9 @@ def deal(
         "proves clearable (with --clearable or --min-moves).", min=1, max=3600)]
     = DEAL_SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    rules: Annotated[str, typer.Option(
+        "--rules", help="balls (one ball a move, the default) or water (water sort: a move "
+        "pours every top unit of the colour that fits).")] = "balls",
     tables: Any = None,
 ) -> None:
     """Deal a random starting state (the first tubes full, the rest empty), optionally one
@@ -58,7 +61,7 @@ def deal(
         raise BallsError(f"--tubes {tubes} and --empty {empty}: give one (tubes = colours "
                          "+ empty)")
     tubes = colours + empty if empty is not None else (4 if tubes is None else tubes)
-    rules = Balls(tubes, capacity, colours)
+    rules = Balls(tubes, capacity, colours, water=check_rules(rules) == "water")
     rng = np.random.default_rng(seed)
     try:
         table = BallsTable(tables, rules)
@@ -73,7 +76,7 @@ def deal(
                            "it can be cleared; --clearable deals only proven ones)")
             return
         found = deal_any(colours, capacity, tubes - colours, min_moves, rng,
-                         seconds=seconds, progress=not as_json)
+                         seconds=seconds, progress=not as_json, water=rules.water)
         result = {"state": rules.format(found.states[0]), "clearable": True,
                   "moves": found.length, "verdict": found.verdict,
                   "explored": found.explored}
@@ -100,6 +103,9 @@ def solve(
                                         "bytes each).", min=1_000, max=200_000_000)]
     = SOLVER_BUDGET,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    rules: Annotated[str, typer.Option(
+        "--rules", help="balls (one ball a move, the default) or water (water sort: a move "
+        "pours every top unit of the colour that fits).")] = "balls",
     tables: Any = None,
 ) -> int:
     """Fewest moves to clear STATE at any size (up to 26 colours, tubes of up to 8): by
@@ -110,9 +116,9 @@ def solve(
     counts the first moves: legal, keeping the deal clearable, keeping it optimal (what
     makes a deal hard for a player).
 
-    Example: query solve "abcd|dcba|abcd|dcba||"
+    Example: query solve "abcd|dcba|abcd|dcba||"    (water sort: add --rules water)
     """
-    found = answer(tables, state, budget)
+    found = answer(tables, state, budget, check_rules(rules))
     rules = found.rules
     if as_json:
         result = found.as_dict()

@@ -3,6 +3,10 @@ and colours labelled.  A move takes the top ball of a tube onto another tube hol
 fewer than c balls whose top ball has the same colour, or that is empty.  Cleared:
 every non-empty tube holds c balls of one colour.
 
+Water sort (``water=True``, the rules of the most played apps): a move pours *all* the
+top units of one colour from a tube, as many as fit, onto an empty tube or a tube whose
+top is that colour.  The same states, notation, symmetries and ranking; other moves.
+
 Perfect ranking (a bijection between states and 0 .. N-1, vectorised):
 ``rank = level_index(fill counts) * M + sequence_rank``, where the fill counts are the
 tubes' ball counts (compositions of k*c into T parts of at most c, numbered in
@@ -67,6 +71,9 @@ class Balls:
     letters: str = ""
     """The letters of the colours in colour order (default: the first ``colours`` of
     LETTERS); a state written with other letters keeps them."""
+    water: bool = False
+    """Water sort's pours (all the top units of one colour that fit) instead of one ball
+    a move."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.colours <= len(LETTERS):
@@ -89,7 +96,12 @@ class Balls:
 
     @property
     def name(self) -> str:
-        return f"{self.tubes}_{self.capacity}_{self.colours}"
+        return f"{self.tubes}_{self.capacity}_{self.colours}" + ("_water" if self.water else "")
+
+    @property
+    def rules(self) -> str:
+        """The rule's name as the option ``rules`` takes it: balls or water."""
+        return WATER if self.water else BALLS
 
     @cached_property
     def levels(self) -> np.ndarray:
@@ -373,10 +385,10 @@ class Balls:
         return tuple(int(code) for code in self.codes_of_ranks(np.array([rank]))[0])
 
     @classmethod
-    def of_state(cls, text: str) -> Balls:
+    def of_state(cls, text: str, rules: str = "balls") -> Balls:
         """The game a state is written in (its tubes, balls per colour, colours and their
-        letters)."""
-        return cls(*cls.game_of(text))
+        letters), under ``rules`` (balls or water)."""
+        return cls(*cls.game_of(text), water=check_rules(rules) == WATER)
 
     @staticmethod
     def game_of(text: str) -> tuple[int, int, int, str]:
@@ -426,10 +438,10 @@ class Balls:
 
     def legal_moves(self, state: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
         """(from tube, to tube, resulting state) for every legal move of one state."""
-        if not self.has_code_tables:
+        if self.water or not self.has_code_tables:
             return [(source, destination, self.state_of_tubes(following))
                     for source, destination, following
-                    in tube_moves(self.tubes_of_state(state), self.capacity)]
+                    in tube_moves(self.tubes_of_state(state), self.capacity, self.water)]
         moves = []
         for source, code in enumerate(state):
             ball = int(self.code_top[code])
@@ -446,6 +458,29 @@ class Balls:
                 moves.append((source, destination, tuple(following)))
         return moves
 
+    def pour(self, codes: np.ndarray, source: int, destination: int
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """Many states' move from tube ``source`` to ``destination`` at once ((N, T) tube
+        codes): (codes after, which states have the move).  One ball under the ball
+        rules; under water sort, the top ball again while the next one has its colour and
+        fits (vectorised over the states: the water tables' kernel)."""
+        codes = np.array(codes, dtype=np.int64)
+        top = self.code_top[codes[:, source]]
+        length = self.code_length[codes[:, destination]]
+        legal = (top != EMPTY) & (length < self.capacity) & (
+            (length == 0) | (self.code_top[codes[:, destination]] == top))
+        moving = legal.copy()
+        colour = np.where(legal, top, 0)
+        while moving.any():
+            rows = np.flatnonzero(moving)
+            codes[rows, destination] = self.code_push[codes[rows, destination], colour[rows]]
+            codes[rows, source] = self.code_pop[codes[rows, source]]
+            if not self.water:
+                break
+            moving[rows] = ((self.code_top[codes[rows, source]] == colour[rows])
+                            & (self.code_length[codes[rows, destination]] < self.capacity))
+        return codes, legal
+
     def is_cleared(self, state: tuple[int, ...]) -> bool:
         if not self.has_code_tables:
             return all(not tube or (len(tube) == self.capacity and len(set(tube)) == 1)
@@ -459,10 +494,11 @@ class Balls:
         return self.classes_lower_bound() * 25 + 200 * 2**20
 
 
-def tube_moves(tubes: list[list[int]], capacity: int):
+def tube_moves(tubes: list[list[int]], capacity: int, water: bool = False):
     """(from tube, to tube, tubes after) for every legal move, tubes given as colour lists
     bottom first: the rule worked out on the tubes themselves (games too large for code
-    tables, and the solver's solutions replayed in a state's own tube numbering)."""
+    tables, water sort, and the solver's solutions replayed in a state's own tube
+    numbering).  ``water``: a move pours every top unit of the colour that fits."""
     for source, tube in enumerate(tubes):
         if not tube:
             continue
@@ -470,7 +506,11 @@ def tube_moves(tubes: list[list[int]], capacity: int):
             if destination != source and len(other) < capacity and (
                     not other or other[-1] == tube[-1]):
                 following = [list(t) for t in tubes]
+                colour = tube[-1]
                 following[destination].append(following[source].pop())
+                while (water and following[source] and following[source][-1] == colour
+                       and len(following[destination]) < capacity):
+                    following[destination].append(following[source].pop())
                 yield source, destination, following
 
 
@@ -479,6 +519,19 @@ def _multinomial(counts: np.ndarray) -> int:
     for count in counts:
         total //= factorial(int(count))
     return total
+
+
+BALLS, WATER = "balls", "water"
+RULES = (BALLS, WATER)
+"""The option ``rules``: a ball a move (the document's), or water sort's pours."""
+
+
+def check_rules(rules: str | None) -> str:
+    chosen = str(rules or BALLS).strip().lower()
+    if chosen not in RULES:
+        raise BallsError(f"--rules {shown(chosen)}: 'balls' (a ball a move, the default) or "
+                         "'water' (pour every top unit of a colour that fits)")
+    return chosen
 
 
 def check_cleared(target: str) -> str:

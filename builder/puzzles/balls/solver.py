@@ -6,6 +6,10 @@ bits each, colour + 1; its length in the top byte), and a state is its words sor
 visited set is an open-addressed hash table over a node arena holding every state in full,
 so two states are the same only when every word is (no hash is trusted alone).
 
+Water sort (``water``): a move pours every top ball of the colour that fits; the bound
+is then ``_pour_bound`` (runs that must be poured away), consistent for pours as the
+ball bound is for balls, so the same three answers hold.
+
 The search is A* with the bound ``balls - sum over colours of the longest bottom run of
 that colour``: a ball with a different colour anywhere below it must move, and of the
 bottom runs of one colour all but one must move too.  One move changes one bottom run
@@ -82,6 +86,36 @@ def _bound(words, longest):
     return total - longest.sum()
 
 
+@njit(cache=True)
+def _pour_bound(words, bottoms):
+    """Pours that must still be made under water sort: every run of one colour above
+    another run in its tube must be poured away (what lies under it cannot leave first),
+    and of the bottom runs of one colour all but one.  A pour takes (part of) one top
+    run, so it ends at most one of these: the bound falls by at most one a move and is
+    consistent, and it is 0 exactly at a cleared state.  ``bottoms``: scratch of one
+    entry per colour + 1."""
+    bottoms[:] = 0
+    total = 0
+    for t in range(words.shape[0]):
+        word = words[t]
+        length = _length(word)
+        if length == 0:
+            continue
+        bottoms[_ball(word, 0)] += 1
+        for depth in range(1, length):
+            if _ball(word, depth) != _ball(word, depth - 1):
+                total += 1
+    for colour in range(bottoms.shape[0]):
+        if bottoms[colour] > 1:
+            total += bottoms[colour] - 1
+    return total
+
+
+@njit(cache=True, inline="always")
+def _h(words, scratch, water):
+    return _pour_bound(words, scratch) if water else _bound(words, scratch)
+
+
 @njit(cache=True, inline="always")
 def _mix(word):
     """A 64-bit mixer (splitmix64's finaliser); the state's hash is the sum over its
@@ -114,9 +148,10 @@ def _find(table, arena, words, key):
 
 @njit(cache=True, nogil=True)  # a server answers hints on other threads meanwhile
 def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, parent, table,
-            heads, entry_node, entry_next, closed):
-    """Weighted A* (weight 1: A*) from ``start`` (sorted words).  Returns (outcome, goal
-    node, nodes stored, nodes expanded, lowest open f when the budget ran out)."""
+            heads, entry_node, entry_next, closed, water):
+    """Weighted A* (weight 1: A*) from ``start`` (sorted words), moving one ball a move
+    or, with ``water``, pouring every top ball of the colour that fits.  Returns (outcome,
+    goal node, nodes stored, nodes expanded, lowest open f when the budget ran out)."""
     n_tubes = start.shape[0]
     n_entries = entry_node.shape[0]
     heads[:] = -1
@@ -132,7 +167,7 @@ def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, pa
     parent[0] = -1
     closed[0] = False
     longest = np.zeros(n_colours + 1, np.int64)
-    h0 = _bound(start, longest)
+    h0 = _h(start, longest, water)
     entry_node[0] = 0
     entry_next[0] = -1
     if weight * h0 >= MAX_F or h0 >= MAX_H:
@@ -169,8 +204,10 @@ def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, pa
             if source > 0 and arena[node, source - 1] == word:
                 continue  # the same tube as the one before: the same moves
             ball = _ball(word, length - 1)
-            popped = (word & ~(np.uint64(31) << np.uint64(BITS * (length - 1)))
-                      ) - (np.uint64(1) << np.uint64(LENGTH_SHIFT))
+            run = 1  # the top balls of that colour (a pour takes those that fit)
+            if water:
+                while run < length and _ball(word, length - 1 - run) == ball:
+                    run += 1
             tried_empty = False
             for destination in range(n_tubes):
                 if destination == source:
@@ -185,8 +222,14 @@ def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, pa
                     tried_empty = True
                 elif _ball(other, other_length - 1) != ball:
                     continue
-                pushed = (other | (np.uint64(ball) << np.uint64(BITS * other_length))
-                          ) + (np.uint64(1) << np.uint64(LENGTH_SHIFT))
+                moved = min(run, capacity - other_length)
+                popped = word
+                pushed = other
+                for step in range(moved):
+                    popped = (popped & ~(np.uint64(31) << np.uint64(BITS * (length - 1 - step)))
+                              ) - (np.uint64(1) << np.uint64(LENGTH_SHIFT))
+                    pushed = (pushed | (np.uint64(ball) << np.uint64(BITS * (other_length + step)))
+                              ) + (np.uint64(1) << np.uint64(LENGTH_SHIFT))
                 # the successor, sorted: copy without the two tubes, insert the new two
                 count = 0
                 for t in range(n_tubes):
@@ -220,7 +263,7 @@ def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, pa
                 parent[target] = node
                 if used == n_entries:
                     return EXHAUSTED, -1, stored, expanded, lowest
-                bound = _bound(following, longest)
+                bound = _h(following, longest, water)
                 f = g + weight * bound
                 if f >= MAX_F or bound >= MAX_H:  # beyond the buckets: nothing is proven
                     return EXHAUSTED, -1, stored, expanded, lowest
@@ -265,10 +308,11 @@ class Workspace:
         self.entry_node = np.zeros(2 * budget, np.int32)
         self.entry_next = np.zeros(2 * budget, np.int32)
 
-    def run(self, start: np.ndarray, n_colours: int, capacity: int, weight: int):
+    def run(self, start: np.ndarray, n_colours: int, capacity: int, weight: int,
+            water: bool = False):
         return _search(start, n_colours, capacity, self.budget, weight, self.arena,
                        self.hashes, self.depth, self.parent, self.table, self.heads,
-                       self.entry_node, self.entry_next, self.closed)
+                       self.entry_node, self.entry_next, self.closed, water)
 
     def states_to(self, node: int) -> tuple[tuple[int, ...], ...]:
         chain = []
@@ -279,19 +323,20 @@ class Workspace:
 
 
 def solve(tubes: list[list[int]], n_colours: int, capacity: int,
-          budget: int = DEFAULT_BUDGET, workspace: Workspace | None = None) -> Solution:
-    """Fewest moves to clear a deal (tubes as colour lists 0.., bottom first): see the
-    module docstring for what each verdict proves."""
+          budget: int = DEFAULT_BUDGET, workspace: Workspace | None = None,
+          water: bool = False) -> Solution:
+    """Fewest moves to clear a deal (tubes as colour lists 0.., bottom first), or with
+    ``water`` fewest pours: see the module docstring for what each verdict proves."""
     start = np.array(canonical(tubes), np.uint64)
     if workspace is None or workspace.budget != budget or workspace.arena.shape[1] != len(
             tubes):
         workspace = Workspace(len(tubes), budget)
-    outcome, goal, stored, _, lowest = workspace.run(start, n_colours, capacity, 1)
+    outcome, goal, stored, _, lowest = workspace.run(start, n_colours, capacity, 1, water)
     if outcome == OPTIMAL:
         return Solution("optimal", workspace.states_to(goal), int(lowest), int(stored))
     if outcome == UNCLEARABLE:
         return Solution("unclearable", (), 0, int(stored))
-    outcome, goal, *_ = workspace.run(start, n_colours, capacity, GREEDY_WEIGHT)
+    outcome, goal, *_ = workspace.run(start, n_colours, capacity, GREEDY_WEIGHT, water)
     if outcome == OPTIMAL:
         return Solution("best_found", workspace.states_to(goal), int(lowest), int(stored))
     if outcome == UNCLEARABLE:  # the greedy search saw every state: none is cleared

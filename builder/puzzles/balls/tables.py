@@ -15,7 +15,8 @@ TABLE_LAYOUT = "symmetry classes"
 """Ball tables hold one entry per class key (older tables, by labelled rank, are stale)."""
 
 TABLE_GAMES = ((4, 4, 3), (5, 4, 4))
-"""(tubes, capacity, colours) `make tables` builds: the document's game and the large one."""
+"""(tubes, capacity, colours) `make tables` builds, under both rules (ball moves and
+water sort's pours): the document's game and the large one."""
 CHUNK = 1024
 """Classes per chunk: a query reads one chunk of keys (64 KiB) and one of moves."""
 MEMORY_BUDGET = 16 * 2**30
@@ -75,7 +76,7 @@ def check_budget(rules: Balls, max_minutes: float = MAX_MINUTES) -> None:
 
 def classes_and_moves(rules: Balls, progress: bool) -> Computed:
     """Every symmetry class (its key and labelled states) and its fewest moves to be
-    cleared, by the package's own kernel."""
+    cleared (pours under water sort), by the package's own kernels."""
     from tqdm import tqdm
 
     from builder.puzzles.balls.search import UNREACHABLE, enumerate_classes, moves_to_clear
@@ -97,6 +98,8 @@ def classes_and_moves(rules: Balls, progress: bool) -> Computed:
                            f"not {rules.n_states:,}")
     with tqdm(total=len(keys), desc=f"{label} search", unit="class", unit_scale=True,
               disable=not progress) as bar:
+        if rules.water:
+            from builder.puzzles.balls.water import pours_to_clear as moves_to_clear
         moves = moves_to_clear(rules, keys, progress=lambda level, found: bar.update(found))
         never = int((moves == UNREACHABLE).sum())
         bar.update(never)
@@ -116,7 +119,10 @@ def moves_of_states(rules: Balls, keys: np.ndarray, moves: np.ndarray,
 def catalog_rows(attributes: dict, read) -> dict[str, list[tuple]]:
     """Labelled-state counts by fewest moves, from a table over symmetry classes: each
     class counts its labelled states, of which the starting states (first k tubes
-    full) are the share the rules work out."""
+    full) are the share the rules work out.  Water sort's tables have none (the generic
+    views hold their distances): these views are the document's ball rule."""
+    if attributes.get("rules") == "water":
+        return {}
     rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
     keys, states, moves = read("class_key"), read("class_states"), read("moves_to_clear")
     initial = rules.initial_states_in_classes(keys, states)
@@ -135,7 +141,8 @@ def catalog_rows(attributes: dict, read) -> dict[str, list[tuple]]:
 
 
 def verify_sample(attributes: dict, read, samples: int, rng) -> str | None:
-    rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"])
+    rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"],
+                  water=attributes.get("rules") == "water")
     keys, moves = read("class_key"), read("moves_to_clear")
     if not np.all(np.diff(keys) > 0):
         return "class keys are not strictly ascending"
