@@ -642,3 +642,26 @@ def test_the_numbered_sequence_marks_never_hide_each_other_on_a_phone(browser, s
                                        "cells => cells.map((c) => c.getAttribute('aria-label'))")
     assert any(" and " in label for label in labels) or puzzle == "klotski"
     context.close()
+
+
+def test_water_sort_plays_on_the_page_by_pours(page, server):
+    """Choosing water sort deals a game under pours: its par is the fewest pours (a plain
+    search in tests/test_water.py's reference), and stepping to the goal pours."""
+    from tests.test_water import fewest_pours, pours
+
+    open_game(page, server, "balls")
+    page.select_option("#setting-rules", "water")  # deals a game under the new rules
+    page.wait_for_function("() => location.hash.includes('option.rules=water')")
+    wait_text(page, "#par", "needs \\d+")
+    game = shared_game(page)
+    capacity = max(len(tube) for tube in game["state"].split("|"))
+    par = int(re.search(r"needs (\d+)", text(page, "#par"))[1])
+    assert par == fewest_pours(game["state"], capacity)
+    here = game["state"]
+    for step in range(1, par + 1):
+        page.click("#step")
+        wait_text(page, "#made", f"^{step}$")
+        after = text(page, "#state-text")
+        assert after in [state for *_, state in pours(here, capacity)]
+        here = after
+    wait_text(page, "#status", "Target reached")

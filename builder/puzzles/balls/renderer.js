@@ -15,11 +15,14 @@ const COLOURS = {
 
 export const title = "Ball tubes";
 export const rules = "Move the top ball of a tube onto an empty tube or onto a ball of its "
-  + "own colour, if the tube has room. Choose a tube, then the tube to move to. Cleared: "
-  + "every colour gathered in a tube of its own. Tubes are numbered from 1.";
+  + "own colour, if the tube has room (water sort: pour every top ball of that colour that "
+  + "fits, in one move). Choose a tube, then the tube to move to. Cleared: every colour "
+  + "gathered in a tube of its own. Tubes are numbered from 1.";
 
 export function settings() {
   return [
+    { name: "rules", label: "Rules", choices: [["balls", "A ball a move"],
+      ["water", "Water sort (pour)"]] },
     { name: "colours", label: "Colours", type: "number", min: 2, max: 14, value: 3 },
     { name: "capacity", label: "Balls per tube", type: "number", min: 2, max: 8, value: 4 },
     { name: "empty", label: "Empty tubes", type: "number", min: 1, max: 3, value: 1 },
@@ -28,10 +31,11 @@ export function settings() {
 }
 
 export async function newGame(settings, api) {
+  const rules = settings.rules || "balls";
   const dealt = await api("/api/balls/random", {
     colours: settings.colours || 3, capacity: settings.capacity || 4,
-    empty: settings.empty || 1, min_moves: settings.difficulty || 0 });
-  return { state: dealt.state, target: "cleared", options: {} };
+    empty: settings.empty || 1, min_moves: settings.difficulty || 0, rules });
+  return { state: dealt.state, target: "cleared", options: rules === "water" ? { rules } : {} };
 }
 
 const tube = (index) => `tube ${Number(index) + 1}`;

@@ -13,7 +13,7 @@ from builder.puzzles.balls.answers import (
     deal_any,
     deal_balls,
 )
-from builder.puzzles.balls.rules import MAX_CAPACITY, Balls
+from builder.puzzles.balls.rules import MAX_CAPACITY, Balls, check_rules
 from builder.puzzles.base import TableLookup
 
 
@@ -41,18 +41,21 @@ def routes(tables: TableLookup):
                     capacity: int = Query(4, ge=2, le=MAX_CAPACITY, description="balls "
                                           "per tube"),
                     empty: int = Query(1, ge=1, le=3, description="empty tubes"),
-                    seed: int | None = Query(None, ge=0, lt=2**63)):
-        """A random starting game that can be cleared in at least MIN_MOVES moves: from the
-        table where one holds the game, else proven by the solver."""
-        rules = Balls(colours + empty, capacity, colours)
+                    seed: int | None = Query(None, ge=0, lt=2**63),
+                    rules: str = Query("balls", max_length=10, description="balls or "
+                                       "water (water sort's pours)")):
+        """A random starting game that can be cleared in at least MIN_MOVES moves (pours
+        under water sort): from the table where one holds the game, else proven by the
+        solver."""
+        game = Balls(colours + empty, capacity, colours, water=check_rules(rules) == "water")
         rng = np.random.default_rng(seed)
         try:
-            table = BallsTable(tables, rules)
+            table = BallsTable(tables, game)
         except MissingTableError:
-            found = deal_any(colours, capacity, empty, min_moves, rng)
-            return {"state": rules.format(found.states[0]), "clearable": True,
+            found = deal_any(colours, capacity, empty, min_moves, rng, water=game.water)
+            return {"state": game.format(found.states[0]), "clearable": True,
                     "moves": found.length}
-        state, moves = deal_balls(rules, table, rng, min_moves, clearable=True)
-        return {"state": rules.format(state), "clearable": True, "moves": moves}
+        state, moves = deal_balls(game, table, rng, min_moves, clearable=True)
+        return {"state": game.format(state), "clearable": True, "moves": moves}
 
     return router
