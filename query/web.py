@@ -66,6 +66,35 @@ def _disconnect_probe(request: Request):
     return client_gone
 
 
+REDOC_CDN_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+"""The one address ReDoc's script fetches by itself (its "API docs by Redocly" mark)."""
+BLANK_IMAGE = "data:image/gif;base64,R0lGODlhAQABAAAAACw="
+
+
+def _offline_redoc(app) -> None:
+    """/redoc with nothing fetched from the internet: fastapi-offline serves ReDoc's script
+    locally, but the script itself loads its attribution logo from a CDN; this page's copy
+    of the script has that address replaced by an inline blank image."""
+    import fastapi_offline
+    from fastapi.openapi.docs import get_redoc_html
+    from fastapi.responses import Response
+
+    script = (Path(fastapi_offline.__file__).parent / "static" / "redoc.standalone.js")
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc():
+        return get_redoc_html(openapi_url=app.openapi_url, title=f"{app.title} - ReDoc",
+                              redoc_js_url="/redoc.standalone.js",
+                              redoc_favicon_url="/static-offline-docs/favicon.png",
+                              with_google_fonts=False)
+
+    @app.get("/redoc.standalone.js", include_in_schema=False)
+    def redoc_script():
+        text = script.read_text(encoding="utf-8").replace(REDOC_CDN_LOGO, BLANK_IMAGE)
+        return Response(text, media_type="application/javascript",
+                        headers={"Cache-Control": "max-age=86400"})
+
+
 def create_app(data_dir: Path, allow_builds: int = 0,
                gate: work.WorkGate | None = None) -> FastAPI:
     """The server over ``data_dir``: searches and solver runs go through ``gate`` (a few at
@@ -76,7 +105,8 @@ def create_app(data_dir: Path, allow_builds: int = 0,
     app = FastAPIOffline(title="Puzzle tablebases",
                   description="Optimal hints and paths for every registered puzzle with "
                               "endpoints, answered from the built tables (the CLI's --json "
-                              "answers).")
+                              "answers).", redoc_url=None)
+    _offline_redoc(app)
 
     @app.exception_handler(OneLineError)
     async def bad_request(request: Request, error: Exception) -> JSONResponse:
