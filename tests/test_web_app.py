@@ -677,3 +677,34 @@ def test_water_sort_plays_on_the_page_by_pours(page, server):
         assert after in [state for *_, state in pours(here, capacity)]
         here = after
     wait_text(page, "#status", "Target reached")
+
+
+def test_klotski_move_values_show_one_badge_a_block_with_its_best_move(page, server, data_dir):
+    """Values on Klotski: a block with several moves (one cell or two, two ways) gets one
+    badge, on its first cell, with the best value among its moves (worked out here from
+    the plug-in's moves and the tables)."""
+    from builder.reader import Tables
+
+    # three moves from the start: block D (two cells) moves, and H's two moves differ
+    open_game(page, server, "klotski", state="BAAC.BAAC.DD-E.FGHE.FI-J", target="solved")
+    page.click("#values")
+    page.wait_for_selector("#board .badge.good")
+    game = shared_game(page)
+    puzzle, variant = rules_of(game)
+    node = Walking.of(puzzle).start_node(variant, puzzle.parse(variant, game["state"]))
+    goal = Walking.of(puzzle).parse_target(variant, game["target"])
+    best: dict[str, int] = {}
+    for move in puzzle.moves(variant, node):
+        after = puzzle.distance(Tables(data_dir), variant, move.state, goal)
+        block = move.label.split(" ")[0]
+        best[block] = min(best.get(block, 10**6), 10**6 if after is None else after)
+    marks = page.evaluate("""() => [...document.querySelectorAll('#board .badge.good, '
+        + '#board .badge.bad')].map((b) => [b.parentElement.textContent.replace(b.textContent,
+        '').trim()[0], b.textContent])""")
+    shown = [block for block, _ in marks]
+    assert sorted(shown) == sorted(best), (marks, best)  # one badge a block that moves
+    overall = min(best.values())
+    for block, words in marks:
+        mark, value = words.split(" ", 1)
+        assert int(value) == best[block]
+        assert mark == ("✓" if best[block] == overall else "✗")

@@ -84,31 +84,39 @@ export function badge(element, text, kind) {
 
 export const moveKey = (move) => `${move.state}\n${move.context}`;
 
-export function decorate(element, view, belongs) {
+export function decorate(element, view, belongs, { badges = true } = {}) {
   // the shell's marks on an element: belongs(move) says whether a move (one of view.moves,
-  // the hinted move, a step of the optimal sequence) is this element's
+  // the hinted move, a step of the optimal sequence) is this element's.  An element with
+  // several moves (a block that slides one or two cells, a peg with two jumps) shows its
+  // best one's value.  badges: false marks the element (outline, words) without badges,
+  // for the other cells of a piece whose first cell carries them (one badge a piece).
   const words = [];
   if (view.hint && belongs(view.hint)) {
     element.classList.add("hinted");
-    badge(element, "hint", "hint");
+    if (badges) badge(element, "hint", "hint");
     words.push("hinted");
   }
-  const mine = view.moves.find(belongs);
-  if (view.values && mine && view.values.has(moveKey(mine))) {
-    const after = view.values.get(moveKey(mine));
+  const mine = view.values ? view.moves.filter((move) => belongs(move)
+                                               && view.values.has(moveKey(move))) : [];
+  if (mine.length) {
+    const reached = mine.map((move) => view.values.get(moveKey(move))).filter((v) => v !== null);
+    const after = reached.length ? Math.min(...reached) : null;
     const best = Math.min(...[...view.values.values()].filter((v) => v !== null));
     const keeps = after !== null && after === best;
-    badge(element, after === null ? "✗ never" : `${keeps ? "✓" : "✗"} ${after}`,
-          keeps ? "good" : "bad");
-    words.push(after === null ? "never reaches the target"
-      : `${after} after it${keeps ? ", optimal" : ""}`);
+    if (badges) {
+      badge(element, after === null ? "✗ never" : `${keeps ? "✓" : "✗"} ${after}`,
+            keeps ? "good" : "bad");
+    }
+    const its = mine.length > 1 ? `its best of ${mine.length} moves: ` : "";
+    words.push(after === null ? `${its}never reaches the target`
+      : `${its}${after} after it${keeps ? ", optimal" : ""}`);
   }
   if (view.sequence) {
     const steps = view.sequence.flatMap((move, i) => (belongs(move) ? [i + 1] : []));
     if (steps.length) {
       // the next step that moves it only (a list of every step would run over the
       // neighbours' marks); the words say them all
-      badge(element, String(steps[0]), "step");
+      if (badges) badge(element, String(steps[0]), "step");
       words.push(`step ${steps.join(" and ")} of the optimal sequence`);
     }
   }

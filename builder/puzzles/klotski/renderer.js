@@ -75,8 +75,10 @@ export function draw(board, view, ui) {
       square.classList.add("selected");
       square.setAttribute("aria-pressed", "true");
     }
-    // a move belongs to the cells of the block it moves
-    decorate(square, view, (m) => letter !== "-" && m.label.split(" ")[0] === letter);
+    // a move belongs to the cells of the block it moves; the block's first cell (in
+    // reading order) carries its badges, one a block
+    decorate(square, view, (m) => letter !== "-" && m.label.split(" ")[0] === letter,
+             { badges: letters.indexOf(letter) === index });
     area.appendChild(square);
   });
 }
