@@ -12,7 +12,7 @@ hints).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,10 +42,13 @@ class Walking(Part):
         return node == target
 
     def distances(self, tables: TableLookup, variant: Any, nodes: list[Hashable],
-                  target: Hashable) -> list[int | None]:
-        """``distance`` of many nodes at once (a walk asks for all of a node's
-        successors together): override it to read the tables once for all of them."""
-        return [self.distance(tables, variant, node, target) for node in nodes]
+                  target: Hashable) -> Iterable[int | None]:
+        """``distance`` of many nodes, in order (a walk asks for all of a node's
+        successors together, and stops at the first one nearer the target): override it
+        to read the tables once for all of them (a list), or, where one node's read is
+        cheap but each chunk costs, to read them lazily (an iterator, as the default
+        does)."""
+        return (self.distance(tables, variant, node, target) for node in nodes)
 
     def search_path(self, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
         """A shortest path found by searching from ``node`` at query time, for when no
@@ -182,8 +185,8 @@ def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list
     here = _node_distance(puzzle, tables, variant, node, target)
     options = puzzle.moves(variant, node)
     try:
-        after = Walking.of(puzzle).distances(tables, variant, [move.state for move in options],
-                                             target)
+        after = list(Walking.of(puzzle).distances(tables, variant,
+                                                  [move.state for move in options], target))
     except MissingTableError:  # the plug-in's search answers, one move at a time
         after = [_node_distance(puzzle, tables, variant, move.state, target)
                  for move in options]

@@ -6,7 +6,7 @@ query-time answers (the solver at any size, deals, the CLI's layout and the endp
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import numpy as np
 import typer
@@ -90,11 +90,19 @@ class BallsPuzzle(WalkablePuzzle):
 
     def distances(self, tables, rules: Balls, nodes: list[tuple[int, ...]], target
                   ) -> list[int | None]:
-        """Each state's class, looked up at once in the table of its game."""
+        """Each state's class, looked up at once in the table of its game (kept from one
+        step of a walk to the next)."""
         from builder.puzzles.balls.answers import BallsTable
 
-        found = BallsTable(tables, rules).moves_of_states(np.array(nodes, dtype=np.int64))
+        key = (tables, rules)
+        table = self._last_table.get(key)
+        if table is None:
+            table = BallsTable(tables, rules)
+            self._last_table = {key: table}
+        found = table.moves_of_states(np.array(nodes, dtype=np.int64))
         return [None if moves == 255 else int(moves) for moves in found]
+
+    _last_table: ClassVar[dict] = {}
 
     goal_words = ("clearable", "cleared")
 

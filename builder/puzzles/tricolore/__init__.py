@@ -31,8 +31,8 @@ from builder.puzzles.tricolore.rules import (
     MethodError,
     Tricolore,
     check_method,
+    column_clicks,
     node_clicks,
-    nodes_clicks,
 )
 
 __all__ = ["ALL_PAIRS_MAX_SQUARES", "BLUE", "LETTERS", "MAX_SQUARES", "METHODS", "NO_CLICK",
@@ -123,13 +123,14 @@ class TricolorePuzzle(WalkablePuzzle):
 
     def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
                  target: int) -> int | None:
-        return self.distances(tables, game, [node], target)[0]
+        return next(iter(self.distances(tables, game, [node], target)))
 
     def distances(self, tables, game: TricoloreGame, nodes: list[tuple[int, int]],
-                  target: int) -> list[int | None]:
-        """``node_clicks`` over the walk arrays towards the target, read once for all the
-        nodes: the all-pairs table's column on small boards, else the table towards the
-        target (``TargetColumns``)."""
+                  target: int):
+        """``node_clicks`` over the walk arrays towards the target (the all-pairs table's
+        column on small boards, else the table towards the target: ``TargetColumns``),
+        found once; each node's clicks read lazily, as the walk takes them (a walk stops
+        at the first click one nearer, and a 4×4 table's chunks are worth not reading)."""
         from builder.puzzles.tricolore.answers import TargetColumns
 
         if game.method == DECOMPOSITION:
@@ -140,8 +141,9 @@ class TricolorePuzzle(WalkablePuzzle):
         if towards is None:  # a walk asks once a step, towards one target: keep the last
             towards = TargetColumns(tables, game.rules, target, game.method)
             self._last_columns = {key: towards}
-        found = nodes_clicks(towards.readers, nodes, target)
-        return [None if clicks == 255 else clicks for clicks in found]
+        return (None if clicks == 255 else clicks
+                for clicks in (column_clicks(towards.columns, board, last, target)
+                               for board, last in nodes))
 
     _last_columns: ClassVar[dict] = {}
 

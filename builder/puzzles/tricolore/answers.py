@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from builder.puzzles import CorruptTableError, MissingTableError, UnreachableError
 from builder.puzzles.base import FoundPath, TableLookup
 from builder.puzzles.tricolore.rules import (
@@ -94,10 +92,6 @@ class TargetColumns:
             self.table = target_table(tables, rules, target)
             self.columns = tuple(tables.vector(self.table, name) for name in WALK_ARRAYS)
         self._tables = tables
-        self.readers = tuple(memoryview(column) if isinstance(column, np.ndarray) else column
-                             for column in self.columns)
-        """The columns as a walk reads them one entry at a time (a memoryview's item is
-        a Python int, several times quicker to read than a numpy array's)."""
 
     @property
     def where(self) -> str:

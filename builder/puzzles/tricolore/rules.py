@@ -393,23 +393,6 @@ def column_clicks(columns, board: int, last: int, target: int) -> int:
     return node_clicks(lambda name: int(arrays[name][board]), board, last, target)
 
 
-def nodes_clicks(columns, nodes, target: int) -> list[int]:
-    """``column_clicks`` of many (board, last) nodes, in one pass over the three arrays
-    (a walk asks for all of a node's successors at once)."""
-    clicks, sole_click, avoiding_sole = columns
-    found = []
-    for board, last in nodes:
-        if last == NO_CLICK:
-            found.append(int(clicks[board]))
-        elif board == target:
-            found.append(0)
-        elif int(sole_click[board]) == last:
-            found.append(int(avoiding_sole[board]))
-        else:
-            found.append(int(clicks[board]))
-    return found
-
-
 class InconsistentTable(Exception):
     """A walk found no click one closer: the table is damaged at ``board``."""
 
