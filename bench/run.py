@@ -391,7 +391,6 @@ def bench_tricolore_4x4(rows, data: Path):
                     "forward search over 731M nodes from all red: stream pushes in both "
                     "layouts, a thread each (product) vs the single-threaded per-board push "
                     f"it replaced; same boards reached: {bool(np.array_equal(streamed, plain))}"))
-    tables = Tables(data)
     rng = np.random.default_rng(7)
     starts = [int(s) for s in rng.integers(0, rules.n_boards, 40)]
     walk, before, fallback = [], [], []
