@@ -106,10 +106,10 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
     if remaining is None:
         raise UnreachableError(Walking.of(puzzle).explain_unreachable(variant, position, target))
     nodes, labels = [node], []
+    distances = Walking.of(puzzle).distances  # looked up once: a walk asks at every step
     while remaining > 0:
         options = puzzle.moves(variant, node)
-        after = Walking.of(puzzle).distances(tables, variant, [move.state for move in options],
-                                             target)
+        after = distances(tables, variant, [move.state for move in options], target)
         for move, distance in zip(options, after):
             if distance == remaining - 1:
                 break
