@@ -40,6 +40,8 @@ __all__ = ["ALL_PAIRS_MAX_SQUARES", "BLUE", "LETTERS", "MAX_SQUARES", "METHODS",
            "TricolorePuzzle", "check_method", "node_clicks"]
 
 
+SQUARE_LABELS = tuple(str(square) for square in range(MAX_SQUARES))
+"""A click's label, the square's number as text (made once: a walk labels every move)."""
 DECOMPOSITION = "decomposition"
 """The method option that asks for the document's 4×4 decomposition: a path found over
 the 4×2 tables, unrestricted clicks, not always a shortest one."""
@@ -118,7 +120,7 @@ class TricolorePuzzle(WalkablePuzzle):
 
     def moves(self, game: TricoloreGame, node: tuple[int, int]) -> list[Move]:
         board, last = node
-        return [Move(str(square), (following, square))
+        return [Move(SQUARE_LABELS[square], (following, square))
                 for square, following in game.rules.legal_moves(board, last, game.clicks)]
 
     def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
