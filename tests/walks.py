@@ -10,7 +10,7 @@ from builder.puzzles import UnreachableError
 from builder.puzzles.balls import BallsPuzzle
 from builder.puzzles.balls.answers import BallsTable, NotClearableError
 from builder.puzzles.tricolore import TricoloreGame, TricolorePuzzle
-from builder.puzzles.tricolore.answers import TargetColumns, all_pairs_table, hint
+from builder.puzzles.tricolore.answers import TargetColumns, all_pairs_table
 from builder.puzzles.tricolore.rules import NO_CLICK, Tricolore, column_clicks
 from builder.reader import Tables
 from builder.walk import Walking, walk
@@ -66,8 +66,19 @@ def balls_path(rules, table: BallsTable, start: tuple[int, ...]) -> Walked:
 
 def tricolore_hint(data: Path | Tables, rules: Tricolore, board: int, last: int, target: int,
                    method: str) -> tuple[int | None, int]:
-    return hint(rules, TargetColumns(lookup(data), rules, target, method), board, last,
-                target, method)
+    """(the first click one nearer, clicks remaining) from ``board`` after ``last``, read
+    straight from the table's three arrays (not through the engine's walk); (None, 0) at
+    the target."""
+    columns = TargetColumns(lookup(data), rules, target, method).columns
+    remaining = column_clicks(columns, board, last, target)
+    if remaining == 0:
+        return None, 0
+    if remaining == 255:
+        raise UnreachableError(f"{rules.format(target)} cannot be reached")
+    for square, following in rules.legal_moves(board, last, method):
+        if column_clicks(columns, following, square, target) == remaining - 1:
+            return square, remaining
+    raise AssertionError(f"no click one nearer at {rules.format(board)}")
 
 
 def tricolore_distance(data: Path | Tables, rules: Tricolore, start: int, target: int,

@@ -92,8 +92,8 @@ class KeyedPuzzle(WalkablePuzzle):
     def _only_option(self):
         options = getattr(self, "options", ())  # an optional part's member (Describing)
         if len(options) != 1:
-            raise NotImplementedError(f"{self.name}: give table_variants, variant_name and "
-                                      "variant_named (the defaults need one option)")
+            raise TypeError(f"{self.name}: give table_variants, variant_name and "
+                            "variant_named (the defaults need one option)")
         return options[0]
 
     def starts(self, variant: Any) -> list[Hashable]:

@@ -15,6 +15,7 @@ from builder.puzzles import shown
 from builder.puzzles.balls.rules import (
     BALLS,
     RULES,
+    RULES_HELP,
     WATER,
     Balls,
     BallsError,
@@ -52,8 +53,7 @@ class BallsPuzzle(WalkablePuzzle):
     example = ("rggb|brrg|gbbr|", "cleared")
     renderer = "renderer.js"
     options = (PuzzleOption(
-        "rules", "balls (a move takes one top ball, the default) or water (water sort: a "
-        "move pours every top unit of the colour that fits)", RULES),)
+        "rules", RULES_HELP, RULES),)
 
     def recognises(self, text: str) -> bool:
         return "|" in text
@@ -186,9 +186,7 @@ class BallsPuzzle(WalkablePuzzle):
             max_minutes: Annotated[float, typer.Option(
                 "--max-minutes", help="Refuse sizes estimated to take longer than this.",
                 min=0)] = MAX_MINUTES,
-            rules: Annotated[str, typer.Option(
-                "--rules", help="balls (one ball a move) or water (water sort's pours).")]
-            = BALLS,
+            rules: Annotated[str, typer.Option("--rules", help=f"{RULES_HELP}.")] = BALLS,
         ) -> list[TableSpec]:
             """Ball tubes: every state of a (T, c, k) game and its fewest moves to be
             cleared, by a search backwards from all cleared states. One entry per symmetry

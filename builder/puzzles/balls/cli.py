@@ -20,7 +20,9 @@ from builder.puzzles.balls.answers import (
     first_moves,
     random_start,
 )
-from builder.puzzles.balls.rules import Balls, BallsError, check_rules
+from builder.puzzles.balls.rules import BALLS, RULES_HELP, Balls, BallsError, check_rules
+
+RulesOption = Annotated[str, typer.Option("--rules", help=f"{RULES_HELP}.")]
 
 
 def deal(
@@ -43,9 +45,7 @@ def deal(
         "proves clearable (with --clearable or --min-moves).", min=1, max=3600)]
     = DEAL_SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
-    rules: Annotated[str, typer.Option(
-        "--rules", help="balls (one ball a move, the default) or water (water sort: a move "
-        "pours every top unit of the colour that fits).")] = "balls",
+    rules: RulesOption = BALLS,
     tables: Any = None,
 ) -> None:
     """Deal a random starting state (the first tubes full, the rest empty), optionally one
@@ -103,9 +103,7 @@ def solve(
                                         "bytes each).", min=1_000, max=200_000_000)]
     = SOLVER_BUDGET,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
-    rules: Annotated[str, typer.Option(
-        "--rules", help="balls (one ball a move, the default) or water (water sort: a move "
-        "pours every top unit of the colour that fits).")] = "balls",
+    rules: RulesOption = BALLS,
     tables: Any = None,
 ) -> int:
     """Fewest moves to clear STATE at any size (up to 26 colours, tubes of up to 8): by

@@ -524,6 +524,9 @@ def _multinomial(counts: np.ndarray) -> int:
 BALLS, WATER = "balls", "water"
 RULES = (BALLS, WATER)
 """The option ``rules``: a ball a move (the document's), or water sort's pours."""
+RULES_HELP = ("balls (a move takes one top ball, the default) or water (water sort: a move "
+              "pours every top unit of the colour that fits)")
+"""The option's help, wherever it is offered (commands, builds, the web API)."""
 
 
 def check_rules(rules: str | None) -> str:

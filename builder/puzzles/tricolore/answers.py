@@ -1,6 +1,6 @@
 """Tricolore's answers from its stored tables: the three walk arrays towards a target
-(the column of an all-pairs table, or a whole single-target table), the next optimal
-click, the distance, why a target cannot be reached, and the bidirectional search where a
+(the column of an all-pairs table, or a whole single-target table), why a target cannot
+be reached, and the bidirectional search where a
 4×4 target has no table (the engine's fallback for `query path`).
 
 From node (board, last click) the remaining distance to the target is the stored
@@ -22,11 +22,8 @@ from builder.puzzles.tricolore.rules import (
     MethodError,
     Tricolore,
     check_method,
-    column_clicks,
 )
 from builder.puzzles.work import expensive
-
-UNREACHABLE = 255
 
 
 @dataclass(frozen=True)
@@ -91,12 +88,6 @@ class TargetColumns:
                 raise MethodError(f"{rules.shape_name} tables are for the unrestricted method")
             self.table = target_table(tables, rules, target)
             self.columns = tuple(tables.vector(self.table, name) for name in WALK_ARRAYS)
-        self._tables = tables
-
-    @property
-    def where(self) -> str:
-        """The table's path, for an error message (worked out only then)."""
-        return self._tables.describe(self.table)
 
 
 def explain_unreachable(rules: Tricolore, target: int, method: str) -> str:
@@ -112,22 +103,6 @@ def explain_unreachable(rules: Tricolore, target: int, method: str) -> str:
             "change the bottom row, and a clicked square is never blue afterwards"
         )
     return f"{name} cannot be reached from this start under the {method} method"
-
-
-def hint(rules: Tricolore, towards: TargetColumns, board: int, last: int, target: int,
-         method: str) -> tuple[int | None, int]:
-    """(the next click of an optimal continuation, clicks remaining) from ``board`` when
-    ``last`` was clicked just before (NO_CLICK at the start); (None, 0) at the target."""
-    columns = towards.columns
-    remaining = column_clicks(columns, board, last, target)
-    if remaining == 0:
-        return None, 0
-    if remaining == UNREACHABLE:
-        raise UnreachableError(explain_unreachable(rules, target, method))
-    for square, following in rules.legal_moves(board, last, method):
-        if column_clicks(columns, following, square, target) == remaining - 1:
-            return square, remaining
-    raise CorruptTableError(f"table {towards.where} is inconsistent at {rules.format(board)}")
 
 
 def replayed(rules: Tricolore, found: TricolorePath, last: int = NO_CLICK
