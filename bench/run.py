@@ -182,14 +182,39 @@ def bench_table_write(rows, data: Path):
 
 
 def column_walk(rules, tables, start: int, target: int, method: str):
-    """The retired Tricolore-only walk (before the one walk, round 9): the three target
-    columns read once, then ``walk_columns``; kept here as the before of the rows that
-    compare it with the engine's walk."""
+    """The retired Tricolore-only walk (before the one walk, round 9), as it was: the
+    three target columns read once, then its own loop over ``legal_moves`` with the
+    node rule of that time (a dict and a reader per node); kept here as the before of
+    the rows that compare it with the engine's walk."""
     from builder.puzzles.tricolore.answers import TargetColumns
-    from builder.puzzles.tricolore.rules import walk_columns
+    from builder.puzzles.tricolore.rules import NO_CLICK, WALK_ARRAYS, InconsistentTable
 
-    return walk_columns(rules, TargetColumns(tables, rules, target, method).columns, start,
-                        target, method)
+    def node_clicks(read, board, last, target):
+        if board == target and last != NO_CLICK:
+            return 0
+        if last != NO_CLICK and read("sole_click") == last:
+            return read("clicks_avoiding_sole")
+        return read("clicks")
+
+    def column_clicks(columns, board, last, target):
+        arrays = dict(zip(WALK_ARRAYS, columns))
+        return node_clicks(lambda name: int(arrays[name][board]), board, last, target)
+
+    columns = TargetColumns(tables, rules, target, method).columns
+    remaining = column_clicks(columns, start, NO_CLICK, target)
+    if remaining == 255:
+        return None
+    board, last, path = start, NO_CLICK, []
+    while remaining > 0:
+        # legal_moves made every click's board up front then: a list, as here
+        for square, following in list(rules.legal_moves(board, last, method)):
+            if column_clicks(columns, following, square, target) == remaining - 1:
+                break
+        else:
+            raise InconsistentTable(board, remaining)
+        board, last, remaining = following, square, remaining - 1
+        path.append((square, board))
+    return path
 
 
 def engine_walk(rules, tables, start: int, target: int, method: str):

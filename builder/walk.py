@@ -12,7 +12,7 @@ hints).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,13 +41,14 @@ class Walking(Part):
         """True when the walk has arrived (a start equal to its target has not)."""
         return node == target
 
-    def distances(self, tables: TableLookup, variant: Any, nodes: list[Hashable],
+    def distances(self, tables: TableLookup, variant: Any, nodes: Iterable[Hashable],
                   target: Hashable) -> Iterable[int | None]:
         """``distance`` of many nodes, in order (a walk asks for all of a node's
         successors together, and stops at the first one nearer the target): override it
         to read the tables once for all of them (a list), or, where one node's read is
         cheap but each chunk costs, to read them lazily (an iterator, as the default
-        does)."""
+        does).  ``nodes`` is a list where ``moves`` gives a list, and an iterator (each
+        successor made as it is asked for) where ``moves`` is lazy."""
         return (self.distance(tables, variant, node, target) for node in nodes)
 
     def search_path(self, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
@@ -87,31 +88,37 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
     first its instant ``approximate_path`` (a player's hint; its ``optimal`` is False);
     where neither a table nor a search answers, the approximate path all the same (a
     variant that asks for it by name, such as a method option naming the solver)."""
+    walking = Walking.of(puzzle)
     try:
         remaining = puzzle.distance(tables, variant, node, target)
     except MissingTableError:
         found = None
         if approximate:
             try:
-                found = Walking.of(puzzle).approximate_path(tables, variant, node, target)
+                found = walking.approximate_path(tables, variant, node, target)
             except MissingTableError:  # the solver's own tables are missing: search
                 found = None
         if found is None:
             found = _searched(puzzle, variant, node, target)
         if found is None and not approximate:
-            found = Walking.of(puzzle).approximate_path(tables, variant, node, target)
+            found = walking.approximate_path(tables, variant, node, target)
         if found is None:
             raise
         return found
     if remaining is None:
-        raise UnreachableError(Walking.of(puzzle).explain_unreachable(variant, position, target))
+        raise UnreachableError(walking.explain_unreachable(variant, position, target))
     nodes, labels = [node], []
-    distances = Walking.of(puzzle).distances  # looked up once: a walk asks at every step
+    distances = walking.distances  # looked up once: a walk asks at every step
     while remaining > 0:
         options = puzzle.moves(variant, node)
-        after = distances(tables, variant, [move.state for move in options], target)
-        for move, distance in zip(options, after):
+        if isinstance(options, list):
+            taken, states = options, [move.state for move in options]
+        else:  # made as asked for: the distances take them as they come
+            taken = []
+            states = _states_taken(options, taken)
+        for index, distance in enumerate(distances(tables, variant, states, target)):
             if distance == remaining - 1:
+                move = taken[index]
                 break
         else:
             raise CorruptTableError(f"the {puzzle.name} tables are inconsistent at "
@@ -120,10 +127,17 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
         node, remaining = move.state, remaining - 1
         nodes.append(node)
         labels.append(move.label)
-    if not Walking.of(puzzle).at_target(variant, node, target):
+    if not walking.at_target(variant, node, target):
         raise CorruptTableError(f"the {puzzle.name} tables: the walk did not end on the "
                                 "target; rebuild them (`make tables FORCE=1`)")
     return FoundPath(tuple(nodes), tuple(labels))
+
+
+def _states_taken(moves: Iterator, taken: list) -> Iterator:
+    """Each move's node, the move kept in ``taken`` as its node is handed on."""
+    for move in moves:
+        taken.append(move)
+        yield move.state
 
 
 def _searched(puzzle, variant, node, target) -> FoundPath | None:
@@ -183,7 +197,7 @@ def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list
     """The distance from ``node`` and every legal move with the distance after it (by the
     plug-in's search, a move at a time, where no table answers)."""
     here = _node_distance(puzzle, tables, variant, node, target)
-    options = puzzle.moves(variant, node)
+    options = list(puzzle.moves(variant, node))
     try:
         after = list(Walking.of(puzzle).distances(tables, variant,
                                                   [move.state for move in options], target))

@@ -174,8 +174,8 @@ def test_every_playable_puzzle_answers_par_moves_values_and_a_path_that_replays(
     expected = fewest_moves_from(puzzle, variant, Walking.of(puzzle).start_node(
         variant, puzzle.parse(variant, start)), goal, data_dir, limit=200_000)
     assert position["distance"] == expected
-    assert len(position["moves"]) == len(puzzle.moves(variant, Walking.of(puzzle).start_node(
-        variant, puzzle.parse(variant, start))))
+    assert len(position["moves"]) == len(list(puzzle.moves(variant, Walking.of(
+        puzzle).start_node(variant, puzzle.parse(variant, start)))))
     # the recurrence: the par is one more than the best value after a move
     assert position["distance"] == 1 + min(m["distance"] for m in position["moves"]
                                            if m["distance"] is not None)

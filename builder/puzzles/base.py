@@ -42,17 +42,18 @@ Registering it is one line in ``registry.py``; `query path 1100 0000` and
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from builder.puzzles.specs import TableSpec
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     """One legal move: how a player names it, and the position it leads to (in the
-    plug-in's own representation, e.g. a Tricolore (board, last click) node)."""
+    plug-in's own representation, e.g. a Tricolore (board, last click) node).  A named
+    tuple: a walk makes one for every successor it looks at, and a tuple is made in a
+    fraction of a frozen dataclass's time."""
 
     label: str
     state: Hashable
@@ -240,8 +241,10 @@ class WalkablePuzzle(Puzzle):
     ``distance`` to the notation (every puzzle but the Spot Colour discs)."""
 
     @abstractmethod
-    def moves(self, variant: Any, node: Hashable) -> list[Move]:
-        """Every legal move from a walk node."""
+    def moves(self, variant: Any, node: Hashable) -> Iterable[Move]:
+        """Every legal move from a walk node, in a fixed order: a list, or an iterator
+        that makes each move as it is asked for (a walk stops at the first move one
+        nearer the target, so moves that cost are worth making lazily)."""
 
     @abstractmethod
     def distance(self, tables: TableLookup, variant: Any, node: Hashable,

@@ -6,6 +6,7 @@ query-time answers (the solver at any size, deals, the CLI's layout and the endp
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, ClassVar
 
 import numpy as np
@@ -42,6 +43,13 @@ from builder.puzzles.base import (
     WalkablePuzzle,
 )
 from builder.puzzles.specs import TableSpec
+
+
+@functools.cache
+def _move_label(source: int, destination: int) -> str:
+    """A move's label, made once per pair of tubes (a walk labels every move it looks
+    at)."""
+    return f"{source} -> {destination}"
 
 
 class BallsPuzzle(WalkablePuzzle):
@@ -82,7 +90,7 @@ class BallsPuzzle(WalkablePuzzle):
         return rules.is_cleared(node)
 
     def moves(self, rules: Balls, node: tuple[int, ...]) -> list[Move]:
-        return [Move(f"{source} -> {destination}", following)
+        return [Move(_move_label(source, destination), following)
                 for source, destination, following in rules.legal_moves(node)]
 
     def distance(self, tables, rules: Balls, node: tuple[int, ...], target) -> int | None:
@@ -92,17 +100,18 @@ class BallsPuzzle(WalkablePuzzle):
                   ) -> list[int | None]:
         """Each state's class, looked up at once in the table of its game (kept from one
         step of a walk to the next)."""
-        from builder.puzzles.balls.answers import BallsTable
+        last = self._last_table
+        if last and last[0] is tables and (last[1] is rules or last[1] == rules):
+            table = last[2]
+        else:
+            from builder.puzzles.balls.answers import BallsTable
 
-        key = (tables, rules)
-        table = self._last_table.get(key)
-        if table is None:
             table = BallsTable(tables, rules)
-            self._last_table = {key: table}
-        found = table.moves_of_states(np.array(nodes, dtype=np.int64))
-        return [None if moves == 255 else int(moves) for moves in found]
+            BallsPuzzle._last_table = (tables, rules, table)
+        found = table.moves_of_states(np.array(nodes, dtype=np.int64)).tolist()
+        return [None if moves == 255 else moves for moves in found]
 
-    _last_table: ClassVar[dict] = {}
+    _last_table: ClassVar[tuple] = ()
 
     goal_words = ("clearable", "cleared")
 

@@ -7,6 +7,7 @@ and its verify checks (``verify.py``).  A walk node is (board, last clicked squa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
@@ -32,12 +33,11 @@ from builder.puzzles.tricolore.rules import (
     Tricolore,
     check_method,
     column_clicks,
-    node_clicks,
 )
 
 __all__ = ["ALL_PAIRS_MAX_SQUARES", "BLUE", "LETTERS", "MAX_SQUARES", "METHODS", "NO_CLICK",
            "RED", "WHITE", "BoardError", "MethodError", "Tricolore", "TricoloreGame",
-           "TricolorePuzzle", "check_method", "node_clicks"]
+           "TricolorePuzzle", "check_method", "column_clicks"]
 
 
 SQUARE_LABELS = tuple(str(square) for square in range(MAX_SQUARES))
@@ -58,6 +58,12 @@ class TricoloreGame:
     def clicks(self) -> str:
         """The method its clicks follow (the decomposition clicks anywhere)."""
         return "unrestricted" if self.method == DECOMPOSITION else self.method
+
+
+def _clicks_towards(columns, nodes, target: int):
+    for board, last_click in nodes:
+        clicks = column_clicks(columns, board, last_click, target)
+        yield None if clicks == 255 else clicks
 
 
 class TricolorePuzzle(WalkablePuzzle):
@@ -118,10 +124,10 @@ class TricolorePuzzle(WalkablePuzzle):
     def at_target(self, game: TricoloreGame, node: tuple[int, int], target: int) -> bool:
         return node[0] == target and node[1] != NO_CLICK
 
-    def moves(self, game: TricoloreGame, node: tuple[int, int]) -> list[Move]:
+    def moves(self, game: TricoloreGame, node: tuple[int, int]) -> Iterator[Move]:
         board, last = node
-        return [Move(SQUARE_LABELS[square], (following, square))
-                for square, following in game.rules.legal_moves(board, last, game.clicks)]
+        return (Move(SQUARE_LABELS[square], (following, square))
+                for square, following in game.rules.legal_moves(board, last, game.clicks))
 
     def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
                  target: int) -> int | None:
@@ -129,25 +135,26 @@ class TricolorePuzzle(WalkablePuzzle):
 
     def distances(self, tables, game: TricoloreGame, nodes: list[tuple[int, int]],
                   target: int):
-        """``node_clicks`` over the walk arrays towards the target (the all-pairs table's
-        column on small boards, else the table towards the target: ``TargetColumns``),
-        found once; each node's clicks read lazily, as the walk takes them (a walk stops
-        at the first click one nearer, and a 4×4 table's chunks are worth not reading)."""
-        from builder.puzzles.tricolore.answers import TargetColumns
-
+        """``column_clicks`` over the walk arrays towards the target (the all-pairs
+        table's column on small boards, else the table towards the target:
+        ``TargetColumns``), found once; each node's clicks read lazily, as the walk takes
+        them (a walk stops at the first click one nearer, and a 4×4 table's chunks are
+        worth not reading)."""
         if game.method == DECOMPOSITION:
             raise MissingTableError("the decomposition keeps no distances: it finds a path "
                                     "(`query path --method decomposition`)")
-        key = (tables, game, target)
-        towards = self._last_columns.get(key)
-        if towards is None:  # a walk asks once a step, towards one target: keep the last
-            towards = TargetColumns(tables, game.rules, target, game.method)
-            self._last_columns = {key: towards}
-        return (None if clicks == 255 else clicks
-                for clicks in (column_clicks(towards.columns, board, last, target)
-                               for board, last in nodes))
+        last = self._last_columns
+        if last and last[0] is tables and last[1] == target and (last[2] is game
+                                                                 or last[2] == game):
+            columns = last[3]
+        else:  # a walk asks once a step, towards one target: keep the last
+            from builder.puzzles.tricolore.answers import TargetColumns
 
-    _last_columns: ClassVar[dict] = {}
+            columns = TargetColumns(tables, game.rules, target, game.method).columns
+            TricolorePuzzle._last_columns = (tables, target, game, columns)
+        return _clicks_towards(columns, nodes, target)
+
+    _last_columns: ClassVar[tuple] = ()
 
     def table_answering(self, game: TricoloreGame, start: int, target: int):
         """The exact table towards the target, on boards too large for all-pairs tables

@@ -5,7 +5,7 @@ be reached, and the bidirectional search where a
 
 From node (board, last click) the remaining distance to the target is the stored
 ``clicks``, except when ``last`` is the board's sole optimal first click, where it is
-``clicks_avoiding_sole`` (``rules.node_clicks``).  Everything reads through the
+``clicks_avoiding_sole`` (``rules.column_clicks``).  Everything reads through the
 ``TableLookup`` the engine lends, so a walk costs one chunk read per array.
 """
 

@@ -18,6 +18,7 @@ the lexicographic order of their notation (R < W < B).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -311,9 +312,10 @@ class Tricolore:
             return True
         return any(self.colour_of(rank, square) != BLUE for square in self.bottom_row())
 
-    def legal_moves(self, rank: int, last: int, method: str) -> list[tuple[int, int]]:
+    def legal_moves(self, rank: int, last: int, method: str) -> Iterator[tuple[int, int]]:
         """(square, resulting board) for every click allowed after clicking ``last``
-        (NO_CLICK at the start); the single-board twin of ``successor_table``."""
+        (NO_CLICK at the start), each made as it is asked for (a walk stops at the first
+        click one nearer); the single-board twin of ``successor_table``."""
         check_method(method)
         if method == "unrestricted":
             squares: list[int] = list(range(self.n_squares))
@@ -323,13 +325,11 @@ class Tricolore:
                 squares = [
                     s for s in self.row_above_bottom() if self.colour_of(rank, s) == RED
                 ] + squares
-        moves = []
         for square in squares:
             if square != last:
                 board = self.click_one(rank, square)
                 if self.in_state_space_one(board, method):
-                    moves.append((square, board))
-        return moves
+                    yield square, board
 
     # --- symmetries ---------------------------------------------------------------
 
@@ -370,27 +370,24 @@ class Tricolore:
         return ranks <= self.apply_symmetry(ranks, self.symmetries("hybrid")["mirror"])
 
 
-def node_clicks(read, board: int, last: int, target: int) -> int:
-    """Fewest clicks from node (board, last clicked square) to ``target`` (255: never),
-    from a table's three arrays read at ``board`` by ``read(array name)``: the stored
-    clicks, except after the board's sole optimal first click, where the clicks avoiding
-    it apply; 0 on arrival (a start equal to its target is not an arrival)."""
-    if board == target and last != NO_CLICK:
-        return 0
-    if last != NO_CLICK and read("sole_click") == last:
-        return read("clicks_avoiding_sole")
-    return read("clicks")
-
-
 WALK_ARRAYS = ("clicks", "sole_click", "clicks_avoiding_sole")
 """The arrays a table walk reads, in the order ``walk_columns`` takes them."""
 
 
 def column_clicks(columns, board: int, last: int, target: int) -> int:
-    """``node_clicks`` over a table's three arrays (``WALK_ARRAYS`` order) indexed by
-    board: the column towards ``target`` of an all-pairs table, or a single-target table."""
-    arrays = dict(zip(WALK_ARRAYS, columns))
-    return node_clicks(lambda name: int(arrays[name][board]), board, last, target)
+    """Fewest clicks from node (board, last clicked square) to ``target`` (255: never),
+    from a table's three arrays (``WALK_ARRAYS`` order) indexed by board: the column
+    towards ``target`` of an all-pairs table, or a single-target table.  The stored
+    clicks, except after the board's sole optimal first click, where the clicks avoiding
+    it apply; 0 on arrival (a start equal to its target is not an arrival).  Reads only
+    what it needs: a walk asks at every successor of every step."""
+    if last == NO_CLICK:
+        return int(columns[0][board])
+    if board == target:
+        return 0
+    if columns[1][board] == last:
+        return int(columns[2][board])
+    return int(columns[0][board])
 
 
 class InconsistentTable(Exception):
