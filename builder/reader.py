@@ -22,6 +22,7 @@ from builder.puzzles import (  # noqa: F401  (re-exported: the engine's errors)
     QueryError,
     StaleTableError,
 )
+from builder.puzzles.keys import WIDE, sortable, words_in
 
 TABLE_FORMAT = 3
 """Must equal builder.store.TABLE_FORMAT (a test keeps them together)."""
@@ -52,7 +53,8 @@ def _read_json(path: Path) -> tuple[dict, bytes]:
 
 
 READABLE_TYPES = {"uint8": np.dtype("<u1"), "uint16": np.dtype("<u2"),
-                  "int32": np.dtype("<i4"), "int64": np.dtype("<i8")}
+                  "int32": np.dtype("<i4"), "int64": np.dtype("<i8"),
+                  "uint64": np.dtype("<u8")}  # uint64: the words of two-word keys
 
 
 def _check_metadata(path: Path, raw: bytes, table: Path) -> None:
@@ -217,11 +219,15 @@ def read_whole(path: Path) -> np.ndarray | None:
 
 class ChunkedVector:
     """A 1-D zarr v3 array read element by element (or chunk by chunk) through cached
-    chunks."""
+    chunks; or a 2-D one chunked by whole rows (two-word keys), read chunk by chunk."""
 
     def __init__(self, path: Path):
         self.path = path
-        self._reader = ColumnChunkedArray(path, vector=True)
+        rank = len(_read_json(path / "zarr.json")[0].get("shape", ()))
+        self._reader = ColumnChunkedArray(path, vector=rank != 2)
+        self.rows = rank == 2
+        if self.rows and self._reader.chunk_shape[1] != self._reader.shape[1]:
+            raise StaleTableError(f"{path} is not chunked by whole rows")
         self.chunk_size = self._reader.chunk_shape[0]
         self.length = self._reader.shape[0]
 
@@ -230,12 +236,16 @@ class ChunkedVector:
             raise CorruptTableError(f"{self.path}: position {index} is outside the array's "
                                     f"{self.length:,} entries: rebuild the table "
                                     "(`make tables FORCE=1`)")
+        if self.rows:
+            raise StaleTableError(f"{self.path} holds rows, not single values")
         chunk = self._reader._chunk(index // self.chunk_size, 0)
         return int(chunk[index % self.chunk_size, 0])
 
     def chunk(self, number: int) -> np.ndarray:
-        """Chunk ``number``'s values (the last chunk cut to the array's length)."""
-        values = self._reader._chunk(number, 0)[:, 0]
+        """Chunk ``number``'s values (the last chunk cut to the array's length; rows of a
+        row-chunked array)."""
+        values = self._reader._chunk(number, 0)
+        values = values if self.rows else values[:, 0]
         return values[: max(0, self.length - number * self.chunk_size)]
 
     def whole(self) -> np.ndarray:
@@ -272,13 +282,20 @@ def sorted_positions(sorted_keys: ChunkedVector, first_keys: np.ndarray, keys: n
     """Where each of ``keys`` sits in the ascending array ``sorted_keys``, found through
     ``first_keys`` (the first key of each chunk): one chunk read per chunk touched.  A key
     the table lacks means it is damaged, unless ``absent_ok`` (a sparse table holds only
-    the positions its search found): then its place is -1."""
-    keys = np.asarray(keys, dtype=np.int64)
+    the positions its search found): then its place is -1.  Keys of two words
+    (``builder.puzzles.keys``) are stored as rows of two and looked up as such."""
+    if not (isinstance(keys, np.ndarray) and keys.dtype == WIDE):
+        keys = np.asarray(keys, dtype=np.int64)
+    first_keys = sortable(first_keys)
+    if first_keys.dtype != keys.dtype:
+        raise StaleTableError(f"table {path} keys its positions in "
+                              f"{words_in(first_keys)} word(s), the plug-in in "
+                              f"{words_in(keys)}: rebuild it (`make tables FORCE=1`)")
     chunks = np.maximum(np.searchsorted(first_keys, keys, side="right") - 1, 0)
     found = np.empty(len(keys), dtype=np.int64)
     for number in np.unique(chunks):
         chosen = chunks == number
-        in_chunk = sorted_keys.chunk(int(number))
+        in_chunk = sortable(sorted_keys.chunk(int(number)))
         at = np.minimum(np.searchsorted(in_chunk, keys[chosen]), len(in_chunk) - 1)
         held = in_chunk[at] == keys[chosen]
         if not held.all() and not absent_ok:

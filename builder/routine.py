@@ -208,15 +208,23 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
     with store.publishing(path) as staging:
         store.write_table(
             staging, arrays,
-            {name: (min(spec.chunks.get(name, spec.chunk), max(1, values.size)),)
-             if values.ndim == 1 else
-             values.shape for name, values in arrays.items()},
+            {name: _chunk_shape(spec, name, values) for name, values in arrays.items()},
             {**spec.identity, **spec.attributes, **extra, "encoding": spec.encoding,
              "spec_built": True,
              "search_seconds": round(seconds, 3)})
     if spec.sparse is not None:  # its levels are no longer needed to resume
         shutil.rmtree(store.resumable_staging(path), ignore_errors=True)
     return BuildResult(path, built=True, seconds=time.perf_counter() - started)
+
+
+def _chunk_shape(spec: TableSpec, name: str, values) -> tuple[int, ...]:
+    """A vector in chunks of the spec's size for it; a 2-D array in chunks of whole rows
+    where the spec names its size (two-word keys), else in one chunk."""
+    if values.ndim == 1:
+        return (min(spec.chunks.get(name, spec.chunk), max(1, values.size)),)
+    if name in spec.chunks:
+        return (min(spec.chunks[name], max(1, len(values))), *values.shape[1:])
+    return values.shape
 
 
 def build_defaults(data_dir: Path, puzzles: tuple[Puzzle, ...], force: bool = False,

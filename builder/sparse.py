@@ -2,8 +2,10 @@
 partitioned breadth-first search over fixed-width integer keys, stored as sorted keys
 with their distances (``builder.puzzles.specs.SparseSearch`` says what to search).
 
-A position is a non-negative int64 key (the plug-in's ``encode``).  The search runs in
-two phases, each a breadth-first search by levels:
+A position is a non-negative integer key (the plug-in's ``encode``): one 64-bit word
+(``int64``), or two (``SparseSearch.key_words``; ``builder.puzzles.keys`` holds them as
+16-byte records that numpy sorts and searches like numbers).  The search runs in two
+phases, each a breadth-first search by levels:
 
 1. *enumerate*: from the spec's ``starts`` over the moves, every position reachable (no
    starts: from the targets over the moves undone, every position that reaches one);
@@ -38,6 +40,15 @@ import numpy as np
 from tqdm import tqdm
 
 from builder.execute import InProcess
+from builder.puzzles.keys import (
+    WIDE,
+    empty_keys,
+    ints_of,
+    keys_of,
+    keys_of_words,
+    storable,
+    words_of,
+)
 from builder.puzzles.specs import SparseSearch, resolved
 
 NEVER_NARROW = 255
@@ -51,35 +62,46 @@ def owners(keys: np.ndarray, shards: int) -> np.ndarray:
     """The shard that owns each key (a multiplicative hash: neighbouring keys spread)."""
     if shards == 1:
         return np.zeros(len(keys), np.int64)
-    mixed = keys.astype(np.uint64) * _MIX
+    if keys.dtype == WIDE:
+        words = words_of(keys)
+        mixed = (words[:, 0] * _MIX ^ words[:, 1]) * _MIX
+    else:
+        mixed = keys.astype(np.uint64) * _MIX
     return ((mixed >> np.uint64(32)) % np.uint64(shards)).astype(np.int64)
 
 
 def distinct(keys: np.ndarray) -> np.ndarray:
     """The distinct keys, ascending (a sort: numpy's hashing ``unique`` is ten times
     slower on these arrays of millions of int64)."""
-    ordered = np.sort(np.asarray(keys, dtype=np.int64))
+    if not isinstance(keys, np.ndarray):
+        keys = np.asarray(keys, dtype=np.int64)
+    ordered = np.sort(keys if keys.dtype == WIDE else keys.astype(np.int64, copy=False))
     if len(ordered) < 2:
         return ordered
     keep = np.empty(len(ordered), bool)
     keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    keep[1:] = ordered[1:] != ordered[:-1]
     return ordered[keep]
 
 
 def successors_of(frontier: np.ndarray, moves, most: int, parameters: tuple[int, ...]
                   ) -> np.ndarray:
     """The distinct keys one move (of ``moves``) from any key of ``frontier``, sorted."""
+    wide = frontier.dtype == WIDE
     if len(frontier) == 0:
-        return np.empty(0, np.int64)
+        return empty_keys(2 if wide else 1)
     if not isinstance(moves, str):  # the plain-Python start: a callable on one key
-        found = [other for key in frontier.tolist() for other in moves(key)]
-        return distinct(np.asarray(found, dtype=np.int64))
-    from builder.kernels.graph_bfs import successors  # compiled when imported
+        found = [other for key in ints_of(frontier) for other in moves(key)]
+        return distinct(keys_of(found, 2 if wide else 1))
+    from builder.kernels.graph_bfs import successors, successors_wide  # compiled on import
 
     kernel = resolved(moves)
     values = np.ascontiguousarray(parameters, dtype=np.int64)
-    parts = [distinct(successors(kernel, values,
+    parts = [distinct(keys_of_words(successors_wide(kernel, values,
+                                                    words_of(frontier[i:i + EXPAND_BLOCK]),
+                                                    np.int64(most)))
+                      if wide else
+                      successors(kernel, values,
                                  np.ascontiguousarray(frontier[i:i + EXPAND_BLOCK]),
                                  np.int64(most)))
              for i in range(0, len(frontier), EXPAND_BLOCK)]
@@ -96,16 +118,16 @@ def _save(path: Path, values: np.ndarray) -> None:
     os.replace(temporary, path)
 
 
-def _load(path: Path) -> np.ndarray:
-    return np.load(path) if path.exists() else np.empty(0, np.int64)
+def _load(path: Path, words: int = 1) -> np.ndarray:
+    return np.load(path) if path.exists() else empty_keys(words)
 
 
 def expand_shard(folder: str, level: int, shard: int, shards: int, moves, most: int,
-                 parameters: tuple[int, ...]) -> int:
+                 parameters: tuple[int, ...], words: int = 1) -> int:
     """Task 1 of a level: shard ``shard``'s frontier expanded, its successors written to
     their owners (``sent/L/FROM-TO.npy``).  Returns how many successors it found."""
     folder_path = Path(folder)
-    frontier = _load(folder_path / f"level/{level}/{shard}.npy")
+    frontier = _load(folder_path / f"level/{level}/{shard}.npy", words)
     found = successors_of(frontier, moves, most, parameters)
     sent = folder_path / f"sent/{level}"
     sent.mkdir(parents=True, exist_ok=True)
@@ -115,19 +137,20 @@ def expand_shard(folder: str, level: int, shard: int, shards: int, moves, most: 
     return len(found)
 
 
-def merge_shard(folder: str, level: int, shard: int, shards: int, within: str | None) -> int:
+def merge_shard(folder: str, level: int, shard: int, shards: int, within: str | None,
+                words: int = 1) -> int:
     """Task 2 of a level: what the shards sent to ``shard``, less what it has seen (and,
     in the distance phase, less what lies outside the positions found), is its frontier
     of the next level (``level/L+1/S.npy``) and joins its seen keys.  Returns its size."""
     folder_path = Path(folder)
-    received = [_load(folder_path / f"sent/{level}/{other}-{shard}.npy")
+    received = [_load(folder_path / f"sent/{level}/{other}-{shard}.npy", words)
                 for other in range(shards)]
-    candidates = distinct(np.concatenate(received)) if received else np.empty(0, np.int64)
+    candidates = distinct(np.concatenate(received)) if received else empty_keys(words)
     seen_path = folder_path / f"seen/{shard}.npy"
-    seen = _load(seen_path)
+    seen = _load(seen_path, words)
     fresh = candidates[~_members(seen, candidates)]
     if within is not None:
-        fresh = fresh[_members(_load(Path(within) / f"{shard}.npy"), fresh)]
+        fresh = fresh[_members(_load(Path(within) / f"{shard}.npy", words), fresh)]
     nxt = folder_path / f"level/{level + 1}"
     nxt.mkdir(parents=True, exist_ok=True)
     _save(nxt / f"{shard}.npy", fresh)
@@ -195,7 +218,7 @@ def working_set(seen: int, frontier: int, most: int) -> int:
 def level_search(folder: Path, roots: np.ndarray, moves, most: int,
                  parameters: tuple[int, ...], shards: int, within: Path | None,
                  executor, bar, settings: dict, deepest: int,
-                 memory: int | None = None) -> int:
+                 memory: int | None = None, words: int = 1) -> int:
     """A breadth-first search by levels from ``roots``, partitioned into ``shards``, its
     levels in ``folder/level/L/S.npy`` (resuming after the last finished level).  Returns
     the number of levels (the last one empty).  With ``memory`` (bytes), a shard whose
@@ -205,7 +228,7 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
         start = folder / "level/0"
         start.mkdir(parents=True, exist_ok=True)
         (folder / "seen").mkdir(exist_ok=True)
-        roots = distinct(np.asarray(roots, dtype=np.int64))
+        roots = distinct(roots)
         owner = owners(roots, shards)
         for shard in range(shards):
             _save(start / f"{shard}.npy", roots[owner == shard])
@@ -232,10 +255,11 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
         if bar is not None:
             bar.set_postfix_str(f"level {level + 1}, {shards} shards", refresh=False)
         list(executor.run(expand_shard, [(str(folder), level, shard, shards, moves, most,
-                                          parameters) for shard in range(shards)],
+                                          parameters, words) for shard in range(shards)],
                           desc=f"level {level + 1}", progress=False))
         found = sum(executor.run(merge_shard, [(str(folder), level, shard, shards,
-                                                None if within is None else str(within))
+                                                None if within is None else str(within),
+                                                words)
                                                for shard in range(shards)],
                                  desc=f"level {level + 1}", progress=False))
         for shard in range(shards):  # the level counts once every shard has merged it
@@ -251,9 +275,10 @@ def _count(path: Path) -> int:
     return int(np.load(path, mmap_mode="r").shape[0]) if path.exists() else 0
 
 
-def _levels(folder: Path, shards: int, count: int) -> Iterator[tuple[int, np.ndarray]]:
+def _levels(folder: Path, shards: int, count: int, words: int
+            ) -> Iterator[tuple[int, np.ndarray]]:
     for level in range(count):
-        keys = [_load(folder / f"level/{level}/{shard}.npy") for shard in range(shards)]
+        keys = [_load(folder / f"level/{level}/{shard}.npy", words) for shard in range(shards)]
         yield level, np.concatenate(keys)
 
 
@@ -297,14 +322,15 @@ def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bo
     never = NEVER_WIDE if search.wide else NEVER_NARROW
     undone = search.predecessors if search.predecessors is not None else search.successors
     settings = {"search": repr(replace(search, memory=None, shards=0))}
+    words = search.key_words
     with tqdm(desc=f"{label}: positions", unit=" positions", disable=not progress,
               mininterval=0.5) as bar:
         if search.starts:
             found = folder / "enumerate"
-            count = level_search(found, np.asarray(search.starts), search.successors,
+            count = level_search(found, keys_of(search.starts, words), search.successors,
                                  search.most_moves, search.parameters, shards, None,
                                  executor, bar, settings, deepest=1 << 30,
-                                 memory=search.memory)
+                                 memory=search.memory, words=words)
             within = found / "seen"
         else:
             within = None
@@ -315,15 +341,15 @@ def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bo
         distances = folder / "distance"
         count = level_search(distances, targets, undone, search.most_moves,
                              search.parameters, shards, within, executor, bar, settings,
-                             deepest=never - 1, memory=search.memory)
-    levels = list(_levels(distances, shards, count))
+                             deepest=never - 1, memory=search.memory, words=words)
+    levels = list(_levels(distances, shards, count, words))
     if within is None:
         keys = np.concatenate([keys for _, keys in levels])
         distance = np.concatenate([np.full(len(keys), level, np.int64)
                                    for level, keys in levels])
     else:
         # each shard's keys are sorted: a stable sort merges the runs
-        keys = np.sort(np.concatenate([_load(within / f"{shard}.npy")
+        keys = np.sort(np.concatenate([_load(within / f"{shard}.npy", words)
                                        for shard in range(shards)]), kind="stable")
         distance = np.full(len(keys), never, np.uint16 if search.wide else np.uint8)
         for level, reached in levels:
@@ -337,18 +363,20 @@ def targets_among(search: SparseSearch, within: Path | None, shards: int) -> np.
     """The distance phase's roots: the given targets (those among the positions found),
     and the positions found that the spec's ``goal`` picks."""
     if within is None:
-        return distinct(np.asarray(search.targets, dtype=np.int64))
-    return distinct(np.concatenate([targets_in(search, _load(within / f"{shard}.npy"))
+        return distinct(keys_of(search.targets, search.key_words))
+    return distinct(np.concatenate([targets_in(search, _load(within / f"{shard}.npy",
+                                                             search.key_words))
                                     for shard in range(shards)]))
 
 
 def targets_in(search: SparseSearch, keys: np.ndarray) -> np.ndarray:
     """The targets among sorted ``keys``: the given ones they hold, and those the spec's
     ``goal`` picks."""
-    targets = distinct(np.asarray(search.targets, dtype=np.int64))
+    targets = distinct(keys_of(search.targets, search.key_words))
     picked = [targets[_members(keys, targets)]]
     if search.goal is not None:
-        picked.append(keys[np.asarray(resolved(search.goal)(keys, search.parameters),
+        given = words_of(keys) if keys.dtype == WIDE else keys
+        picked.append(keys[np.asarray(resolved(search.goal)(given, search.parameters),
                                       dtype=bool)])
     return distinct(np.concatenate(picked))
 
@@ -358,8 +386,8 @@ def sparse_arrays(spec, folder: Path, executor=None, progress: bool = False
     """A sparse table spec's arrays (``SPARSE_ARRAYS``), its search run in ``folder``."""
     keys, distance = sparse_search(spec.sparse, folder, executor, progress,
                                    label="/".join(spec.parts))
-    return {"keys": keys, "distance": distance,
-            "key_index": keys[::sparse_chunk(spec)].copy()}
+    return {"keys": storable(keys), "distance": distance,
+            "key_index": storable(keys[::sparse_chunk(spec)].copy())}
 
 
 def sparse_chunk(spec) -> int:

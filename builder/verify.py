@@ -101,6 +101,7 @@ def _sample_sparse(spec, group, samples: int, rng) -> str | None:
     0 exactly at the targets its search picks, and at sampled positions "1 + the least
     distance one move on" (a position the table lacks is never, where the table holds
     what reaches the targets; where it holds what its starts reach, it is damage)."""
+    from builder.puzzles.keys import ints_of, keys_of, sortable
     from builder.sparse import (
         NEVER_NARROW,
         NEVER_WIDE,
@@ -111,34 +112,39 @@ def _sample_sparse(spec, group, samples: int, rng) -> str | None:
     )
 
     search = spec.sparse
-    keys, distance = group["keys"][...], group["distance"][...]
+    keys, distance = sortable(group["keys"][...]), group["distance"][...]
     if len(keys) != len(distance):
         return f"keys hold {len(keys)} entries, distance {len(distance)}"
-    if len(keys) > 1 and not (np.diff(keys) > 0).all():
+    if keys.dtype != keys_of([], search.key_words).dtype:
+        return f"keys are not of {search.key_words} word(s)"
+    if not np.array_equal(distinct(keys), keys):
         return "keys are not strictly ascending"
-    if not np.array_equal(group["key_index"][...], keys[::sparse_chunk(spec)]):
+    if not np.array_equal(sortable(group["key_index"][...]), keys[::sparse_chunk(spec)]):
         return "key_index is not the first key of every chunk of keys"
     never = NEVER_WIDE if search.wide else NEVER_NARROW
     # without starts the table holds what reaches the given targets: they are its roots
-    targets = targets_in(search, keys) if search.starts else distinct(search.targets)
+    targets = (targets_in(search, keys) if search.starts
+               else distinct(keys_of(search.targets, search.key_words)))
     zeros = keys[distance == 0]
     if not np.array_equal(zeros, targets):
-        wrong = np.setxor1d(zeros, targets)[0]
-        return (f"key {int(wrong)} holds {int(distance[np.searchsorted(keys, wrong)])}, but 0 "
-                "is exactly the targets")
+        wrong = np.setxor1d(zeros, targets)[:1]
+        return (f"key {ints_of(wrong)[0]} holds "
+                f"{int(distance[np.searchsorted(keys, wrong)[0]])}, but 0 is exactly the "
+                "targets")
     for at in rng.integers(0, len(keys), min(samples, len(keys))):
-        key = keys[int(at)]
-        after = successors_of(np.array([key]), search.successors, search.most_moves,
-                              search.parameters)
+        key = keys[int(at):int(at) + 1]
+        after = successors_of(key, search.successors, search.most_moves, search.parameters)
         where = np.minimum(np.searchsorted(keys, after), len(keys) - 1)
         held = keys[where] == after
         if search.starts and not held.all():
-            return f"key {int(key)}: a move leads to key {int(after[~held][0])}, not held"
+            return (f"key {ints_of(key)[0]}: a move leads to key "
+                    f"{ints_of(after[~held][:1])[0]}, not held")
         values = [int(v) for v in distance[where[held]] if v != never]
-        expected = 0 if key in targets else (min(values) + 1 if values else never)
+        is_target = bool(len(targets)) and bool((targets == key[0]).any())
+        expected = 0 if is_target else (min(values) + 1 if values else never)
         if int(distance[int(at)]) != expected:
-            return (f"key {int(key)} holds {int(distance[int(at)])}, the recurrence gives "
-                    f"{expected}")
+            return (f"key {ints_of(key)[0]} holds {int(distance[int(at)])}, the recurrence "
+                    f"gives {expected}")
     return None
 
 

@@ -18,6 +18,10 @@ from numba import njit, types
 NEVER_WIDE = 65535
 NEVER_NARROW = 255
 NEIGHBOURS = types.FunctionType(types.int64(types.int64, types.int64[::1], types.int64[::1]))
+WIDE_MOVES = types.FunctionType(types.int64(types.uint64[::1], types.int64[::1],
+                                            types.uint64[:, ::1]))
+"""Moves on two-word keys: ``(key: its high and low word, parameters, out: one row of
+two words per key written) -> count``."""
 
 
 @njit(types.uint16[::1](NEIGHBOURS, types.int64[::1], types.int64, types.int64[::1],
@@ -95,6 +99,20 @@ def successors(moves, parameters, keys, most):
     written = 0
     for key in keys:
         count = moves(key, parameters, found)
+        out[written:written + count] = found[:count]
+        written += count
+    return out[:written]
+
+
+@njit(types.uint64[:, ::1](WIDE_MOVES, types.int64[::1], types.uint64[:, ::1], types.int64),
+      cache=True, nogil=True)
+def successors_wide(moves, parameters, keys, most):
+    """``successors`` on two-word keys (rows of high and low word)."""
+    out = np.empty((len(keys) * most, 2), np.uint64)
+    found = np.empty((most, 2), np.uint64)
+    written = 0
+    for row in range(len(keys)):
+        count = moves(keys[row], parameters, found)
         out[written:written + count] = found[:count]
         written += count
     return out[:written]

@@ -3,8 +3,9 @@
 
 A ``KeyedPuzzle`` gives, beyond the notation and play hooks every puzzle has:
 
-- ``encode`` / ``decode``: a position to a non-negative int64 key (at most 63 bits) and
-  back; the keys need not be dense, only distinct;
+- ``encode`` / ``decode``: a position to a non-negative integer key and back: below
+  2**63, or below 2**128 where the plug-in sets ``key_words = 2`` (keys of two 64-bit
+  words, ``builder.puzzles.keys``); the keys need not be dense, only distinct;
 - ``table_variants``: the variants ``make tables`` builds, each named by
   ``variant_name`` (the table's name) and found again by ``variant_named`` (none of the
   three where the variant is the value of the puzzle's one option);
@@ -32,6 +33,7 @@ import numpy as np
 
 from builder.puzzles import MissingTableError, shown
 from builder.puzzles.base import DistanceArray, TableLookup, WalkablePuzzle
+from builder.puzzles.keys import key_limit, keys_of
 from builder.puzzles.specs import SparseSearch, TableSpec
 
 GOAL = "goal"
@@ -62,10 +64,13 @@ class KeyedPuzzle(WalkablePuzzle):
     """Distances beyond 254 moves (16-bit tables)."""
     shards: ClassVar[int] = 1
     """Partitions of the build (more: less memory per task; the same table)."""
+    key_words: ClassVar[int] = 1
+    """64-bit words per key: 1 (keys below 2**63), or 2 (below 2**128)."""
 
     @abstractmethod
     def encode(self, variant: Any, position: Hashable) -> int:
-        """A position's key: a non-negative integer below 2**63, distinct per position."""
+        """A position's key: a non-negative integer below 2**63 (2**128 with two key
+        words), distinct per position."""
 
     @abstractmethod
     def decode(self, variant: Any, key: int) -> Hashable:
@@ -140,13 +145,17 @@ class KeyedPuzzle(WalkablePuzzle):
 
     def table(self, identity: dict[str, Any]) -> TableSpec:
         variant = self.variant_named(str(identity.get("variant", "")))
+        wide_keys = self.key_words == 2
         return TableSpec((self.name, self.variant_name(variant)),
                          {"puzzle": self.name, "variant": self.variant_name(variant),
-                          "layout": "sparse keys"},
+                          "layout": "sparse keys", **({"key_words": 2} if wide_keys else {})},
                          sparse=self.sparse_search(variant), chunk=KEYS_CHUNK,
-                         chunks={"key_index": 1 << 30},
+                         # two-word keys are rows of two: chunked by rows all the same
+                         chunks={"key_index": 1 << 30,
+                                 **({"keys": KEYS_CHUNK} if wide_keys else {})},
                          encoding=f"keys: every position the search found, by the plug-in's "
-                                  f"key, ascending; distance: its fewest moves to "
+                                  f"key{' (high word, low word)' if wide_keys else ''}, "
+                                  f"ascending; distance: its fewest moves to "
                                   f"{self.goal_word} ({65535 if self.wide else 255}: never); "
                                   "key_index: the first key of every chunk of keys")
 
@@ -154,18 +163,27 @@ class KeyedPuzzle(WalkablePuzzle):
         """The search of a variant's table; ``plain``: from the plain-Python moves even
         where a kernel exists (the same table, slower)."""
         kernel = None if plain else self.kernel(variant)
-        starts = tuple(self.encode(variant, p) for p in self.starts(variant))
+        starts = tuple(self._key(variant, p) for p in self.starts(variant))
         given = self.targets(variant)
-        targets = tuple(self.encode(variant, p) for p in given) if given is not None else ()
+        targets = tuple(self._key(variant, p) for p in given) if given is not None else ()
         if kernel is not None:
             return SparseSearch(starts, kernel.successors, kernel.most_moves, targets,
                                 None if given is not None else kernel.goal,
                                 kernel.predecessors, kernel.parameters, self.wide,
-                                self.shards)
+                                self.shards, key_words=self.key_words)
         return SparseSearch(starts, _PlainMoves(self, variant, forward=True), 0, targets,
                             None if given is not None else _PlainGoal(self, variant),
                             _PlainMoves(self, variant, forward=False), (), self.wide,
-                            self.shards)
+                            self.shards, key_words=self.key_words)
+
+    def _key(self, variant: Any, position: Hashable) -> int:
+        """``encode``, checked against the key's width (a key too wide would be cut)."""
+        key = self.encode(variant, position)
+        if not 0 <= key < key_limit(self.key_words):
+            raise ValueError(f"{self.name}: key {key} of {self.format(variant, position)} "
+                             f"does not fit {self.key_words} word(s) (set key_words = 2 for "
+                             "keys up to 128 bits)")
+        return key
 
     def default_tables(self) -> list[TableSpec]:
         return [self.table({"variant": self.variant_name(v)}) for v in self.table_variants()]
@@ -184,7 +202,8 @@ class KeyedPuzzle(WalkablePuzzle):
         tables.require(table, {"puzzle": self.name, "variant": name},
                        f"no {self.name} table {name}: run `make tables` or "
                        f"`builder build {self.name} {name}`")
-        at = int(tables.positions(table, "keys", np.array([self.encode(variant, node)]),
+        at = int(tables.positions(table, "keys", keys_of([self._key(variant, node)],
+                                                         self.key_words),
                                   "key_index", absent_ok=True)[0])
         if at < 0:
             raise MissingTableError(f"{shown(self.format(variant, node))} is not among the "
@@ -214,8 +233,8 @@ class _PlainMoves:
         if not self.forward:
             before = puzzle.unmoves(variant, position)
             if before is not None:
-                return [puzzle.encode(variant, p) for p in before]
-        return [puzzle.encode(variant, move.state) for move in puzzle.moves(variant, position)]
+                return [puzzle._key(variant, p) for p in before]
+        return [puzzle._key(variant, move.state) for move in puzzle.moves(variant, position)]
 
     def __repr__(self) -> str:  # what a resumed build compares: the same rules
         return (f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} "
@@ -227,8 +246,10 @@ class _PlainGoal:
         self.puzzle, self.variant = puzzle, variant
 
     def __call__(self, keys: np.ndarray, parameters: tuple) -> np.ndarray:
+        given = ([(high << 64) | low for high, low in keys.tolist()] if keys.ndim == 2
+                 else keys.tolist())  # two-word keys come as rows of high and low word
         return np.array([self.puzzle.is_goal(self.variant, self.puzzle.decode(self.variant, k))
-                         for k in keys.tolist()], dtype=bool)
+                         for k in given], dtype=bool)
 
     def __repr__(self) -> str:
         return f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} goal"

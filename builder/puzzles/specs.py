@@ -45,8 +45,9 @@ class BreadthFirstSearch:
 
 @dataclass(frozen=True)
 class SparseSearch:
-    """A sparse table's search (``builder/sparse.py``): positions as non-negative int64
-    keys (the plug-in's encoding; at most 63 bits), the table holding every position
+    """A sparse table's search (``builder/sparse.py``): positions as non-negative integer
+    keys (the plug-in's encoding: below 2**63 in one word, or below 2**128 in
+    ``key_words`` = 2, ``builder.puzzles.keys``), the table holding every position
     reachable from ``starts`` (or, with no starts, every position that reaches a
     target), each with its fewest moves to the nearest target: the ``targets`` given,
     and the positions found that ``goal`` picks.
@@ -58,7 +59,9 @@ class SparseSearch:
     table built slower, in this process.  ``predecessors``: the keys one move *before*,
     the same way, where the moves cannot simply be undone (None: ``successors``).
     ``goal``: a function ``(keys: int64 array, parameters) -> bool array``, by import
-    path or callable.  ``shards``: the partitions of the level-synchronous search (more
+    path or callable.  With two-word keys a kernel has the type
+    ``builder.kernels.graph_bfs.WIDE_MOVES`` (a key is a row of its high and low word,
+    uint64) and ``goal`` takes an ``(n, 2)`` uint64 array of such rows.  ``shards``: the partitions of the level-synchronous search (more
     shards, less memory per task; the table is the same bytes).  Distances are bytes
     (255: never) unless ``wide`` (16 bits, 65535: never).
     """
@@ -75,6 +78,8 @@ class SparseSearch:
     memory: int | None = None
     """Bytes a shard's task may hold: where a level would need more, the search starts
     again in twice the shards (None: ``shards`` as given).  Not part of the table."""
+    key_words: int = 1
+    """64-bit words per key: 1, or 2 for keys up to 128 bits."""
 
     @property
     def plain(self) -> bool:
