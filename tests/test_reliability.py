@@ -138,17 +138,31 @@ def test_builder_bad_input_is_one_line(args, words, tmp_path):
 
 # --- a small data directory to damage ---------------------------------------------------
 
-@pytest.fixture(scope="module")
-def small_data(tmp_path_factory) -> Path:
-    """Lucas up to n = 3, the document's ball game, 3×2 all pairs, a 3×3 target table."""
-    data = tmp_path_factory.mktemp("small_data")
-    for args in (("lucas", "--max-n", "3"), ("balls",),
-                 ("tricolore", "--width", "3", "--height", "2", "--method", "unrestricted"),
-                 ("tricolore4x4", "--width", "3", "--height", "3", "--target", "RRR.RRR.RRR")):
-        result = run("builder", *args, "--quiet", "--data", str(data), timeout=300)
-        assert result.returncode == 0, result.stderr
-    verified = run("builder", "verify", "--data", str(data))
-    assert verified.returncode == 0 and "FAIL" not in verified.stdout, verified.stdout
+@pytest.fixture(scope="session")
+def small_data(tmp_path_factory, worker_id) -> Path:
+    """Lucas up to n = 3, the document's ball game, 3×2 all pairs, a 3×3 target table:
+    built once for the whole run, however many pytest-xdist workers share it (each test
+    damages a copy of its own), under a lock in their common temporary folder."""
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent
+    data, built = shared / "small_data", shared / "small_data.built"
+    with open(shared / "small_data.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not built.exists():
+            shutil.rmtree(data, ignore_errors=True)
+            for args in (("lucas", "--max-n", "3"), ("balls",),
+                         ("tricolore", "--width", "3", "--height", "2", "--method",
+                          "unrestricted"),
+                         ("tricolore4x4", "--width", "3", "--height", "3", "--target",
+                          "RRR.RRR.RRR")):
+                result = run("builder", *args, "--quiet", "--data", str(data), timeout=300)
+                assert result.returncode == 0, result.stderr
+            verified = run("builder", "verify", "--data", str(data))
+            assert verified.returncode == 0 and "FAIL" not in verified.stdout, verified.stdout
+            built.touch()
     return data
 
 
