@@ -157,11 +157,21 @@ SOLVER_CLIENTS = 2
 
 
 def solver_requests(count: int, seed: int) -> list[str]:
-    """The issue's expensive requests: deal a 14-colour game (tubes of 8, one empty) that
-    the solver proves needs 255+ moves: it never qualifies, so every deal tried is solved
-    until the hunt gives up (14 s each on an unbounded server)."""
-    return [f"/api/balls/random?colours=14&capacity=8&empty=1&min_moves=255&seed={seed + n}"
-            for n in range(count)]
+    """The issue's expensive requests, alternately: solve a random 14-colour game (tubes of
+    8, one empty) with the largest budget a request may ask (20 M states, about 4.5 GiB
+    on an unbounded server), and deal such a game that the solver proves needs 255+
+    moves: it never qualifies, so every deal tried is solved until the hunt gives up (14 s
+    each on an unbounded server)."""
+    from builder.puzzles.balls.answers import random_start
+    from builder.puzzles.balls.rules import Balls
+
+    game, rng = Balls(15, 8, 14), np.random.default_rng(seed)
+    solves = ["/api/balls/solve?" + urlencode({
+        "state": game.format(random_start(game, rng)), "budget": 20_000_000})
+        for _ in range(count // 2)]
+    deals = [f"/api/balls/random?colours=14&capacity=8&empty=1&min_moves=255&seed={seed + n}"
+             for n in range(count - len(solves))]
+    return [request for pair in zip(solves, deals) for request in pair]
 
 
 def bench_solver_load(rows: list, data: Path, seconds: float = SECONDS_PER_RUN) -> None:
@@ -190,7 +200,8 @@ def bench_solver_load(rows: list, data: Path, seconds: float = SECONDS_PER_RUN) 
             "serve_hint_p99_beside_solver_load", busy["p99"], alone["p99"],
             f"`query serve`: 4x2 hint p99 {busy['p99'] * 1e3:.1f} ms (p50 "
             f"{busy['p50'] * 1e3:.1f} ms, {busy['failures']} failed) while {SOLVER_CLIENTS} "
-            f"clients loop /api/balls/random for hopeless 14-colour deals for {seconds:.0f} s ({answered}); "
+            f"clients loop 14-colour solves (budget 20 M) and hopeless deals for "
+            f"{seconds:.0f} s ({answered}); "
             f"baseline: hints alone, p99 {alone['p99'] * 1e3:.1f} ms; server RSS after "
             f"{rss:.0f} MiB; {'alive' if alive else 'CRASHED'}"))
     finally:
