@@ -15,8 +15,9 @@ phases, each a breadth-first search by levels:
 
 Keys are split into ``shards`` by a hash.  Each level, each shard expands its frontier
 and writes the successors it found to their owners (one ``.npy`` file per owner, in the
-staging directory); then each shard merges what it was sent with what it has seen.  The
-two steps of a level are independent tasks per shard, run by an executor
+staging directory); then each shard merges what it was sent with what it has seen.  A
+shard's merge of one level and expansion of the next are one task (a level costs one
+round of tasks, each shard's independent of the others'), run by an executor
 (``builder.execute``: this process, or Dask workers sharing the directory).  A finished
 level is recorded, so an interrupted build resumes at the level after it; the result is
 the same bytes whatever the executor or the number of shards.
@@ -238,6 +239,7 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
     total = sum(counts["found"] for counts in run.record["counts"].values())
     if bar is not None:
         bar.update(total - bar.n)
+    expanded = False  # whether the shards have sent this level's successors yet
     while True:
         frontier = sum(int(np.load(path, mmap_mode="r").shape[0])
                        for path in (folder / f"level/{level}").glob("*.npy"))
@@ -246,29 +248,49 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
         if level >= deepest:
             raise ValueError(f"the search goes deeper than {deepest} levels: too deep for "
                              "its table (declare the search wide)")
-        if memory is not None:
-            largest = max(working_set(_count(folder / f"seen/{shard}.npy"),
-                                      _count(folder / f"level/{level}/{shard}.npy"), most)
-                          for shard in range(shards))
-            if largest > memory:
-                raise MoreShards(largest)
         if bar is not None:
             bar.set_postfix_str(f"level {level + 1}, {shards} shards", refresh=False)
-        list(executor.run(expand_shard, [(str(folder), level, shard, shards, moves, most,
-                                          parameters, words) for shard in range(shards)],
-                          desc=f"level {level + 1}", progress=False))
-        found = sum(executor.run(merge_shard, [(str(folder), level, shard, shards,
-                                                None if within is None else str(within),
-                                                words)
-                                               for shard in range(shards)],
-                                 desc=f"level {level + 1}", progress=False))
+        if not expanded:  # the first level of a run (or one a shard declined to expand)
+            if memory is not None:
+                largest = max(working_set(_count(folder / f"seen/{shard}.npy"),
+                                          _count(folder / f"level/{level}/{shard}.npy"), most)
+                              for shard in range(shards))
+                if largest > memory:
+                    raise MoreShards(largest)
+            list(executor.run(expand_shard, [(str(folder), level, shard, shards, moves, most,
+                                              parameters, words) for shard in range(shards)],
+                              desc=f"level {level + 1}", progress=False))
+        # one round a level: each shard merges this level and expands the next at once
+        merged = list(executor.run(merge_and_expand, [
+            (str(folder), level, shard, shards, None if within is None else str(within),
+             moves, most, parameters, words, memory) for shard in range(shards)],
+            desc=f"level {level + 1}", progress=False))
         for shard in range(shards):  # the level counts once every shard has merged it
             os.replace(folder / f"seen/{shard}.next.npy", folder / f"seen/{shard}.npy")
         shutil.rmtree(folder / f"sent/{level}", ignore_errors=True)
         level += 1
+        found = sum(fresh for fresh, _ in merged)
+        expanded = all(sent for _, sent in merged)
         run.finish(level, {"found": found})
         if bar is not None:
             bar.update(found)
+
+
+def merge_and_expand(folder: str, level: int, shard: int, shards: int, within: str | None,
+                     moves, most: int, parameters: tuple[int, ...], words: int,
+                     memory: int | None) -> tuple[int, bool]:
+    """A level's two tasks in one, so that a level costs one round of tasks: shard
+    ``shard`` merges what it was sent at ``level`` (``merge_shard``), then expands its
+    frontier of the next level (``expand_shard``), unless that would pass ``memory``
+    (bytes; the search then checks it and starts again in more shards).  Returns the
+    size of its new frontier and whether it expanded it."""
+    fresh = merge_shard(folder, level, shard, shards, within, words)
+    if memory is not None:
+        seen = _count(Path(folder) / f"seen/{shard}.next.npy")
+        if working_set(seen, fresh, most) > memory:
+            return fresh, False
+    expand_shard(folder, level + 1, shard, shards, moves, most, parameters, words)
+    return fresh, True
 
 
 def _count(path: Path) -> int:
