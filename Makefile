@@ -33,9 +33,9 @@ tables: $(INSTALLED)
 	$(VENV)/bin/builder tables --data $(DATA) $(if $(FORCE),--force)
 	$(VENV)/bin/query stats tricolore --data $(DATA)
 
-# three test processes on the 2-core machine, idle ones stealing work (pytest-xdist): a
-# fifth of the suite waits (servers, a browser, subprocesses), so a third process fills
-# it: 682 tests in 223 s with -n auto, 209 s with -n 3 --dist worksteal
+# three test processes on the 2-core machine, idle ones stealing work (pytest-xdist): part
+# of the suite waits (servers, a browser, subprocesses), so a third process fills it: 682
+# tests in 175 s with -n 2, 165 s with -n 3 (both --dist worksteal, bytecode compiled)
 test: tables $(TEST_TOOLS)
 	TABLEBASE_DATA=$(abspath $(DATA)) $(VENV)/bin/pytest -n 3 --dist worksteal
 
