@@ -93,7 +93,7 @@ class KernelStrip(Strip):
         return KeyKernel("tests.test_wide_keys:strip_swaps", TILES - 1)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def _field(high, low, at):
     five = np.uint64(31)
     if at + BITS <= 64:
@@ -103,7 +103,7 @@ def _field(high, low, at):
     return ((low >> np.uint64(at)) | (high << np.uint64(64 - at))) & five
 
 
-@njit(cache=False)
+@njit(cache=True)
 def _put(high, low, at, value):
     five = np.uint64(31)
     if at + BITS <= 64:
@@ -116,7 +116,7 @@ def _put(high, low, at, value):
     return high, low
 
 
-@njit(types.int64(types.uint64[::1], types.int64[::1], types.uint64[:, ::1]), cache=False)
+@njit(types.int64(types.uint64[::1], types.int64[::1], types.uint64[:, ::1]), cache=True)
 def strip_swaps(key, parameters, out):
     """The strip's swaps on a key given as its high and low word (the engine's
     ``WIDE_MOVES`` type), written independently of the plain-Python rules above."""
