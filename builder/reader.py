@@ -117,7 +117,8 @@ class ColumnChunkedArray:
     """A 2-D zarr v3 array (uint8 or little-endian int64) chunked along columns, read one
     chunk at a time."""
 
-    def __init__(self, path: Path, vector: bool = False):
+    def __init__(self, path: Path, vector: bool | None = False):
+        """``vector``: a 1-D array read as one column; None: so if it is 1-D."""
         self.path = path
         metadata, raw = _read_json(path / "zarr.json")
         try:
@@ -142,6 +143,8 @@ class ColumnChunkedArray:
             )
         self.shape = tuple(metadata["shape"])
         self.chunk_shape = tuple(metadata["chunk_grid"]["configuration"]["chunk_shape"])
+        if vector is None:
+            vector = len(self.shape) == 1
         if vector:  # a vector's chunk c/i is read as row chunk i of a one-column array
             if len(self.shape) != 1:
                 raise StaleTableError(f"{path} is not a vector")
@@ -223,9 +226,8 @@ class ChunkedVector:
 
     def __init__(self, path: Path):
         self.path = path
-        rank = len(_read_json(path / "zarr.json")[0].get("shape", ()))
-        self._reader = ColumnChunkedArray(path, vector=rank != 2)
-        self.rows = rank == 2
+        self._reader = ColumnChunkedArray(path, vector=None)
+        self.rows = not self._reader.vector
         if self.rows and self._reader.chunk_shape[1] != self._reader.shape[1]:
             raise StaleTableError(f"{path} is not chunked by whole rows")
         self.chunk_size = self._reader.chunk_shape[0]

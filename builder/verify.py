@@ -101,7 +101,7 @@ def _sample_sparse(spec, group, samples: int, rng) -> str | None:
     0 exactly at the targets its search picks, and at sampled positions "1 + the least
     distance one move on" (a position the table lacks is never, where the table holds
     what reaches the targets; where it holds what its starts reach, it is damage)."""
-    from builder.puzzles.keys import ints_of, keys_of, sortable
+    from builder.puzzles.keys import ints_of, key_dtype, keys_of, sortable
     from builder.sparse import (
         NEVER_NARROW,
         NEVER_WIDE,
@@ -115,7 +115,7 @@ def _sample_sparse(spec, group, samples: int, rng) -> str | None:
     keys, distance = sortable(group["keys"][...]), group["distance"][...]
     if len(keys) != len(distance):
         return f"keys hold {len(keys)} entries, distance {len(distance)}"
-    if keys.dtype != keys_of([], search.key_words).dtype:
+    if keys.dtype != key_dtype(search.key_words):
         return f"keys are not of {search.key_words} word(s)"
     if not np.array_equal(distinct(keys), keys):
         return "keys are not strictly ascending"

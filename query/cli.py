@@ -22,6 +22,7 @@ from typing import Annotated, Any, ClassVar
 import typer
 
 from builder.puzzles.base import Part, walkable
+from builder.puzzles.cli_options import JsonOption
 from builder.puzzles.registry import Describing
 from builder.reader import QueryError
 from builder.walk import Walking
@@ -93,7 +94,6 @@ GROUPS = {"random": random_app, "stats": stats_app}
 """Plug-in commands by these names are mounted as `query GROUP PUZZLE`."""
 
 DataOption = Annotated[Path, typer.Option("--data", help="Directory holding the built tables.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 CsvOption = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
 PuzzleOption = Annotated[str | None, typer.Option(
     "--puzzle", help="Which puzzle the notation is (default: the one that recognises it; "

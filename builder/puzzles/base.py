@@ -42,7 +42,7 @@ Registering it is one line in ``registry.py``; `query path 1100 0000` and
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, Protocol
 
@@ -115,6 +115,27 @@ class CatalogTable:
     ``name`` is a view over all of them (with ``source``).  A column the rows give as a
     plain value (``width=4`` beside numpy columns) is stored once, in the view, not on
     every row; the ``select`` list must pass it through as a column of its own."""
+
+
+class KeptLast:
+    """One value kept for the last key it was made for: what a plug-in reads a game's
+    table through, asked for at every step of a walk towards the same target.  The key is
+    a tuple compared at C speed (each element by identity first: a walk hands the same
+    objects each step); the pair is replaced whole, so a thread never sees one key with
+    another's value."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: tuple[tuple, Any] | None = None
+
+    def get(self, key: tuple, make: Callable[[], Any]) -> Any:
+        kept = self._kept
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        value = make()
+        self._kept = (key, value)
+        return value
 
 
 class TableLookup(Protocol):

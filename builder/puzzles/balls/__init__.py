@@ -38,11 +38,18 @@ from builder.puzzles.base import (
     CatalogTable,
     DistanceArray,
     FoundPath,
+    KeptLast,
     Move,
     PuzzleOption,
     WalkablePuzzle,
 )
 from builder.puzzles.specs import TableSpec
+
+
+def _balls_table(tables, rules: Balls):
+    from builder.puzzles.balls.answers import BallsTable
+
+    return BallsTable(tables, rules)
 
 
 @functools.cache
@@ -100,18 +107,12 @@ class BallsPuzzle(WalkablePuzzle):
                   ) -> list[int | None]:
         """Each state's class, looked up at once in the table of its game (kept from one
         step of a walk to the next)."""
-        last = self._last_table
-        if last and last[0] is tables and (last[1] is rules or last[1] == rules):
-            table = last[2]
-        else:
-            from builder.puzzles.balls.answers import BallsTable
-
-            table = BallsTable(tables, rules)
-            BallsPuzzle._last_table = (tables, rules, table)
+        table = self._last_table.get((tables, rules), lambda: _balls_table(tables, rules))
         found = table.moves_of_states(np.array(nodes, dtype=np.int64)).tolist()
         return [None if moves == 255 else moves for moves in found]
 
-    _last_table: ClassVar[tuple] = ()
+    _last_table: ClassVar[KeptLast] = KeptLast()
+    """A walk asks once a step, in one game."""
 
     goal_words = ("clearable", "cleared")
 

@@ -21,6 +21,7 @@ from builder.puzzles.balls.answers import (
     random_start,
 )
 from builder.puzzles.balls.rules import BALLS, RULES_HELP, Balls, BallsError, check_rules
+from builder.puzzles.cli_options import JsonOption
 
 RulesOption = Annotated[str, typer.Option("--rules", help=f"{RULES_HELP}.")]
 
@@ -44,7 +45,7 @@ def deal(
         "--seconds", help="At sizes no table holds: how long to hunt for a deal the solver "
         "proves clearable (with --clearable or --min-moves).", min=1, max=3600)]
     = DEAL_SECONDS,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    as_json: JsonOption = False,
     rules: RulesOption = BALLS,
     tables: Any = None,
 ) -> None:
@@ -102,7 +103,7 @@ def solve(
     budget: Annotated[int, typer.Option(help="States the search may store (about 150 "
                                         "bytes each).", min=1_000, max=200_000_000)]
     = SOLVER_BUDGET,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    as_json: JsonOption = False,
     rules: RulesOption = BALLS,
     tables: Any = None,
 ) -> int:

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from builder.puzzles.cli_options import JsonOption
 from builder.puzzles.lightsout.rules import MAX_EXACT_NULLITY, LightsOut, LightsOutError
 
 
@@ -17,7 +18,7 @@ def solve(
     target: Annotated[
         str | None, typer.Option(help="Target board (default: all off).")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    as_json: JsonOption = False,
 ) -> int:
     """Which buttons to click to turn BOARD into the target (all off by default), with the
     fewest clicks; a click inverts a button and its four neighbours. The document's

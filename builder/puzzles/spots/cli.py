@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from builder.puzzles.cli_options import JsonOption
 from builder.puzzles.spots.rules import (
     DOCUMENT_SETS,
     DiscSet,
@@ -38,7 +39,7 @@ def solve(
                                                  "clockwise], ...}}")] = None,
     set_number: Annotated[int | None, typer.Option("--set", help="The document's set 1 or 2.")]
     = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    as_json: JsonOption = False,
 ) -> int:
     """Every solution of a disc set (rotations of the whole assembly counted once): the
     centre disc and which disc sits at each centre spot. Exits 1 when there is none.
@@ -64,7 +65,7 @@ def deal(
     = False,
     seed: Annotated[int | None, typer.Option(help="Random seed, 0 or more (default: fresh).",
                                              min=0, max=2**63 - 1)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    as_json: JsonOption = False,
 ) -> int:
     """Deal a uniformly random Spot Colour disc set (each disc a random cyclic order),
     optionally one that has a solution, and show its solutions.

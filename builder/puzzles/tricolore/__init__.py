@@ -15,7 +15,14 @@ from typing import Annotated, Any, ClassVar
 import typer
 
 from builder.puzzles import MissingTableError, PuzzleInputError
-from builder.puzzles.base import DistanceArray, FoundPath, Move, PuzzleOption, WalkablePuzzle
+from builder.puzzles.base import (
+    DistanceArray,
+    FoundPath,
+    KeptLast,
+    Move,
+    PuzzleOption,
+    WalkablePuzzle,
+)
 from builder.puzzles.specs import TableSpec
 from builder.puzzles.tricolore import catalog, verify
 from builder.puzzles.tricolore import tables as table_specs
@@ -58,6 +65,12 @@ class TricoloreGame:
     def clicks(self) -> str:
         """The method its clicks follow (the decomposition clicks anywhere)."""
         return "unrestricted" if self.method == DECOMPOSITION else self.method
+
+
+def _target_columns(tables, game: TricoloreGame, target: int) -> tuple:
+    from builder.puzzles.tricolore.answers import TargetColumns
+
+    return TargetColumns(tables, game.rules, target, game.method).columns
 
 
 def _clicks_towards(columns, nodes, target: int):
@@ -143,18 +156,12 @@ class TricolorePuzzle(WalkablePuzzle):
         if game.method == DECOMPOSITION:
             raise MissingTableError("the decomposition keeps no distances: it finds a path "
                                     "(`query path --method decomposition`)")
-        last = self._last_columns
-        if last and last[0] is tables and last[1] == target and (last[2] is game
-                                                                 or last[2] == game):
-            columns = last[3]
-        else:  # a walk asks once a step, towards one target: keep the last
-            from builder.puzzles.tricolore.answers import TargetColumns
-
-            columns = TargetColumns(tables, game.rules, target, game.method).columns
-            TricolorePuzzle._last_columns = (tables, target, game, columns)
+        columns = self._last_columns.get((tables, target, game),
+                                         lambda: _target_columns(tables, game, target))
         return _clicks_towards(columns, nodes, target)
 
-    _last_columns: ClassVar[tuple] = ()
+    _last_columns: ClassVar[KeptLast] = KeptLast()
+    """A walk asks once a step, towards one target."""
 
     def table_answering(self, game: TricoloreGame, start: int, target: int):
         """The exact table towards the target, on boards too large for all-pairs tables

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
+from builder.puzzles.cli_options import JsonOption
 from builder.puzzles.tricolore.rules import (
     METHODS,
 )
@@ -15,7 +16,7 @@ from builder.puzzles.tricolore.rules import (
 def stats(
     *,
     catalog: Any = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """The document's 4×2 tables: clicks per method, and the reversed (per-target) table.
 
