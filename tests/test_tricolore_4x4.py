@@ -70,21 +70,25 @@ def test_4x3_sampled_starts_agree_with_a_plain_forward_search(small_targets):
 
 def bellman_violations(rules, arrays, target, boards):
     """Boards whose stored values contradict one step of the recurrence."""
-    clicks, sole, avoiding = (a.astype(np.int64) for a in arrays)
+    def at(where):  # widened after the gather: widening 43 M entries first cost 2 s
+        return tuple(array[where].astype(np.int64) for array in arrays)
+
     n = rules.n_squares
     remaining = np.empty((len(boards), n), dtype=np.int64)
     for square in range(n):
         after = rules.click(boards, square)
-        value = np.where(sole[after] == square, avoiding[after], clicks[after])
+        clicks_after, sole_after, avoiding_after = at(after)
+        value = np.where(sole_after == square, avoiding_after, clicks_after)
         remaining[:, square] = np.where(after == target, 0, value)
+    clicks, sole, avoiding = at(boards)
     best = remaining.min(axis=1) + 1
-    wrong = best != clicks[boards]
+    wrong = best != clicks
     ordered = np.sort(remaining, axis=1)
     unique_best = ordered[:, 0] < ordered[:, 1]
-    wrong |= unique_best != (sole[boards] != 255)
-    has_sole = sole[boards] != 255
+    wrong |= unique_best != (sole != 255)
+    has_sole = sole != 255
     second = ordered[:, 1] + 1
-    wrong |= has_sole & (np.minimum(second, 255) != avoiding[boards])
+    wrong |= has_sole & (np.minimum(second, 255) != avoiding)
     return boards[wrong]
 
 

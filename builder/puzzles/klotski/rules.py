@@ -47,6 +47,31 @@ def fits(anchor: int, shape: int) -> bool:
     return 0 <= anchor and row + height <= HEIGHT and column + width <= WIDTH
 
 
+# Worked out once: `moves` is the plain-Python start's whole search, and the page's
+# (every state asks for its cells and steps about twenty times)
+_CELLS = {(anchor, shape): tuple(shape_cells(anchor, shape))
+          for shape in SHAPES for anchor in range(CELLS) if fits(anchor, shape)}
+"""(anchor, shape) → the cells the block covers."""
+
+
+def _step_table() -> dict[tuple[int, int], tuple[tuple[str, int, frozenset[int]], ...]]:
+    table = {}
+    for anchor, shape in _CELLS:
+        column, found = anchor % WIDTH, []
+        for way, offset in DIRECTIONS:
+            if (way == "left" and column == 0) or (way == "right" and column == WIDTH - 1):
+                continue
+            to = anchor + offset
+            if fits(to, shape):
+                found.append((way, to, frozenset(_CELLS[to, shape])))
+        table[anchor, shape] = tuple(found)
+    return table
+
+
+_STEPS = _step_table()
+"""(anchor, shape) → each one-cell step on the board: (way, new anchor, cells it covers)."""
+
+
 def blocks(cells: tuple[int, ...]) -> list[tuple[int, int]]:
     """(anchor, shape) of every block, in reading order."""
     return [(cell, shape) for cell, shape in enumerate(cells) if shape in SHAPES]
@@ -94,7 +119,7 @@ def letters_of(cells: tuple[int, ...]) -> list[str]:
     letters = iter("BCDEFGHIJKLMNOPQRSTUVWXYZ")
     for anchor, shape in blocks(cells):
         letter = "A" if shape == SQUARE else next(letters)
-        for cell in shape_cells(anchor, shape):
+        for cell in _CELLS[anchor, shape]:
             shown_as[cell] = letter
     return shown_as
 
@@ -121,25 +146,17 @@ def is_goal(cells: tuple[int, ...]) -> bool:
 
 def _placed(cells: tuple[int, ...], anchor: int, shape: int, to: int) -> tuple[int, ...]:
     moved = list(cells)
-    for cell in shape_cells(anchor, shape):
+    for cell in _CELLS[anchor, shape]:
         moved[cell] = EMPTY
-    for cell in shape_cells(to, shape):
+    for cell in _CELLS[to, shape]:
         moved[cell] = COVERED
     moved[to] = shape
     return tuple(moved)
 
 
-def _steps(anchor: int, shape: int, free: set[int]) -> list[tuple[str, int]]:
+def _steps(anchor: int, shape: int, free: frozenset[int]) -> list[tuple[str, int]]:
     """Where one step of the block at ``anchor`` takes it, and which way."""
-    found = []
-    column = anchor % WIDTH
-    for way, offset in DIRECTIONS:
-        if (way == "left" and column == 0) or (way == "right" and column == WIDTH - 1):
-            continue
-        to = anchor + offset
-        if fits(to, shape) and all(c in free for c in shape_cells(to, shape)):
-            found.append((way, to))
-    return found
+    return [(way, to) for way, to, covered in _STEPS[anchor, shape] if covered <= free]
 
 
 def moves(cells: tuple[int, ...], metric: str) -> list[tuple[str, tuple[int, ...]]]:
@@ -147,10 +164,10 @@ def moves(cells: tuple[int, ...], metric: str) -> list[tuple[str, tuple[int, ...
     block to every place it reaches along free cells (one move however far; the label
     lists the steps of the shortest way)."""
     letters = letters_of(cells)
-    empty = {cell for cell in range(CELLS) if cells[cell] == EMPTY}
+    empty = frozenset(cell for cell in range(CELLS) if cells[cell] == EMPTY)
     found = []
     for anchor, shape in blocks(cells):
-        free = empty | set(shape_cells(anchor, shape))
+        free = empty.union(_CELLS[anchor, shape])
         if metric == "cell":
             for way, to in _steps(anchor, shape, free):
                 found.append((f"{letters[anchor]} {way}", _placed(cells, anchor, shape, to)))
