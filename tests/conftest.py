@@ -81,3 +81,4 @@ def browser():
 
     with chromium() as launched:
         yield launched
+

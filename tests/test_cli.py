@@ -13,14 +13,14 @@ from builder.puzzles import registry
 from builder.puzzles.base import walkable
 from builder.puzzles.registry import Describing
 from tests import reference
+from tests.commands import run_command
 
 BIN = Path(sys.executable).parent
 
 
 def run(*args, data_dir=None) -> subprocess.CompletedProcess:
     extra = ["--data", str(data_dir)] if data_dir else []
-    return subprocess.run(
-        [str(BIN / args[0]), *args[1:], *extra], capture_output=True, text=True, timeout=120, check=False)
+    return run_command(*args, *extra)
 
 
 def test_path_prints_the_appendix_style_table(data_dir):
@@ -173,3 +173,22 @@ def test_4x4_decomposition_json_labels_each_click(data_dir):
                  "decomposition", "--json", data_dir=data_dir)
     answer = json.loads(result.stdout)
     assert answer["length"] == 17 and answer["halves"] == ["top"] * 8 + ["bottom"] * 9
+
+
+@pytest.mark.parametrize("args", [
+    ("path", "WBWW.WBRB", "RRRR.RRRR"),
+    ("path", "WBXW.WBRB", "RRRR.RRRR"),  # bad input: exit 2, one line
+    ("solvable", "rrgg|ggrr|", "--json"),
+    ("moves", "WBWW.WBRB"),  # a usage error
+])
+def test_a_command_run_in_this_process_answers_as_its_console_script(data_dir, args):
+    """The tests run most `query` commands in their own process (tests/commands.py): the
+    same stdout, stderr and exit code as the installed console script."""
+    from tests.commands import runs_in_process
+
+    assert runs_in_process("query", args, {})
+    ours = run("query", *args, data_dir=data_dir)
+    theirs = subprocess.run([str(BIN / "query"), *args, "--data", str(data_dir)],
+                            capture_output=True, text=True, check=False)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (
+        theirs.returncode, theirs.stdout, theirs.stderr)

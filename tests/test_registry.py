@@ -21,6 +21,7 @@ from builder.reader import Tables
 from builder.walk import Walking, move_values, walk
 from query.cli import Charting
 from query.play import Playing
+from tests.commands import run_command
 
 BIN = Path(sys.executable).parent
 WALKABLE = [p for p in registry.PUZZLES if walkable(p)]
@@ -85,8 +86,7 @@ def test_move_values_obey_the_shortest_path_recurrence(puzzle, data_for):
 
 
 def _query(*arguments, data_dir) -> subprocess.CompletedProcess:
-    return subprocess.run([str(BIN / "query"), *arguments, "--data", str(data_dir)],
-                          capture_output=True, text=True, check=False)
+    return run_command("query", *arguments, "--data", str(data_dir))
 
 
 @pytest.mark.parametrize("puzzle", WALKABLE, ids=lambda p: p.name)
@@ -169,24 +169,21 @@ def test_lights_out_walk_has_the_fewest_clicks_of_the_algebra(data_dir):
 
 
 def test_query_moves_json_marks_the_moves_that_keep_the_optimum(data_dir):
-    result = subprocess.run([str(BIN / "query"), "moves", "WBWW.WBRB", "RRRR.RRRR", "--json",
-                             "--data", str(data_dir)], capture_output=True, text=True,
-                            check=False)
+    result = run_command("query", "moves", "WBWW.WBRB", "RRRR.RRRR", "--json",
+                         "--data", str(data_dir))
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     assert answer["distance"] == 7 and len(answer["moves"]) == 8
     optimal = {m["move"] for m in answer["moves"] if m["optimal"]}
-    path = json.loads(subprocess.run([str(BIN / "query"), "path", "WBWW.WBRB", "RRRR.RRRR",
-                                      "--json", "--data", str(data_dir)], capture_output=True,
-                                     text=True, check=False).stdout)
+    path = json.loads(run_command("query", "path", "WBWW.WBRB", "RRRR.RRRR",
+                                  "--json", "--data", str(data_dir)).stdout)
     assert str(path["clicks"][0]) in optimal
     assert all(m["distance"] >= 6 for m in answer["moves"])
 
 
 def test_query_path_walks_a_lights_out_board(data_dir):
-    result = subprocess.run([str(BIN / "query"), "path", "10000.00000.00000.00000.00001",
-                             "00000.00000.00000.00000.00000", "--json", "--data",
-                             str(data_dir)], capture_output=True, text=True, check=False)
+    result = run_command("query", "path", "10000.00000.00000.00000.00001",
+                         "00000.00000.00000.00000.00000", "--json", "--data", str(data_dir))
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     rules = LightsOut(5, 5)
@@ -245,18 +242,13 @@ def test_a_named_prefix_chooses_the_puzzle_and_two_readings_name_the_prefix_form
 
 def test_a_prefixed_state_is_answered_like_the_plain_one_everywhere(data_dir):
     import json
-    import subprocess
-    import sys
-    from pathlib import Path
 
     from fastapi.testclient import TestClient
 
     from query.web import create_app
 
     def query(*args: str) -> dict:
-        done = subprocess.run([str(Path(sys.executable).parent / "query"), *args, "--json",
-                               "--data", str(data_dir)], capture_output=True, text=True,
-                              check=False)
+        done = run_command("query", *args, "--json", "--data", str(data_dir))
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
 

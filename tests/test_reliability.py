@@ -24,6 +24,7 @@ import pytest
 
 from builder.store import TABLE_FORMAT
 from builder.walk import Walking
+from tests.commands import run_command
 
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,8 +32,7 @@ LONG_BOARD = "R" * 41
 
 
 def run(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([str(BIN / args[0]), *args[1:]], capture_output=True, text=True,
-                          timeout=timeout, check=False, **kwargs)
+    return run_command(*args, timeout=timeout, **kwargs)
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, words: str = "") -> None:
