@@ -81,4 +81,3 @@ def browser():
 
     with chromium() as launched:
         yield launched
-
