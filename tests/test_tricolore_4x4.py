@@ -219,11 +219,12 @@ def test_the_stream_kernel_equals_the_general_kernel_byte_for_byte(width, height
 
     rules = Tricolore(width, height)
     targets = [0, *np.random.default_rng(width * 10 + height).integers(0, rules.n_boards, 3)]
+    kept: dict = {}  # each search after the first reuses the arrays the one before left
     for target in (int(t) for t in targets):
         if rules.never_reached(target):
             continue
         general = search_target(rules.half_tables(), target)
-        streamed = search_target_streams(width, height, target)
+        streamed = search_target_streams(width, height, target, kept=kept)
         for name, expected, got in zip(ARRAYS, general, streamed):
             assert np.array_equal(expected, got), (rules.format(target), name)
 
@@ -244,10 +245,11 @@ def test_the_stream_kernel_is_exact_whichever_way_each_level_goes(monkeypatch, f
 
     monkeypatch.setattr(stream_search, "_pushes", alternate)
     rules = Tricolore(4, 3)
+    kept: dict = {}
     for target in (0, int(np.random.default_rng(43).integers(0, rules.n_boards))):
         levels.clear()
         general = search_target(rules.half_tables(), target)
-        streamed = stream_search.search_target_streams(4, 3, target)
+        streamed = stream_search.search_target_streams(4, 3, target, kept=kept)
         assert len(levels) > 4  # routes changed several times
         for name, expected, got in zip(ARRAYS, general, streamed):
             assert np.array_equal(expected, got), (rules.format(target), name)
