@@ -36,12 +36,13 @@ def runs_in_process(program: str, args: tuple[str, ...], options: dict) -> bool:
     return args[0] not in OWN_PROCESS if chosen is None else args[0] in chosen
 
 
-def run_command(program: str, *args: str, timeout: float = 120,
+def run_command(program: str, *args: str, timeout: float = 120, check: bool = False,
                 **options) -> subprocess.CompletedProcess:
-    """``program args`` as a CompletedProcess (text stdout and stderr, the exit code)."""
+    """``program args`` as a CompletedProcess (text stdout and stderr, the exit code);
+    ``check``: a non-zero exit raises CalledProcessError, as ``subprocess.run`` does."""
     if not runs_in_process(program, args, options):
         return subprocess.run([str(BIN / program), *args], capture_output=True, text=True,
-                              timeout=timeout, check=False, **options)
+                              timeout=timeout, check=check, **options)
     from builder.command_line import _run_app
 
     app = importlib.import_module(f"{program}.cli").app
@@ -61,4 +62,7 @@ def run_command(program: str, *args: str, timeout: float = 120,
                     code = 1
     finally:
         sys.argv = saved_argv
-    return subprocess.CompletedProcess([program, *args], code, out.getvalue(), err.getvalue())
+    done = subprocess.CompletedProcess([program, *args], code, out.getvalue(), err.getvalue())
+    if check:
+        done.check_returncode()
+    return done

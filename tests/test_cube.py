@@ -7,7 +7,6 @@ makes the moves the plain-Python rules make; paths replay with the tabled length
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from builder.puzzles import registry
 from builder.puzzles.registry import Describing
 from builder.walk import Walking
+from tests.commands import run_command
 from tests.conftest import FIGURES
 
 PUBLISHED = FIGURES["pocket_cube"]
@@ -140,9 +140,7 @@ def test_a_path_replays_legally_and_has_the_tabled_length(data_for, tables, metr
     from builder.walk import distance_between
 
     start = Describing.of(CUBE).example[0]
-    out = subprocess.run([QUERY, "path", start, "--metric", metric, "--json",
-                          "--data", str(data_for(CUBE))], capture_output=True, text=True,
-                         check=True)
+    out = run_command("query", "path", start, "--metric", metric, "--json", "--data", str(data_for(CUBE)), check=True)
     found = json.loads(out.stdout)
     position = CUBE.parse(metric, start)
     assert found["length"] == distance_between(CUBE, tables, metric, position, Walking.of(CUBE).parse_target(metric, "solved"))
@@ -158,8 +156,7 @@ def test_a_path_replays_legally_and_has_the_tabled_length(data_for, tables, metr
     (dotted(turn(turn(SOLVED, "U"), "U")), None),
 ])
 def test_bad_cubes_are_one_line(text, words):
-    out = subprocess.run([QUERY, "path", f"cube:{text}"], capture_output=True, text=True,
-                         check=False)
+    out = run_command("query", "path", f"cube:{text}")
     if words is None:  # a legal cube (U2): answered
         assert out.returncode == 0, out.stderr
         return

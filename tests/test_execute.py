@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -18,6 +17,7 @@ from builder.puzzles.tricolore import Tricolore
 from builder.puzzles.tricolore.tables import ARRAYS, all_pairs_spec
 from builder.reader import CorruptTableError
 from builder.routine import build_table, table_path
+from tests.commands import run_command
 from tests.walks import tricolore_path
 
 BIN = Path(sys.executable).parent
@@ -108,12 +108,10 @@ def flip_a_byte(path: Path) -> None:
 
 def test_verify_passes_then_names_a_corrupted_chunk(small_table):
     data, path = small_table
-    result = subprocess.run([str(BIN / "builder"), "verify", "--data", str(data)],
-                            capture_output=True, text=True, check=False)
+    result = run_command("builder", "verify", "--data", str(data))
     assert result.returncode == 0 and result.stdout.startswith("ok")
     flip_a_byte(path / "sole_click" / "c" / "0" / "3")
-    result = subprocess.run([str(BIN / "builder"), "verify", "--data", str(data)],
-                            capture_output=True, text=True, check=False)
+    result = run_command("builder", "verify", "--data", str(data))
     assert result.returncode != 0
     assert "FAIL" in result.stdout and "sole_click/c/0/3" in result.stdout
 
@@ -125,8 +123,7 @@ def test_a_query_that_reads_a_corrupted_chunk_fails_clearly(small_table):
     flip_a_byte(path / "clicks" / "c" / "0" / "3")
     with pytest.raises(CorruptTableError, match="clicks/c/0/3"):
         tricolore_path(data, rules, 0, target, "unrestricted")
-    result = subprocess.run([str(BIN / "query"), "path", "RRR.RRR", rules.format(target),
-                             "--data", str(data)], capture_output=True, text=True, check=False)
+    result = run_command("query", "path", "RRR.RRR", rules.format(target), "--data", str(data))
     assert result.returncode == 2 and "corrupted" in result.stderr
     assert "Traceback" not in result.stderr
 

@@ -4,7 +4,6 @@ independent plain search, paths that replay legally, and its errors."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from builder.puzzles.hanoi.rules import rank
 from builder.reader import Tables
 from builder.walk import walk
 from tests import reference
+from tests.commands import run_command
 
 BIN = Path(sys.executable).parent
 HANOI = registry.by_name("hanoi")
@@ -95,14 +95,11 @@ def test_paths_replay_legally_and_have_the_tabled_length(data_dir, start, target
 
 
 def test_query_path_prints_the_walk_as_json():
-    run = subprocess.run([BIN / "query", "path", "AAAAAA", "DDDDDD", "--json"],
-                         capture_output=True, text=True, check=True)
+    run = run_command("query", "path", "AAAAAA", "DDDDDD", "--json", check=True)
     assert json.loads(run.stdout)["length"] == FOUR_PEGS[5]
-    three = subprocess.run([BIN / "query", "path", "AAAAAA", "CCCCCC", "--json"],
-                           capture_output=True, text=True, check=True)
+    three = run_command("query", "path", "AAAAAA", "CCCCCC", "--json", check=True)
     assert json.loads(three.stdout)["length"] == 63
-    four = subprocess.run([BIN / "query", "path", "AAAAAA", "CCCCCC", "--variant", "4",
-                           "--json"], capture_output=True, text=True, check=True)
+    four = run_command("query", "path", "AAAAAA", "CCCCCC", "--variant", "4", "--json", check=True)
     assert json.loads(four.stdout)["length"] == FOUR_PEGS[5]
 
 
@@ -113,8 +110,7 @@ def test_query_path_prints_the_walk_as_json():
     (("AAAD", "CCCC", "--variant", "3"), "from A, B, C"),
 ])
 def test_bad_input_is_one_line_and_exit_2(arguments, message):
-    run = subprocess.run([BIN / "query", "path", *arguments], capture_output=True, text=True,
-                         check=False)
+    run = run_command("query", "path", *arguments)
     assert run.returncode == 2, run.stderr
     assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
 

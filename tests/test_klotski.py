@@ -17,6 +17,7 @@ import pytest
 
 from builder.puzzles import registry
 from builder.walk import Walking
+from tests.commands import run_command
 from tests.conftest import FIGURES
 
 PUBLISHED = FIGURES["klotski"]
@@ -130,9 +131,7 @@ def test_the_plain_python_start_makes_the_numba_table(tmp_path, metric):
 
 @pytest.mark.parametrize("metric", ["block", "cell"])
 def test_a_path_replays_legally_and_has_the_tabled_length(data_for, metric):
-    out = subprocess.run([QUERY, "path", CLASSIC, "--metric", metric, "--json",
-                          "--data", str(data_for(KLOTSKI))],
-                         capture_output=True, text=True, check=True)
+    out = run_command("query", "path", CLASSIC, "--metric", metric, "--json", "--data", str(data_for(KLOTSKI)), check=True)
     found = json.loads(out.stdout)
     assert found["length"] == PUBLISHED[f"fewest_moves_{metric}_metric"]
     node = KLOTSKI.parse(metric, CLASSIC)
@@ -153,8 +152,7 @@ def test_notation_round_trips_and_letters_follow_reading_order():
     ("BAAC.BAAC.DEEF.DGGF.I--J", "classic blocks"),
 ])
 def test_bad_positions_are_one_line(text, words):
-    out = subprocess.run([QUERY, "path", f"klotski:{text}"], capture_output=True, text=True,
-                         check=False)
+    out = run_command("query", "path", f"klotski:{text}")
     assert out.returncode != 0 and words in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
 

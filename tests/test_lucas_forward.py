@@ -5,7 +5,6 @@ under both rules, and legal forward-only paths."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from functools import cache
 from itertools import combinations, pairwise
@@ -18,6 +17,7 @@ from builder.puzzles.lucas.rules import ForwardOnly, Lucas, dense_rank
 from builder.reader import Tables
 from builder.walk import walk
 from tests import reference
+from tests.commands import run_command
 
 BIN = Path(sys.executable).parent
 LUCAS = registry.by_name("lucas")
@@ -100,16 +100,13 @@ def test_forward_paths_only_move_pieces_forward(data_dir):
 def test_a_target_other_than_the_goal_is_searched_on_demand():
     distance = reference.plain_distances("AAA_BBB", classic_moves)  # forward from the start
     target = min(text for text in distance if distance[text] == 9)
-    run = subprocess.run([BIN / "query", "path", "AAA_BBB", target, "--variant", "forward",
-                          "--json"], capture_output=True, text=True, check=True)
+    run = run_command("query", "path", "AAA_BBB", target, "--variant", "forward", "--json", check=True)
     assert json.loads(run.stdout)["length"] == 9
-    unreachable = subprocess.run([BIN / "query", "path", "AAA_BBB", "BAB_ABA", "--variant",
-                                  "forward"], capture_output=True, text=True, check=False)
+    unreachable = run_command("query", "path", "AAA_BBB", "BAB_ABA", "--variant", "forward")
     assert "BAB_ABA" not in distance and "cannot be reached" in unreachable.stderr
 
 
 def test_an_unknown_rule_is_one_line():
-    run = subprocess.run([BIN / "query", "path", "AAA_BBB", "BBB_AAA", "--variant", "back"],
-                         capture_output=True, text=True, check=False)
+    run = run_command("query", "path", "AAA_BBB", "BBB_AAA", "--variant", "back")
     assert run.returncode == 2 and "'forward'" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1

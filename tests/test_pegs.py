@@ -7,7 +7,6 @@ peg, so a stored distance is the pegs left minus one, or never; a path replays l
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 
 from builder.puzzles import registry
 from builder.walk import Walking
+from tests.commands import run_command
 from tests.conftest import FIGURES
 
 PEGS = registry.by_name("pegs")
@@ -87,8 +87,7 @@ def test_a_distance_is_the_pegs_left_minus_one_or_never(table):
 
 
 def test_a_path_replays_legally_to_one_peg_in_the_centre(data_for):
-    out = subprocess.run([QUERY, "path", STANDARD, "--json", "--data", str(data_for(PEGS))],
-                         capture_output=True, text=True, check=True)
+    out = run_command("query", "path", STANDARD, "--json", "--data", str(data_for(PEGS)), check=True)
     found = json.loads(out.stdout)
     node = PEGS.parse("english", STANDARD)
     for label in found["moves"]:
@@ -100,14 +99,11 @@ def test_a_path_replays_legally_to_one_peg_in_the_centre(data_for):
 def test_a_position_that_cannot_finish_says_never(data_for, table):
     _, keys, distance = table
     stuck = PEGS.format("english", int(keys[np.flatnonzero(distance == 255)[0]]))
-    out = subprocess.run([QUERY, "path", stuck, "--data", str(data_for(PEGS))],
-                         capture_output=True, text=True, check=False)
+    out = run_command("query", "path", stuck, "--data", str(data_for(PEGS)))
     assert out.returncode != 0 and "never" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
 
 
 def test_a_position_off_the_table_is_named(data_for):
-    out = subprocess.run([QUERY, "path", "ooo.ooo.ooooooo.oo__ooo.ooooooo.ooo.ooo",
-                          "--data", str(data_for(PEGS))], capture_output=True, text=True,
-                         check=False)
+    out = run_command("query", "path", "ooo.ooo.ooooooo.oo__ooo.ooooooo.ooo.ooo", "--data", str(data_for(PEGS)))
     assert out.returncode != 0 and "not among the positions" in out.stderr

@@ -5,7 +5,6 @@ paths, and its errors."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from itertools import permutations
 from pathlib import Path
@@ -20,6 +19,7 @@ from builder.puzzles.sliding.rules import lehmer_rank
 from builder.reader import Tables
 from builder.walk import walk
 from tests import reference
+from tests.commands import run_command
 
 BIN = Path(sys.executable).parent
 SLIDING = registry.by_name("sliding")
@@ -84,8 +84,7 @@ def test_paths_replay_legally_and_have_the_tabled_length(data_dir, start, target
 
 
 def test_query_path_json():
-    run = subprocess.run([BIN / "query", "path", "867.254.301", GOAL, "--json"],
-                         capture_output=True, text=True, check=True)
+    run = run_command("query", "path", "867.254.301", GOAL, "--json", check=True)
     answer = json.loads(run.stdout)
     assert answer["puzzle"] == "sliding" and answer["length"] == 31
 
@@ -97,7 +96,6 @@ def test_query_path_json():
     (("123.456.788", GOAL), "once each"),
 ])
 def test_bad_input_is_one_line_and_exit_2(arguments, message):
-    run = subprocess.run([BIN / "query", "path", *arguments, "--puzzle", "sliding"],
-                         capture_output=True, text=True, check=False)
+    run = run_command("query", "path", *arguments, "--puzzle", "sliding")
     assert run.returncode == 2, run.stderr
     assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1

@@ -6,7 +6,6 @@ the fact that a pour never does worse than the ball moves it replaces."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 from builder.puzzles.balls.answers import BallsTable, searched
 from builder.puzzles.balls.rules import Balls
 from tests import reference
+from tests.commands import run_command
 
 BIN = Path(sys.executable).parent
 
@@ -119,17 +119,13 @@ def test_the_solver_proves_what_a_plain_search_finds(seed):
 
 
 def test_query_solve_and_path_take_the_rules(data_dir):
-    solve = subprocess.run([BIN / "query", "solve", "abcd|bcda|cdab|dabc||", "--rules",
-                            "water", "--json"], capture_output=True, text=True, check=False)
+    solve = run_command("query", "solve", "abcd|bcda|cdab|dabc||", "--rules", "water", "--json")
     answer = json.loads(solve.stdout)
     assert solve.returncode == 0 and answer["verdict"] == "optimal"
     assert answer["length"] == fewest_pours("abcd|bcda|cdab|dabc||", 4)
-    path = json.loads(subprocess.run(
-        [BIN / "query", "path", "rggb|brrg|gbbr|", "--rules", "water", "--json", "--data",
-         str(data_dir)], capture_output=True, text=True, check=True).stdout)
+    path = json.loads(run_command("query", "path", "rggb|brrg|gbbr|", "--rules", "water", "--json", "--data", str(data_dir), check=True).stdout)
     assert path["rules"] == "water" and path["how"] == "table walk"
     assert path["length"] == fewest_pours("rggb|brrg|gbbr|", 4)
-    wrong = subprocess.run([BIN / "query", "solve", "abc|bca|cab|", "--rules", "sand"],
-                           capture_output=True, text=True, check=False)
+    wrong = run_command("query", "solve", "abc|bca|cab|", "--rules", "sand")
     assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1
     assert "'water'" in wrong.stderr

@@ -3,8 +3,6 @@ Chromium (Playwright driving Debian's chromium)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from builder.puzzles.registry import Describing
 from builder.walk import Walking
 from query.play import Playing
 from query.web import create_app
+from tests.commands import run_command
 from tests.walks import fewest_moves_from
 
 
@@ -40,10 +39,7 @@ def test_hint_respects_the_forbidden_square(client):
 def test_path_matches_the_cli_json(client, data_dir):
     answer = client.get("/api/play/tricolore/path", params={
         "state": "WBWW.WBRB", "target": "RRRR.RRRR", "method": "hybrid"}).json()
-    cli = __import__("json").loads(subprocess.run(
-        [str(Path(sys.executable).parent / "query"), "path", "WBWW.WBRB", "RRRR.RRRR",
-         "--method", "hybrid", "--json", "--data", str(data_dir)],
-        capture_output=True, text=True, check=False).stdout)
+    cli = __import__("json").loads(run_command("query", "path", "WBWW.WBRB", "RRRR.RRRR", "--method", "hybrid", "--json", "--data", str(data_dir)).stdout)
     assert answer["length"] == cli["length"]
     assert [move["state"] for move in answer["moves"]] == cli["boards"][1:]
     assert [int(move["label"]) for move in answer["moves"]] == cli["clicks"]
