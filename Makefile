@@ -36,7 +36,8 @@ tables: $(INSTALLED)
 # three test processes on the 2-core machine, idle ones stealing work (pytest-xdist): part
 # of the suite waits (servers, a browser, subprocesses), so a third process fills it: 682
 # tests in 175 s with -n 2, 165 s with -n 3, one after the other (both --dist worksteal,
-# bytecode compiled; the machine's speed drifts by a fifth within the hour)
+# bytecode compiled; the machine's speed drifts by a fifth within the hour); later, with
+# most commands run in-process, 686 tests in 145 s with -n 3 and 150 s with -n 4
 test: tables $(TEST_TOOLS)
 	TABLEBASE_DATA=$(abspath $(DATA)) $(VENV)/bin/pytest -n 3 --dist worksteal
 
