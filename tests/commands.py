@@ -7,8 +7,10 @@ command goes through the same entry as the console script (``_run_app``: one-lin
 errors, exit codes) with argv, stdout and stderr its own; only the process's end
 (``_end_process``: no interpreter teardown) is left out, and the exit code is read as
 it reads it.  Commands that change the process itself stay in a subprocess: `query sql`
-(it bounds its address space), `query serve`, `query plot` (writes files), builds (they hold the data directory's
-lock and catch Ctrl-C), and any run that passes stdin, an environment or a timeout."""
+(it bounds its address space), `query serve`, `query plot` (it writes files), builds
+(they hold the data directory's lock and catch Ctrl-C), `--help` (typer's help is drawn
+for a terminal's width), and any run given stdin or an environment (``subprocess.run``'s
+options); ``timeout`` only bounds a subprocess."""
 
 from __future__ import annotations
 
