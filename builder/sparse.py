@@ -48,6 +48,7 @@ from builder.puzzles.keys import (
     keys_of,
     keys_of_words,
     storable,
+    words_in,
     words_of,
 )
 from builder.puzzles.specs import SparseSearch, resolved
@@ -88,12 +89,12 @@ def distinct(keys: np.ndarray) -> np.ndarray:
 def successors_of(frontier: np.ndarray, moves, most: int, parameters: tuple[int, ...]
                   ) -> np.ndarray:
     """The distinct keys one move (of ``moves``) from any key of ``frontier``, sorted."""
-    wide = frontier.dtype == WIDE
+    words = words_in(frontier)
     if len(frontier) == 0:
-        return empty_keys(2 if wide else 1)
+        return empty_keys(words)
     if not isinstance(moves, str):  # the plain-Python start: a callable on one key
         found = [other for key in ints_of(frontier) for other in moves(key)]
-        return distinct(keys_of(found, 2 if wide else 1))
+        return distinct(keys_of(found, words))
     from builder.kernels.graph_bfs import successors, successors_wide  # compiled on import
 
     kernel = resolved(moves)
@@ -101,7 +102,7 @@ def successors_of(frontier: np.ndarray, moves, most: int, parameters: tuple[int,
     parts = [distinct(keys_of_words(successors_wide(kernel, values,
                                                     words_of(frontier[i:i + EXPAND_BLOCK]),
                                                     np.int64(most)))
-                      if wide else
+                      if words == 2 else
                       successors(kernel, values,
                                  np.ascontiguousarray(frontier[i:i + EXPAND_BLOCK]),
                                  np.int64(most)))
@@ -397,8 +398,7 @@ def targets_in(search: SparseSearch, keys: np.ndarray) -> np.ndarray:
     targets = distinct(keys_of(search.targets, search.key_words))
     picked = [targets[_members(keys, targets)]]
     if search.goal is not None:
-        given = words_of(keys) if keys.dtype == WIDE else keys
-        picked.append(keys[np.asarray(resolved(search.goal)(given, search.parameters),
+        picked.append(keys[np.asarray(resolved(search.goal)(storable(keys), search.parameters),
                                       dtype=bool)])
     return distinct(np.concatenate(picked))
 

@@ -22,20 +22,17 @@ import sys
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
-IN_PROCESS = {"query": None, "builder": {"verify"}}
-"""Per program, the subcommands run in this process (None: all but ``OWN_PROCESS``)."""
-OWN_PROCESS = {"sql", "serve", "plot"}
+QUERY_OWN_PROCESS = {"sql", "serve", "plot"}
 """`query` subcommands that change the process (its address space, a server) or write
-files."""
+files; every other `query` subcommand, and `builder verify`, runs in this process."""
 
 
 def runs_in_process(program: str, args: tuple[str, ...], options: dict) -> bool:
     if not args or options or "--build-table" in args or "--help" in args:
         return False
-    if program not in IN_PROCESS:
-        return False
-    chosen = IN_PROCESS[program]
-    return args[0] not in OWN_PROCESS if chosen is None else args[0] in chosen
+    if program == "query":
+        return args[0] not in QUERY_OWN_PROCESS
+    return program == "builder" and args[0] == "verify"
 
 
 def run_command(program: str, *args: str, timeout: float = 120, check: bool = False,

@@ -7,9 +7,7 @@ makes the moves the plain-Python rules make; paths replay with the tabled length
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +20,6 @@ from tests.conftest import FIGURES
 
 PUBLISHED = FIGURES["pocket_cube"]
 CUBE = registry.by_name("cube")
-QUERY = str(Path(sys.executable).parent / "query")
 SOLVED = "UUUURRRRFFFFDDDDLLLLBBBB"
 
 # ---- turns as sticker cycles (faces U R F D L B, four stickers each in reading order)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import sys
 import threading
 from pathlib import Path
 
@@ -19,8 +18,6 @@ from builder.reader import CorruptTableError
 from builder.routine import build_table, table_path
 from tests.commands import run_command
 from tests.walks import tricolore_path
-
-BIN = Path(sys.executable).parent
 
 
 def arrays(path: Path) -> dict[str, np.ndarray]:

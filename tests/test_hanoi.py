@@ -4,8 +4,6 @@ independent plain search, paths that replay legally, and its errors."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +15,6 @@ from builder.walk import walk
 from tests import reference
 from tests.commands import run_command
 
-BIN = Path(sys.executable).parent
 HANOI = registry.by_name("hanoi")
 
 # OEIS A007664 (Frame-Stewart numbers, proved optimal for four pegs): fewest moves of

@@ -23,7 +23,6 @@ from tests.conftest import FIGURES
 PUBLISHED = FIGURES["klotski"]
 KLOTSKI = registry.by_name("klotski")
 CLASSIC = "BAAC.BAAC.DEEF.DGHF.I--J"
-QUERY = str(Path(sys.executable).parent / "query")
 
 # ---- an independent search: a position is 20 shape letters (S the 2x2, V standing, H
 # lying, o 1x1, - hole); blocks of one shape are interchangeable, so this is canonical

@@ -5,10 +5,8 @@ under both rules, and legal forward-only paths."""
 from __future__ import annotations
 
 import json
-import sys
 from functools import cache
 from itertools import combinations, pairwise
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +17,6 @@ from builder.walk import walk
 from tests import reference
 from tests.commands import run_command
 
-BIN = Path(sys.executable).parent
 LUCAS = registry.by_name("lucas")
 
 

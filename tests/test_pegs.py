@@ -7,8 +7,6 @@ peg, so a stored distance is the pegs left minus one, or never; a path replays l
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +17,6 @@ from tests.commands import run_command
 from tests.conftest import FIGURES
 
 PEGS = registry.by_name("pegs")
-QUERY = str(Path(sys.executable).parent / "query")
 STANDARD = "ooo.ooo.ooooooo.ooo_ooo.ooooooo.ooo.ooo"
 
 # the board in the test's own terms: 7x7 squares of the cross, reading order

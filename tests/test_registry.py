@@ -7,8 +7,6 @@ from __future__ import annotations
 import doctest
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +21,6 @@ from query.cli import Charting
 from query.play import Playing
 from tests.commands import run_command
 
-BIN = Path(sys.executable).parent
 WALKABLE = [p for p in registry.PUZZLES if walkable(p)]
 
 

@@ -24,15 +24,11 @@ import pytest
 
 from builder.store import TABLE_FORMAT
 from builder.walk import Walking
-from tests.commands import run_command
+from tests.commands import run_command as run
 
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parent.parent
 LONG_BOARD = "R" * 41
-
-
-def run(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
-    return run_command(*args, timeout=timeout, **kwargs)
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, words: str = "") -> None:

@@ -5,9 +5,7 @@ paths, and its errors."""
 from __future__ import annotations
 
 import json
-import sys
 from itertools import permutations
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,7 +19,6 @@ from builder.walk import walk
 from tests import reference
 from tests.commands import run_command
 
-BIN = Path(sys.executable).parent
 SLIDING = registry.by_name("sliding")
 GOAL = "123.456.780"
 

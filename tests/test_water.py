@@ -6,8 +6,6 @@ the fact that a pour never does worse than the ball moves it replaces."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,8 +14,6 @@ from builder.puzzles.balls.answers import BallsTable, searched
 from builder.puzzles.balls.rules import Balls
 from tests import reference
 from tests.commands import run_command
-
-BIN = Path(sys.executable).parent
 
 
 def pours(state: str, capacity: int) -> list[tuple[int, int, str]]:

@@ -33,7 +33,7 @@ import numpy as np
 
 from builder.puzzles import MissingTableError, shown
 from builder.puzzles.base import DistanceArray, TableLookup, WalkablePuzzle
-from builder.puzzles.keys import key_limit, keys_of
+from builder.puzzles.keys import ints_of, key_limit, keys_of, sortable
 from builder.puzzles.specs import SparseSearch, TableSpec
 
 GOAL = "goal"
@@ -246,10 +246,9 @@ class _PlainGoal:
         self.puzzle, self.variant = puzzle, variant
 
     def __call__(self, keys: np.ndarray, parameters: tuple) -> np.ndarray:
-        given = ([(high << 64) | low for high, low in keys.tolist()] if keys.ndim == 2
-                 else keys.tolist())  # two-word keys come as rows of high and low word
+        # two-word keys come as rows of high and low word
         return np.array([self.puzzle.is_goal(self.variant, self.puzzle.decode(self.variant, k))
-                         for k in given], dtype=bool)
+                         for k in ints_of(sortable(keys))], dtype=bool)
 
     def __repr__(self) -> str:
         return f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} goal"
