@@ -17,13 +17,14 @@ half of the frontier into their own scratch array); a large one is *pulled* by e
 unfinished board.  The pull runs in streams: write a board's rank by rows
 (base 3**W each).  A click in row r changes rows r-1 .. r+1 only, so over the boards
 that differ only in the untouched rows at the low end of the rank the successor is
-b + delta, one delta for all of them: ``hits[b + j] |= frontier[b + delta + j] & bit``,
-a loop that vectorises.  Clicks that touch the lowest row use a copy of the frontier
-with the rows rotated (row 0 moved to the low end), kept beside the natural one; the
-apply pass walks both in tiles so that both stay in cache.  Each layout's frontier and
-hits hold only its own clicks' bits (rows 0-1 natural, the rest rotated): a byte a board,
-in the memory the pushed levels use as scratch (``backward_covers``: the boards where a
-byte holds them).  Blocks of boards that are finished are skipped.
+b + delta, one delta for all of them: a block of boards pulls a run of the frontier.
+Clicks that touch the lowest row use a second layout, with the rows rotated (row 0
+moved to the low end).  Between dense levels the frontier is one bit-plane per click,
+each click's plane in its own layout (rows 0-1 natural, the rest rotated), laid out by
+tiles of boards that hold both layouts' blocks; a dense level is one pass over the
+tiles that pulls, settles and writes the next planes, in the memory the pushed levels
+use as scratch (``backward_covers``: the boards where a byte holds each layout's
+clicks).  Blocks of boards that are finished are skipped.
 
 Outputs equal ``target_search.search_target`` byte for byte (the tests check it).
 """
@@ -35,6 +36,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange
 
+from builder.puzzles.bit_planes import expand_or, mask_of
 from builder.puzzles.bits import lowest_bit, popcount
 from builder.puzzles.tricolore.target_search import (
     click_rank,
@@ -72,52 +74,156 @@ def _step(board, hits, level, full, target, clicks, sole, avoiding):
     return 0
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _pull(frontier, hits, bits, lengths, offsets, deltas, done, row_size):
-    """``hits[b]`` has a layout's bit i (``bits[i]``) when that layout's click i leads from
-    b into the frontier, block by block (a block: ``row_size`` consecutive ranks of the
-    layout).  Both arrays hold the layout's bits only, a byte a board: half the memory
-    traffic and twice the vector lanes of 16 bits."""
-    n_blocks = hits.shape[0] // row_size
-    for block in prange(n_blocks):
-        if done[block]:
-            continue
-        base = block * row_size
-        # Views, not indexed arrays: indexing a view from 0 lets LLVM vectorise the
-        # streams (4-5x faster than base + j indexing, which it leaves scalar).
-        into = hits[base : base + row_size]
-        into[:] = 0
-        for index in range(bits.shape[0]):
-            bit = bits[index]
-            length = lengths[index]
-            if length >= row_size:  # one delta for the whole block: a contiguous stream
-                source = base + deltas[offsets[index] + base // length]
-                stream = frontier[source : source + row_size]
-                for j in range(row_size):
-                    into[j] |= stream[j] & bit
-            else:
-                for j in range(row_size):
-                    rank = base + j
-                    into[j] |= frontier[rank + deltas[offsets[index] + rank]] & bit
+# --- the dense levels, on bit-planes -----------------------------------------------------
+#
+# Between dense levels the frontier is kept as one bit-plane per click (a bit a board):
+# a click's pull reads an eighth of the bytes a byte-a-board frontier costs, and the pulls
+# are done tile by tile inside the settling pass, so no hits array goes through memory.
+# The planes are laid out by tiles of row_size x row_size boards (natural rank
+# q * stride + tile * row_size + x, for q and x below row_size): a tile owns whole words
+# of every plane, so the two threads never write one word, and a tile's words are its
+# boards' bytes packed in order, 64 at a time, with no shifting: natural clicks' planes
+# hold board (q, x) at the tile's bit q * row_size + x, rotated clicks' planes at
+# x * row_size + q.  A layout's block of boards (one q, or one x) is then a run of
+# row_size bits, which a pull reads at any bit offset.
+
+WORD_BITS = 64
+
+
+def plane_words(n_boards: int, row_size: int) -> tuple[int, int]:
+    """Words a tile takes in a plane, and words a plane takes (two spare at the end: a
+    run's 64-bit read may pass the last tile)."""
+    words_per_tile = -(-row_size * row_size // WORD_BITS)
+    return words_per_tile, n_boards // row_size**2 * words_per_tile + 2
+
+
+@njit(cache=True, inline="always")
+def _tile_bytes(row_size):
+    """A tile's boards, a byte each, with room for a 64-byte step past the last."""
+    return np.zeros(row_size * row_size + WORD_BITS, dtype=np.uint8)
+
+
+@njit(cache=True, inline="always")
+def _bits_at(plane, at):
+    """64 bits of ``plane`` from bit ``at`` (the word after them must exist)."""
+    shift = np.uint64(at & 63)
+    word = at >> 6
+    return (plane[word] >> shift) | ((plane[word + 1] << np.uint64(1)) << (np.uint64(63) - shift))
+
+
+@njit(cache=True, inline="always")
+def _natural_bit(rank, row_size, n_tiles, tile_bits):
+    """Where a board (by its natural rank) is in a natural click's plane."""
+    block = rank // row_size
+    return (block % n_tiles) * tile_bits + (block // n_tiles) * row_size + rank % row_size
+
+
+@njit(cache=True, inline="always")
+def _rotated_bit(rank, row_size, tile_bits):
+    """Where a board (by its rotated rank x * row_size + q) is in a rotated click's plane."""
+    x = rank // row_size
+    return (x // row_size) * tile_bits + (x % row_size) * row_size + rank % row_size
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _apply_dense(level, full, target, n_natural, hits, hits_rotated, clicks, sole, avoiding,
-                 frontier, frontier_rotated, done, done_rotated, quiet, row_size, stride):
-    """Settle every board from both layouts' hits and write the next frontier in both
-    layouts (each with its own clicks' bits: the natural layout's clicks are squares 0 ..
-    n_natural - 1, the rotated layout's the rest), in tiles of ``row_size`` x ``row_size``
-    boards (natural rank q * stride + x, rotated rank x * row_size + q); returns the number
-    of frontier nodes.  Arranged for the vector units: per tile the rotated hits are first
-    gathered into natural order, each block is settled by one contiguous loop of selects,
-    not branches (a mispredicted branch per board cost more than the whole computation;
-    the target is put right after the loop), and the tile's rotated frontier is scattered
-    back into the rotated layout.  This is ``_step``'s rule: the first hits settle
-    ``clicks`` (and ``sole`` when a single click hit), a later hit by another click
-    settles ``avoiding``.  A tile whose boards were all settled before this level only
-    has its frontier cleared (unless the level before left it zeros: ``quiet``): in the
-    last levels most are, and visiting them cost half a level in the middle."""
+def _source_bits(rotated, lengths, offsets, deltas, row_size, stride, words_per_tile, out):
+    """``out[i, tile * row_size + row]``: where, in the layout's click i's plane, the run
+    of bits starts that the tile's block ``row`` (a q in the natural layout, an x in the
+    rotated one) pulls from; -1 for a click whose successors need a delta a board."""
     n_tiles = stride // row_size
+    tile_bits = words_per_tile * WORD_BITS
+    for index in range(lengths.shape[0]):
+        length = lengths[index]
+        for tile in prange(n_tiles):
+            for row in range(row_size):
+                if length < row_size:
+                    out[index, tile * row_size + row] = -1
+                    continue
+                if rotated:
+                    base = (tile * row_size + row) * row_size
+                    source = base + deltas[offsets[index] + base // length]
+                    out[index, tile * row_size + row] = _rotated_bit(source, row_size, tile_bits)
+                else:
+                    base = row * stride + tile * row_size
+                    source = base + deltas[offsets[index] + base // length]
+                    out[index, tile * row_size + row] = _natural_bit(source, row_size, n_tiles,
+                                                                     tile_bits)
+
+
+@njit(cache=True, inline="always")
+def _pull_tile(planes, first_plane, into, tile, closed_rows, rotated, sources, lengths, offsets,
+               deltas, row_size, stride, n_tiles, tile_bits):
+    """``into[row * row_size + j] |= 1 << i`` when a layout's click i leads from the
+    tile's block ``row``'s board j into the frontier (plane ``first_plane + i``), for the
+    blocks not in ``closed_rows`` (a layout's done flags of the tile)."""
+    low = np.uint64(-1) if row_size >= WORD_BITS else np.uint64((1 << row_size) - 1)
+    high = np.uint64((1 << max(row_size - WORD_BITS, 0)) - 1)
+    for index in range(lengths.shape[0]):
+        plane = planes[first_plane + index]
+        bit = U8(1 << index)
+        tile_sources = sources[index, tile * row_size : (tile + 1) * row_size]
+        for row in range(row_size):
+            if closed_rows[row]:
+                continue
+            at = np.int64(tile_sources[row])
+            if at >= 0:  # one delta for the block: a run of row_size bits
+                expand_or(into, row * row_size, _bits_at(plane, at) & low, bit)
+                if row_size > WORD_BITS:
+                    expand_or(into, row * row_size + WORD_BITS,
+                              _bits_at(plane, at + WORD_BITS) & high, bit)
+                continue
+            # boards of three rows: a click in the middle row touches every row
+            base = ((tile * row_size + row) * row_size if rotated
+                    else row * stride + tile * row_size)
+            for j in range(row_size):
+                source = base + j + deltas[offsets[index] + base + j]
+                at = (_rotated_bit(source, row_size, tile_bits) if rotated
+                      else _natural_bit(source, row_size, n_tiles, tile_bits))
+                if (plane[at >> 6] >> np.uint64(at & 63)) & np.uint64(1):
+                    into[row * row_size + j] |= bit
+
+
+@njit(cache=True, inline="always")
+def _pack_tile(nodes, planes, first_plane, n_planes, region, words_per_tile):
+    """Bit i of each of the tile's bytes ``nodes`` into plane ``first_plane + i``."""
+    for index in range(n_planes):
+        bit = U8(1 << index)
+        plane = planes[first_plane + index]
+        for word in range(words_per_tile):
+            plane[region + word] = mask_of(nodes, word * WORD_BITS, bit)
+
+
+@njit(cache=True, inline="always")
+def _unpack_tile(planes, first_plane, n_planes, region, words_per_tile, into):
+    """The inverse of ``_pack_tile``: plane ``first_plane + i`` as bit i of the bytes."""
+    for index in range(n_planes):
+        bit = U8(1 << index)
+        plane = planes[first_plane + index]
+        for word in range(words_per_tile):
+            expand_or(into, word * WORD_BITS, plane[region + word], bit)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _dense_level(level, full, target, planes, planes_next, quiet_next, natural_sources,
+                 rotated_sources, natural_lengths, natural_offsets, natural_deltas,
+                 rotated_lengths, rotated_offsets, rotated_deltas, clicks, sole, avoiding, done,
+                 done_rotated, row_size, stride, words_per_tile):
+    """One dense level, tile by tile: pull the open blocks' hits from the frontier's
+    planes (``planes``), settle every board of the tile, and write the tile's words of the
+    next frontier's planes (``planes_next``); returns the number of frontier nodes.
+
+    Settling is arranged for the vector units: the rotated hits are transposed into
+    natural order, each block is settled by one contiguous loop of selects, not branches
+    (a mispredicted branch per board cost more than the whole computation; the target is
+    put right after the loop), and the rotated nodes are transposed back.  This is
+    ``_step``'s rule: the first hits settle ``clicks`` (and ``sole`` when a single click
+    hit), a later hit by another click settles ``avoiding``.  A tile whose boards were all
+    settled before this level only has its words cleared (unless they are zeros already:
+    ``quiet_next``): in the last levels most are."""
+    n_tiles = stride // row_size
+    tile_bits = words_per_tile * WORD_BITS
+    n_natural = natural_lengths.shape[0]
+    n_rotated = rotated_lengths.shape[0]
     total = 0
     shift = U16(n_natural)
     one = U16(1)
@@ -127,38 +233,42 @@ def _apply_dense(level, full, target, n_natural, hits, hits_rotated, clicks, sol
     this_level = U8(level)
     for tile in prange(n_tiles):
         first = tile * row_size
+        region = tile * words_per_tile
+        closed_rows = np.empty(row_size, dtype=np.bool_)
         closed = True
         for q in range(row_size):
-            if not done[(q * stride + first) // row_size]:
-                closed = False
-                break
-        if closed:  # nothing to settle: the frontier is zeros (written now if need be)
-            if not quiet[tile]:
-                for q in range(row_size):
-                    frontier[q * stride + first : q * stride + first + row_size] = 0
-                frontier_rotated[first * row_size : (first + row_size) * row_size] = 0
+            closed_rows[q] = done[q * n_tiles + tile]
+            closed &= closed_rows[q]
+        if closed:  # nothing to settle: the next words are zeros (written now if need be)
+            if not quiet_next[tile]:
+                planes_next[:, region : region + words_per_tile] = 0
                 done_rotated[first : first + row_size] = True
-                quiet[tile] = True
+                quiet_next[tile] = True
             continue
-        gathered = np.empty((row_size, row_size), dtype=hits_rotated.dtype)
-        rotated_nodes = np.empty((row_size, row_size), dtype=frontier_rotated.dtype)
-        open_rotated = np.zeros(row_size, dtype=np.uint8)
+        natural_hits = _tile_bytes(row_size)
+        rotated_hits = _tile_bytes(row_size)
+        _pull_tile(planes, 0, natural_hits, tile, closed_rows, False, natural_sources,
+                   natural_lengths, natural_offsets, natural_deltas, row_size, stride,
+                   n_tiles, tile_bits)
+        _pull_tile(planes, n_natural, rotated_hits, tile, done_rotated[first : first + row_size],
+                   True, rotated_sources, rotated_lengths, rotated_offsets, rotated_deltas,
+                   row_size, stride, n_tiles, tile_bits)
+        gathered = np.empty(row_size * row_size, dtype=np.uint8)
         for x in range(row_size):
-            source = hits_rotated[(first + x) * row_size : (first + x + 1) * row_size]
             for q in range(row_size):
-                gathered[q, x] = source[q]
+                gathered[q * row_size + x] = rotated_hits[x * row_size + q]
+        natural_nodes = _tile_bytes(row_size)
+        rotated_nodes = np.zeros(row_size * row_size, dtype=np.uint8)
+        open_rotated = np.zeros(row_size, dtype=np.uint8)
         count = 0
         for q in range(row_size):
-            base = q * stride + first
-            block = base // row_size
-            block_frontier = frontier[base : base + row_size]
-            block_rotated = rotated_nodes[q]
-            if done[block]:
-                block_frontier[:] = 0
-                block_rotated[:] = 0
+            if closed_rows[q]:
                 continue
-            from_rotated = gathered[q]
-            block_hits = hits[base : base + row_size]
+            base = q * stride + first
+            block_frontier = natural_nodes[q * row_size : (q + 1) * row_size]
+            block_rotated = rotated_nodes[q * row_size : (q + 1) * row_size]
+            from_rotated = gathered[q * row_size : (q + 1) * row_size]
+            block_hits = natural_hits[q * row_size : (q + 1) * row_size]
             block_clicks = clicks[base : base + row_size]
             block_sole = sole[base : base + row_size]
             block_avoiding = avoiding[base : base + row_size]
@@ -166,7 +276,7 @@ def _apply_dense(level, full, target, n_natural, hits, hits_rotated, clicks, sol
             kept_clicks = clicks[target] if target_here else UNSET
             # uint16 throughout, each result cast back: numba types every integer
             # operation as 64-bit, and only with the casts does LLVM vectorise the
-            # loop in 16-bit lanes (4x the lanes; the apply ran 1.45-1.6x faster)
+            # loop in 16-bit lanes (4x the lanes; the settling ran 1.45-1.6x faster)
             open_count = U16(0)
             block_count = U16(0)
             for x in range(row_size):
@@ -212,39 +322,56 @@ def _apply_dense(level, full, target, n_natural, hits, hits_rotated, clicks, sol
                 block_avoiding[x] = UNSET
                 block_frontier[x] = 0
                 block_rotated[x] = 0
-            done[block] = open_count == 0
+            done[q * n_tiles + tile] = open_count == 0
+        rotated_back = rotated_hits  # its hits are used: the same bytes, all rewritten
         for x in range(row_size):
-            into = frontier_rotated[(first + x) * row_size : (first + x + 1) * row_size]
             for q in range(row_size):
-                into[q] = rotated_nodes[q, x]
+                rotated_back[x * row_size + q] = rotated_nodes[q * row_size + x]
             done_rotated[first + x] = open_rotated[x] == 0
-        quiet[tile] = count == 0
+        _pack_tile(natural_nodes, planes_next, 0, n_natural, region, words_per_tile)
+        _pack_tile(rotated_back, planes_next, n_natural, n_rotated, region, words_per_tile)
+        quiet_next[tile] = count == 0
         total += count
     return total
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _split_frontier(frontier, boards, n_listed, natural, rotated, n_natural, row_size, stride):
-    """From pushed levels to dense ones: the listed frontier boards (each listed once)
-    written into the two layouts' frontiers (all zero before), each with its own clicks'
-    bits."""
+def _split_frontier(frontier, planes, n_natural, row_size, stride, words_per_tile):
+    """From pushed levels to dense ones: the frontier (a uint16 a board, zeros but for the
+    listed boards) as planes, tile by tile."""
     natural_bits = (1 << n_natural) - 1
-    for index in prange(n_listed):
-        board = boards[index]
-        nodes = frontier[board]
-        natural[board] = nodes & natural_bits
-        rotated[(board % stride) * row_size + board // stride] = nodes >> n_natural
+    for tile in prange(stride // row_size):
+        first = tile * row_size
+        natural = _tile_bytes(row_size)
+        rotated = _tile_bytes(row_size)
+        for q in range(row_size):
+            for x in range(row_size):
+                nodes = frontier[q * stride + first + x]
+                natural[q * row_size + x] = nodes & natural_bits
+                rotated[x * row_size + q] = nodes >> n_natural
+        region = tile * words_per_tile
+        _pack_tile(natural, planes, 0, n_natural, region, words_per_tile)
+        _pack_tile(rotated, planes, n_natural, planes.shape[0] - n_natural, region,
+                   words_per_tile)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _merge_frontier(natural, rotated, frontier, n_natural, row_size, stride):
-    """From dense levels back to pushed ones: the two layouts' frontiers as the full one."""
+def _merge_frontier(planes, frontier, n_natural, row_size, stride, words_per_tile):
+    """From dense levels back to pushed ones: the planes as the frontier, a uint16 a
+    board (every board written)."""
     for tile in prange(stride // row_size):
         first = tile * row_size
+        natural = _tile_bytes(row_size)
+        rotated = _tile_bytes(row_size)
+        region = tile * words_per_tile
+        _unpack_tile(planes, 0, n_natural, region, words_per_tile, natural)
+        _unpack_tile(planes, n_natural, planes.shape[0] - n_natural, region, words_per_tile,
+                     rotated)
         for q in range(row_size):
-            for x in range(first, first + row_size):
-                frontier[q * stride + x] = (np.uint16(natural[q * stride + x])
-                                            | (np.uint16(rotated[x * row_size + q]) << n_natural))
+            for x in range(row_size):
+                frontier[q * stride + first + x] = (np.uint16(natural[q * row_size + x])
+                                                    | (np.uint16(rotated[x * row_size + q])
+                                                       << n_natural))
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -400,6 +527,23 @@ def stream_plan(width: int, height: int):
     return rules, tables, row_size, stride, packed
 
 
+@lru_cache(maxsize=4)
+def plane_sources(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each layout's table of where its clicks' blocks pull from in the planes
+    (``_source_bits``): read a tile at a time, so a dense level's pulls do no division.
+    Built once per board shape."""
+    rules, _, row_size, stride, plan = stream_plan(width, height)
+    words_per_tile, _ = plane_words(rules.n_boards, row_size)
+    sources = []
+    for layout in ("natural", "rotated"):
+        _, lengths, offsets, deltas = plan[layout]
+        out = np.empty((len(lengths), rules.n_boards // row_size), dtype=np.int32)
+        _source_bits(layout == "rotated", lengths, offsets, deltas, row_size, stride,
+                     words_per_tile, out)
+        sources.append(out)
+    return sources[0], sources[1]
+
+
 def backward_covers(width: int, height: int) -> bool:
     """The backward stream search's boards: 2+ rows, and a byte holds each layout's clicks
     (rows 0-1 in the natural layout, the other rows in the rotated one), as on 4×4.
@@ -416,18 +560,23 @@ def _pushes(frontier_nodes: int, open_boards: int) -> bool:
     return frontier_nodes * PUSH_FRACTION < open_boards
 
 
-def _buffers(n_boards: int, row_size: int, kept: dict | None) -> dict[str, np.ndarray]:
+def _buffers(n_boards: int, row_size: int, n_planes: int, kept: dict | None
+             ) -> dict[str, np.ndarray]:
     """The search's arrays, set to their starting values; taken from ``kept`` (and left
     there) when given, so that a run of searches touches fresh memory once: on a virtual
-    machine, first touches cost as much as a third of a search.  The dense levels' four
-    layout arrays (hits and frontier of each layout, a byte a board) live in the pushed
-    levels' two scratch arrays."""
+    machine, first touches cost as much as a third of a search.  The dense levels' two
+    sets of planes (the frontier a level reads, and the one it writes) live in the memory
+    of the pushed levels' two scratch arrays, each made large enough for both."""
+    _, words_per_plane = plane_words(n_boards, row_size)
+    memory_words = max(-(-n_boards * 2 // 8), n_planes * words_per_plane)
+    n_tiles = n_boards // row_size**2
     shapes = {"clicks": (n_boards, np.uint8, UNSET), "sole": (n_boards, np.uint8, UNSET),
               "avoiding": (n_boards, np.uint8, UNSET), "frontier": (n_boards, np.uint16, 0),
-              "hits": (n_boards, np.uint16, 0), "hits_second": (n_boards, np.uint16, 0),
+              "hits_memory": (memory_words, np.uint64, 0),
+              "hits_second_memory": (memory_words, np.uint64, 0),
               "done": (n_boards // row_size, np.bool_, False),
               "done_rotated": (n_boards // row_size, np.bool_, False),
-              "quiet": (n_boards // row_size**2, np.bool_, False),
+              "quiet": (n_tiles, np.bool_, False), "quiet_second": (n_tiles, np.bool_, False),
               # board lists for the pushed levels (need no starting value)
               "boards": (n_boards, np.int32, None), "touched": (n_boards, np.int32, None),
               "touched_second": (n_boards, np.int32, None)}
@@ -442,10 +591,11 @@ def _buffers(n_boards: int, row_size: int, kept: dict | None) -> dict[str, np.nd
             array = buffers[name] = np.empty(size, dtype)
         if start is not None:
             _fill(array, start)
-    for memory, names in ((buffers["hits"].view(np.uint8), ("natural_hits", "rotated_hits")),
-                          (buffers["hits_second"].view(np.uint8),
-                           ("natural_frontier", "rotated_frontier"))):
-        buffers[names[0]], buffers[names[1]] = memory[:n_boards], memory[n_boards:]
+    for memory, scratch, planes in (("hits_memory", "hits", "planes"),
+                                    ("hits_second_memory", "hits_second", "planes_second")):
+        buffers[scratch] = buffers[memory].view(np.uint16)[:n_boards]
+        buffers[planes] = buffers[memory][: n_planes * words_per_plane].reshape(
+            n_planes, words_per_plane)
     return buffers
 
 
@@ -470,21 +620,21 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
     n_boards = rules.n_boards
     full = (1 << rules.n_squares) - 1
     n_natural = len(plan["natural"][0])
-    # each layout's pull: bit i of its byte for its i-th click, with that click's streams
-    pull = {layout: (np.array([1 << i for i in range(len(plan[layout][0]))], dtype=np.uint8),
-                     *plan[layout][1:]) for layout in ("natural", "rotated")}
-    buffers = _buffers(n_boards, row_size, kept)
+    words_per_tile, _ = plane_words(n_boards, row_size)
+    # each layout's pull: its source table, and its clicks' lengths, offsets and deltas
+    pulls = (*plane_sources(width, height), *plan["natural"][1:], *plan["rotated"][1:])
+    buffers = _buffers(n_boards, row_size, rules.n_squares, kept)
     clicks, sole, avoiding = buffers["clicks"], buffers["sole"], buffers["avoiding"]
     frontier, hits, hits_second = buffers["frontier"], buffers["hits"], buffers["hits_second"]
-    natural_hits, rotated_hits = buffers["natural_hits"], buffers["rotated_hits"]
-    natural_frontier = buffers["natural_frontier"]
-    rotated_frontier = buffers["rotated_frontier"]
-    done, done_rotated, quiet = buffers["done"], buffers["done_rotated"], buffers["quiet"]
+    planes = [buffers["planes"], buffers["planes_second"]]
+    quiet = [buffers["quiet"], buffers["quiet_second"]]
+    done, done_rotated = buffers["done"], buffers["done_rotated"]
     boards, touched = buffers["boards"], buffers["touched"]
     touched_second = buffers["touched_second"]
     frontier[target] = full
     boards[0], listed, nodes = target, 1, rules.n_squares
-    dense = False  # the frontier is in the two layouts' arrays (else: listed in ``boards``)
+    dense = False  # the frontier is in planes[reading] (else: listed in ``boards``)
+    reading = 0
     level = 0
     while nodes:
         level += 1
@@ -492,8 +642,8 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
             raise OverflowError("search deeper than 254 levels")
         if _pushes(nodes, n_boards - np.count_nonzero(done) * row_size):
             if dense:
-                _merge_frontier(natural_frontier, rotated_frontier, frontier, n_natural,
-                                row_size, stride)
+                _merge_frontier(planes[reading], frontier, n_natural, row_size, stride,
+                                words_per_tile)
                 listed = _list_frontier(frontier, hits, hits_second, boards, row_size)
                 dense = False
             listed, nodes = _push(level, full, target, boards, listed, frontier, hits,
@@ -502,18 +652,19 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
                                   tables["colour_high"], tables["retreat_low"],
                                   tables["retreat_high"], clicks, sole, avoiding)
         else:
-            if not dense:
-                _split_frontier(frontier, boards, listed, natural_frontier, rotated_frontier,
-                                n_natural, row_size, stride)
-                quiet[:] = False  # closed boards may hold the split frontier's nodes
+            if not dense:  # every tile's words written: no set of planes need be zeros
+                _split_frontier(frontier, planes[reading], n_natural, row_size, stride,
+                                words_per_tile)
+                for flags in quiet:
+                    flags[:] = False
                 dense = True
-            _pull(natural_frontier, natural_hits, *pull["natural"], done, row_size)
-            _pull(rotated_frontier, rotated_hits, *pull["rotated"], done_rotated, row_size)
-            nodes = _apply_dense(level, full, target, n_natural, natural_hits, rotated_hits,
-                                 clicks, sole, avoiding, natural_frontier, rotated_frontier,
-                                 done, done_rotated, quiet, row_size, stride)
+            nodes = _dense_level(level, full, target, planes[reading], planes[1 - reading],
+                                 quiet[1 - reading], *pulls, clicks, sole, avoiding, done,
+                                 done_rotated, row_size, stride, words_per_tile)
+            reading = 1 - reading
         if progress is not None:
             progress(level, nodes)
+    buffers["frontier_planes"] = planes[reading]
     return clicks, sole, avoiding
 
 

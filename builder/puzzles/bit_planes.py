@@ -1,0 +1,69 @@
+"""Bytes to bits and back, 64 at a time: the two steps a kernel needs to keep a flag
+array as bit-planes (one bit a board) and still work on it a byte a board.
+
+numba intrinsics written in LLVM IR, because a loop of numba code that packs or unpacks
+bits is not vectorised: ``mask_of`` is one compare of 64 bytes into a 64-bit mask
+(``vptestmb`` with AVX-512, a movemask sequence with AVX2), ``expand_or`` its inverse.
+Neither checks bounds: the caller guarantees that 64 bytes from ``start`` exist."""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+_BYTES = ir.VectorType(ir.IntType(8), 64)
+_FLAGS = ir.VectorType(ir.IntType(1), 64)
+_WORD = ir.IntType(64)
+
+
+def _splat(builder, value):
+    """``value`` (a byte) in every lane of a 64-byte vector."""
+    lane = builder.insert_element(ir.Constant(_BYTES, None), value, ir.Constant(ir.IntType(32), 0))
+    return builder.shuffle_vector(lane, ir.Constant(_BYTES, None),
+                                  ir.Constant(ir.VectorType(ir.IntType(32), 64), [0] * 64))
+
+
+def _bytes_at(context, builder, array_type, array, start):
+    """A pointer to the 64 bytes of a uint8 array from index ``start``."""
+    data = context.make_array(array_type)(context, builder, array).data
+    return builder.bitcast(builder.gep(data, [start]), _BYTES.as_pointer())
+
+
+def _check(array, start, value):
+    if not (isinstance(array, types.Array) and array.dtype == types.uint8 and array.ndim == 1
+            and array.layout == "C"):
+        raise TypeError("a contiguous one-dimensional uint8 array is needed")
+    if not (isinstance(start, types.Integer) and value == types.uint8):
+        raise TypeError("an integer start and a uint8 value are needed")
+
+
+@intrinsic
+def mask_of(typingctx, array, start, value):
+    """Bit j set where ``array[start + j] & value`` is not zero, j = 0 .. 63."""
+    _check(array, start, value)
+
+    def codegen(context, builder, signature, args):
+        pointer = _bytes_at(context, builder, signature.args[0], args[0], args[1])
+        tested = builder.and_(builder.load(pointer, align=1), _splat(builder, args[2]))
+        flags = builder.icmp_unsigned("!=", tested, ir.Constant(_BYTES, None))
+        return builder.bitcast(flags, _WORD)
+
+    return types.uint64(array, start, value), codegen
+
+
+@intrinsic
+def expand_or(typingctx, array, start, word, value):
+    """``array[start + j] |= value`` where bit j of ``word`` is set, j = 0 .. 63."""
+    _check(array, start, value)
+    if word != types.uint64:
+        raise TypeError("a uint64 word is needed")
+
+    def codegen(context, builder, signature, args):
+        pointer = _bytes_at(context, builder, signature.args[0], args[0], args[1])
+        flags = builder.bitcast(args[2], _FLAGS)
+        chosen = builder.select(flags, _splat(builder, args[3]), ir.Constant(_BYTES, None))
+        builder.store(builder.or_(builder.load(pointer, align=1), chosen), pointer, align=1)
+        return context.get_dummy_value()
+
+    return types.void(array, start, word, value), codegen
