@@ -36,8 +36,8 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange
 
-from builder.puzzles.bit_planes import expand_or, mask_of
 from builder.puzzles.bits import lowest_bit, popcount
+from builder.puzzles.intrinsics import expand_or, mask_of, prefetch
 from builder.puzzles.tricolore.target_search import (
     click_rank,
     mark_predecessors,
@@ -203,6 +203,22 @@ def _unpack_tile(planes, first_plane, n_planes, region, words_per_tile, into):
             expand_or(into, word * WORD_BITS, plane[region + word], bit)
 
 
+@njit(cache=True, inline="always")
+def _prefetch_tile(tile, clicks, sole, avoiding, done, row_size, stride, n_tiles):
+    """Ask for the open blocks of a tile's boards' three arrays: a tile's blocks are
+    ``stride`` apart, too far for the hardware prefetchers to follow."""
+    if tile >= n_tiles:
+        return
+    for q in range(row_size):
+        if done[q * n_tiles + tile]:
+            continue
+        base = q * stride + tile * row_size
+        for at in (base, base + WORD_BITS, base + row_size - 1):  # every line of the block
+            prefetch(clicks, at)
+            prefetch(sole, at)
+            prefetch(avoiding, at)
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _dense_level(level, full, target, planes, planes_next, quiet_next, natural_sources,
                  rotated_sources, natural_lengths, natural_offsets, natural_deltas,
@@ -245,6 +261,7 @@ def _dense_level(level, full, target, planes, planes_next, quiet_next, natural_s
                 done_rotated[first : first + row_size] = True
                 quiet_next[tile] = True
             continue
+        _prefetch_tile(tile + 1, clicks, sole, avoiding, done, row_size, stride, n_tiles)
         natural_hits = _tile_bytes(row_size)
         rotated_hits = _tile_bytes(row_size)
         _pull_tile(planes, 0, natural_hits, tile, closed_rows, False, natural_sources,

@@ -1,15 +1,18 @@
-"""Bytes to bits and back, 64 at a time: the two steps a kernel needs to keep a flag
-array as bit-planes (one bit a board) and still work on it a byte a board.
+"""Steps numba does not offer, written in LLVM IR as numba intrinsics, for the kernels.
 
-numba intrinsics written in LLVM IR, because a loop of numba code that packs or unpacks
-bits is not vectorised: ``mask_of`` is one compare of 64 bytes into a 64-bit mask
-(``vptestmb`` with AVX-512, a movemask sequence with AVX2), ``expand_or`` its inverse.
-Neither checks bounds: the caller guarantees that 64 bytes from ``start`` exist."""
+Bytes to bits and back, 64 at a time, so that a kernel can keep flags as bit-planes (a
+bit a board) and still work on them a byte a board (a loop of numba code that packs or
+unpacks bits is not vectorised): ``mask_of`` is one compare of 64 bytes into a 64-bit
+mask (``vptestmb`` with AVX-512, a movemask sequence with AVX2), ``expand_or`` its
+inverse.  ``prefetch`` asks for a cache line a kernel will read soon, where its reads
+jump too far for the hardware to guess.  None checks bounds: the caller guarantees that
+64 bytes from ``start`` exist (``prefetch`` of any address is harmless)."""
 
 from __future__ import annotations
 
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 _BYTES = ir.VectorType(ir.IntType(8), 64)
@@ -67,3 +70,24 @@ def expand_or(typingctx, array, start, word, value):
         return context.get_dummy_value()
 
     return types.void(array, start, word, value), codegen
+
+
+@intrinsic
+def prefetch(typingctx, array, start):
+    """Ask for the cache line of ``array[start]`` (for reading, kept in every cache)."""
+    if not (isinstance(array, types.Array) and isinstance(start, types.Integer)):
+        raise TypeError("an array and an integer index are needed")
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]),
+            "llvm.prefetch.p0")
+        builder.call(function, [pointer, ir.Constant(i32, 0), ir.Constant(i32, 3),
+                                ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(array, start), codegen
+
