@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from builder.puzzles.tricolore import Tricolore
 from builder.puzzles.tricolore.decomposition import DecompositionSolver
-from builder.puzzles.tricolore.tables import ARRAYS, target_spec
+from builder.puzzles.tricolore.tables import APPLET_TARGETS_4X4, ARRAYS, target_spec
 from builder.reader import Tables
 from builder.routine import build_table, table_path
 from builder.walk import Walking
@@ -257,12 +257,12 @@ def test_the_stream_kernel_is_exact_whichever_way_each_level_goes(monkeypatch, f
             assert np.array_equal(expected, got), (rules.format(target), name)
 
 
-def test_a_stored_4x4_table_equals_the_general_kernel(data_dir):
-    """The applet's all-red target, built by the stream kernel (`make tables`), against
+@pytest.mark.parametrize("target", APPLET_TARGETS_4X4)
+def test_a_stored_4x4_table_equals_the_general_kernel(data_dir, target):
+    """The applet's three targets, built by the stream kernel (`make tables`), against
     the general single-target kernel run here."""
     from builder.puzzles.tricolore.target_search import search_target
 
-    target = "RRRR.RRRR.RRRR.RRRR"
     general = search_target(FULL.half_tables(), FULL.parse(target))
     for name, expected, stored in zip(ARRAYS, general, target_arrays(data_dir, 4, 4, target)):
         assert np.array_equal(expected, stored), name
