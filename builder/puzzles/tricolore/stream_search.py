@@ -391,6 +391,22 @@ def _merge_frontier(planes, frontier, n_natural, row_size, stride, words_per_til
                                                        << n_natural))
 
 
+AHEAD = 64
+"""How many boards of a list ahead a pushed level asks for the lines it will touch: the
+boards are anywhere in the arrays, and a line missed costs a full trip to memory."""
+
+
+@njit(cache=True, inline="always")
+def _prefetch_board(board, hits, hits_second, clicks, sole, avoiding, frontier):
+    """Ask for the lines a pushed level's settling of ``board`` reads or writes."""
+    prefetch(hits, board)
+    prefetch(hits_second, board)
+    prefetch(clicks, board)
+    prefetch(sole, board)
+    prefetch(avoiding, board)
+    prefetch(frontier, board)
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _push(level, full, target, boards, n_boards_listed, frontier, hits, hits_second, touched,
           touched_second, split, n_high, colour_low, colour_high, retreat_low, retreat_high,
@@ -405,7 +421,10 @@ def _push(level, full, target, boards, n_boards_listed, frontier, hits, hits_sec
         into = hits if half == 0 else hits_second
         listing = touched if half == 0 else touched_second
         count = 0
-        for index in range(half * n_boards_listed // 2, (half + 1) * n_boards_listed // 2):
+        last = (half + 1) * n_boards_listed // 2
+        for index in range(half * n_boards_listed // 2, last):
+            if index + AHEAD < last:
+                prefetch(frontier, boards[index + AHEAD])
             board = boards[index]
             mask = np.int64(frontier[board])
             frontier[board] = 0
@@ -423,6 +442,9 @@ def _push(level, full, target, boards, n_boards_listed, frontier, hits, hits_sec
         first = 0 if half == 0 else n_touched[0]
         count = 0
         for index in range(n_touched[half]):
+            if index + AHEAD < n_touched[half]:
+                _prefetch_board(listing[index + AHEAD], hits, hits_second, clicks, sole,
+                                avoiding, frontier)
             board = listing[index]
             if half == 1 and hits[board] != 0:
                 continue
@@ -438,6 +460,8 @@ def _push(level, full, target, boards, n_boards_listed, frontier, hits, hits_sec
         into = hits if half == 0 else hits_second
         listing = touched if half == 0 else touched_second
         for index in range(n_touched[half]):
+            if index + AHEAD < n_touched[half]:
+                prefetch(into, listing[index + AHEAD])
             into[listing[index]] = 0
     for index in range(listed[1]):  # moved down: a forward copy never overwrites its source
         boards[listed[0] + index] = boards[n_touched[0] + index]
