@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
-from numba import njit
+from numba import njit, prange
 
-from builder.puzzles.intrinsics import expand_or, mask_of, prefetch
+from builder.puzzles.intrinsics import expand_or, mask_of, prefetch, take_next
 
 
 @njit(cache=True)
@@ -56,3 +56,22 @@ def test_a_mask_expanded_gives_back_the_bytes_it_was_taken_from():
     mask = _masks(values, np.array([0], dtype=np.int64), np.uint8(4))
     assert np.array_equal(_expanded(64, np.array([0], dtype=np.int64), mask, np.uint8(4)),
                           values)
+
+
+@njit(cache=True, parallel=True)
+def _shared_out(n_items, n_threads):
+    """Each thread takes the next item number until none is left, counting what it takes."""
+    counter = np.zeros(1, dtype=np.int64)
+    taken = np.zeros(n_items, dtype=np.int64)
+    for _ in prange(n_threads):
+        item = take_next(counter, 0)
+        while item < n_items:
+            taken[item] += 1
+            item = take_next(counter, 0)
+    return taken
+
+
+def test_threads_taking_the_next_number_take_every_item_once():
+    # a plain read-add-write would let two threads take one item (a count of 2) and
+    # skip none; an unshared counter would give every item to every thread
+    assert (_shared_out(200_000, 2) == 1).all()

@@ -91,3 +91,19 @@ def prefetch(typingctx, array, start):
 
     return types.void(array, start), codegen
 
+
+
+@intrinsic
+def take_next(typingctx, counter, index):
+    """``counter[index] += 1`` as one atomic step, returning the value before: threads
+    share out work items by taking the next number (an int64 array)."""
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64
+            and isinstance(index, types.Integer)):
+        raise TypeError("an int64 array and an integer index are needed")
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        return builder.atomic_rmw("add", builder.gep(data, [args[1]]),
+                                  ir.Constant(ir.IntType(64), 1), "seq_cst")
+
+    return types.int64(counter, index), codegen

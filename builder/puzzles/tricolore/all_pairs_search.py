@@ -26,8 +26,9 @@ Imported lazily: nothing on the query path compiles numba.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
+from builder.puzzles.intrinsics import take_next
 from builder.puzzles.tricolore.tables import TARGETS_PER_TASK as BATCH
 
 UNREACHABLE = 255
@@ -61,87 +62,105 @@ def _unslice(planes, count, present, out_words, board, word0):
         out_words[board, word0 + group] = (value & ~absent) | absent
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _search_batch(successors, targets, clicks_words, sole_words, avoiding_words):
+@njit(cache=True, nogil=True)
+def _search_lane(successors, targets, lane, clicks_words, sole_words, avoiding_words):
+    """The searches towards the 64 targets of one lane (``targets[64 * lane ..]``), each
+    a bit of a word; writes their columns of the three arrays and returns the depth of
+    the deepest (-1: deeper than the planes hold).  A lane's arrays (a word a node) stay
+    in the core's own cache on boards of 4x2's size."""
     n_boards, n_squares = successors.shape
-    lanes = (targets.shape[0] + 63) // 64
-    frontier = np.zeros((n_boards, n_squares, lanes), dtype=np.uint64)
-    visited = np.zeros((n_boards, n_squares, lanes), dtype=np.uint64)
-    following = np.zeros((n_boards, n_squares, lanes), dtype=np.uint64)
-    visited_free = np.zeros((n_boards, lanes), dtype=np.uint64)
-    has_sole = np.zeros((n_boards, lanes), dtype=np.uint64)
-    has_avoiding = np.zeros((n_boards, lanes), dtype=np.uint64)
-    level_planes = np.zeros((n_boards, lanes, LEVEL_PLANES), dtype=np.uint64)
-    sole_planes = np.zeros((n_boards, lanes, SQUARE_PLANES), dtype=np.uint64)
-    avoiding_planes = np.zeros((n_boards, lanes, LEVEL_PLANES), dtype=np.uint64)
-    progressed = np.zeros(n_boards, dtype=np.uint8)
-    for t in range(targets.shape[0]):
+    frontier = np.zeros((n_boards, n_squares), dtype=np.uint64)
+    visited = np.zeros((n_boards, n_squares), dtype=np.uint64)
+    following = np.zeros((n_boards, n_squares), dtype=np.uint64)
+    visited_free = np.zeros(n_boards, dtype=np.uint64)
+    has_sole = np.zeros(n_boards, dtype=np.uint64)
+    has_avoiding = np.zeros(n_boards, dtype=np.uint64)
+    level_planes = np.zeros((n_boards, LEVEL_PLANES), dtype=np.uint64)
+    sole_planes = np.zeros((n_boards, SQUARE_PLANES), dtype=np.uint64)
+    avoiding_planes = np.zeros((n_boards, LEVEL_PLANES), dtype=np.uint64)
+    for t in range(64 * lane, min(targets.shape[0], 64 * lane + 64)):
         bit = np.uint64(1) << np.uint64(t % 64)
         for square in range(n_squares):
-            frontier[targets[t], square, t // 64] |= bit
-            visited[targets[t], square, t // 64] |= bit
+            frontier[targets[t], square] |= bit
+            visited[targets[t], square] |= bit
     level = 0
     while True:
         level += 1
         if level > MAX_LEVEL:
             return -1
-        for board in prange(n_boards):
-            any_fresh = np.uint64(0)
-            for lane in range(lanes):
-                # A search reaches (board, last) from any successor except the one
-                # through square `last`: bits seen twice come from two squares.
-                seen = np.uint64(0)
-                twice = np.uint64(0)
-                for square in range(n_squares):
-                    successor = successors[board, square]
-                    if successor >= 0:
-                        reached = frontier[successor, square, lane]
-                        twice |= seen & reached
-                        seen |= reached
-                before = visited_free[board, lane]
-                new_free = seen & ~before
-                visited_free[board, lane] = before | new_free
-                any_fresh |= new_free
-                late = np.uint64(0)
-                for last in range(n_squares):
-                    successor = successors[board, last]
-                    own = frontier[successor, last, lane] if successor >= 0 else np.uint64(0)
-                    new = (twice | (seen & ~own)) & ~visited[board, last, lane]
-                    following[board, last, lane] = new
-                    visited[board, last, lane] |= new
-                    any_fresh |= new
-                    # the sole optimal first click: every other last click is reached now
-                    lagging = new_free & ~visited[board, last, lane]
-                    if lagging:
-                        has_sole[board, lane] |= lagging
-                        for plane in range(SQUARE_PLANES):
-                            if (last >> plane) & 1:
-                                sole_planes[board, lane, plane] |= lagging
-                    # reached only after the free node: the distance avoiding that click
-                    late |= new & before
-                if new_free:
-                    for plane in range(LEVEL_PLANES):
-                        if (level >> plane) & 1:
-                            level_planes[board, lane, plane] |= new_free
-                if late:
-                    has_avoiding[board, lane] |= late
-                    for plane in range(LEVEL_PLANES):
-                        if (level >> plane) & 1:
-                            avoiding_planes[board, lane, plane] |= late
-            progressed[board] = 1 if any_fresh else 0
-        if not progressed.any():
+        progressed = False
+        for board in range(n_boards):
+            # A search reaches (board, last) from any successor except the one through
+            # square `last`: bits seen twice come from two squares.
+            seen = np.uint64(0)
+            twice = np.uint64(0)
+            for square in range(n_squares):
+                successor = successors[board, square]
+                if successor >= 0:
+                    reached = frontier[successor, square]
+                    twice |= seen & reached
+                    seen |= reached
+            before = visited_free[board]
+            new_free = seen & ~before
+            visited_free[board] = before | new_free
+            any_fresh = new_free
+            late = np.uint64(0)
+            for last in range(n_squares):
+                successor = successors[board, last]
+                own = frontier[successor, last] if successor >= 0 else np.uint64(0)
+                new = (twice | (seen & ~own)) & ~visited[board, last]
+                following[board, last] = new
+                visited[board, last] |= new
+                any_fresh |= new
+                # the sole optimal first click: every other last click is reached now
+                lagging = new_free & ~visited[board, last]
+                if lagging:
+                    has_sole[board] |= lagging
+                    for plane in range(SQUARE_PLANES):
+                        if (last >> plane) & 1:
+                            sole_planes[board, plane] |= lagging
+                # reached only after the free node: the distance avoiding that click
+                late |= new & before
+            if new_free:
+                for plane in range(LEVEL_PLANES):
+                    if (level >> plane) & 1:
+                        level_planes[board, plane] |= new_free
+            if late:
+                has_avoiding[board] |= late
+                for plane in range(LEVEL_PLANES):
+                    if (level >> plane) & 1:
+                        avoiding_planes[board, plane] |= late
+            progressed |= any_fresh != 0
+        if not progressed:
             break
         frontier, following = following, frontier
-    for board in prange(n_boards):
-        for lane in range(lanes):
-            word0 = lane * 8
-            _unslice(level_planes[board, lane], LEVEL_PLANES, visited_free[board, lane],
-                     clicks_words, board, word0)
-            _unslice(sole_planes[board, lane], SQUARE_PLANES, has_sole[board, lane],
-                     sole_words, board, word0)
-            _unslice(avoiding_planes[board, lane], LEVEL_PLANES, has_avoiding[board, lane],
-                     avoiding_words, board, word0)
+    word0 = lane * 8
+    for board in range(n_boards):
+        _unslice(level_planes[board], LEVEL_PLANES, visited_free[board], clicks_words, board,
+                 word0)
+        _unslice(sole_planes[board], SQUARE_PLANES, has_sole[board], sole_words, board, word0)
+        _unslice(avoiding_planes[board], LEVEL_PLANES, has_avoiding[board], avoiding_words,
+                 board, word0)
     return level - 1
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _search_batch(successors, targets, clicks_words, sole_words, avoiding_words, n_threads):
+    """Every lane of the batch on ``n_threads`` threads; returns the deepest search's
+    depth (-1: too deep).  The lanes are independent, so the threads share them out by
+    taking the next one when done, with no step in common: a thread slowed by another
+    process on its core takes fewer lanes instead of holding the other up at every
+    level."""
+    lanes = (targets.shape[0] + 63) // 64
+    depths = np.zeros(lanes, dtype=np.int64)
+    next_lane = np.zeros(1, dtype=np.int64)
+    for _ in prange(min(n_threads, lanes)):
+        lane = take_next(next_lane, 0)
+        while lane < lanes:
+            depths[lane] = _search_lane(successors, targets, lane, clicks_words, sole_words,
+                                        avoiding_words)
+            lane = take_next(next_lane, 0)
+    return -1 if depths.min() < 0 else depths.max()
 
 
 def search_targets(
@@ -161,6 +180,7 @@ def search_targets(
         np.ascontiguousarray(successors, dtype=np.int32),
         targets,
         *(b.view(np.uint64) for b in batch),
+        get_num_threads(),
     )
     if depth < 0:
         raise OverflowError(f"search deeper than {MAX_LEVEL} levels: widen LEVEL_PLANES")
