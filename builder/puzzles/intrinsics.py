@@ -82,9 +82,11 @@ def prefetch(typingctx, array, start):
         data = context.make_array(signature.args[0])(context, builder, args[0]).data
         pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(8).as_pointer())
         i32 = ir.IntType(32)
+        # the name for typed pointers (older llvmlite), which LLVM with opaque pointers
+        # (numba now) still accepts and renames
         function = cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]),
-            "llvm.prefetch.p0")
+            "llvm.prefetch.p0i8")
         builder.call(function, [pointer, ir.Constant(i32, 0), ir.Constant(i32, 3),
                                 ir.Constant(i32, 1)])
         return context.get_dummy_value()
