@@ -5,8 +5,10 @@ bit a board) and still work on them a byte a board (a loop of numba code that pa
 unpacks bits is not vectorised): ``mask_of`` is one compare of 64 bytes into a 64-bit
 mask (``vptestmb`` with AVX-512, a movemask sequence with AVX2), ``expand_or`` its
 inverse.  ``prefetch`` asks for a cache line a kernel will read soon, where its reads
-jump too far for the hardware to guess.  None checks bounds: the caller guarantees that
-64 bytes from ``start`` exist (``prefetch`` of any address is harmless)."""
+jump too far for the hardware to guess.  ``take_next`` is an atomic counter, for threads
+that share out work items.  None checks bounds: the caller guarantees that 64 bytes from
+``start`` exist, or that ``counter[index]`` does (``prefetch`` of any address is
+harmless)."""
 
 from __future__ import annotations
 
@@ -27,10 +29,16 @@ def _splat(builder, value):
                                   ir.Constant(ir.VectorType(ir.IntType(32), 64), [0] * 64))
 
 
+def _element_pointer(context, builder, array_type, array, index):
+    """A pointer to ``array[index]`` (a one-dimensional contiguous array)."""
+    data = context.make_array(array_type)(context, builder, array).data
+    return builder.gep(data, [index])
+
+
 def _bytes_at(context, builder, array_type, array, start):
     """A pointer to the 64 bytes of a uint8 array from index ``start``."""
-    data = context.make_array(array_type)(context, builder, array).data
-    return builder.bitcast(builder.gep(data, [start]), _BYTES.as_pointer())
+    return builder.bitcast(_element_pointer(context, builder, array_type, array, start),
+                           _BYTES.as_pointer())
 
 
 def _check(array, start, value):
@@ -79,8 +87,9 @@ def prefetch(typingctx, array, start):
         raise TypeError("an array and an integer index are needed")
 
     def codegen(context, builder, signature, args):
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(8).as_pointer())
+        pointer = builder.bitcast(
+            _element_pointer(context, builder, signature.args[0], args[0], args[1]),
+            ir.IntType(8).as_pointer())
         i32 = ir.IntType(32)
         # the name for typed pointers (older llvmlite), which LLVM with opaque pointers
         # (numba now) still accepts and renames
@@ -94,7 +103,6 @@ def prefetch(typingctx, array, start):
     return types.void(array, start), codegen
 
 
-
 @intrinsic
 def take_next(typingctx, counter, index):
     """``counter[index] += 1`` as one atomic step, returning the value before: threads
@@ -104,8 +112,8 @@ def take_next(typingctx, counter, index):
         raise TypeError("an int64 array and an integer index are needed")
 
     def codegen(context, builder, signature, args):
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        return builder.atomic_rmw("add", builder.gep(data, [args[1]]),
-                                  ir.Constant(ir.IntType(64), 1), "seq_cst")
+        return builder.atomic_rmw(
+            "add", _element_pointer(context, builder, signature.args[0], args[0], args[1]),
+            ir.Constant(ir.IntType(64), 1), "seq_cst")
 
     return types.int64(counter, index), codegen

@@ -125,6 +125,20 @@ def _rotated_bit(rank, row_size, tile_bits):
     return (x // row_size) * tile_bits + (x % row_size) * row_size + rank % row_size
 
 
+@njit(cache=True, inline="always")
+def _block_rank(rotated, tile, row, row_size, stride):
+    """The layout rank of the first board of a tile's block ``row`` (a q in the natural
+    layout, an x in the rotated one)."""
+    return (tile * row_size + row) * row_size if rotated else row * stride + tile * row_size
+
+
+@njit(cache=True, inline="always")
+def _plane_bit(rotated, rank, row_size, n_tiles, tile_bits):
+    """Where a board (by its rank in the layout) is in that layout's clicks' planes."""
+    return (_rotated_bit(rank, row_size, tile_bits) if rotated
+            else _natural_bit(rank, row_size, n_tiles, tile_bits))
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _source_bits(rotated, lengths, offsets, deltas, row_size, stride, words_per_tile, out):
     """``out[i, tile * row_size + row]``: where, in the layout's click i's plane, the run
@@ -134,20 +148,15 @@ def _source_bits(rotated, lengths, offsets, deltas, row_size, stride, words_per_
     tile_bits = words_per_tile * WORD_BITS
     for index in range(lengths.shape[0]):
         length = lengths[index]
+        if length < row_size:
+            out[index] = -1
+            continue
         for tile in prange(n_tiles):
             for row in range(row_size):
-                if length < row_size:
-                    out[index, tile * row_size + row] = -1
-                    continue
-                if rotated:
-                    base = (tile * row_size + row) * row_size
-                    source = base + deltas[offsets[index] + base // length]
-                    out[index, tile * row_size + row] = _rotated_bit(source, row_size, tile_bits)
-                else:
-                    base = row * stride + tile * row_size
-                    source = base + deltas[offsets[index] + base // length]
-                    out[index, tile * row_size + row] = _natural_bit(source, row_size, n_tiles,
-                                                                     tile_bits)
+                base = _block_rank(rotated, tile, row, row_size, stride)
+                source = base + deltas[offsets[index] + base // length]
+                out[index, tile * row_size + row] = _plane_bit(rotated, source, row_size,
+                                                               n_tiles, tile_bits)
 
 
 @njit(cache=True, inline="always")
@@ -173,12 +182,10 @@ def _pull_tile(planes, first_plane, into, tile, closed_rows, rotated, sources, l
                               _bits_at(plane, at + WORD_BITS) & high, bit)
                 continue
             # boards of three rows: a click in the middle row touches every row
-            base = ((tile * row_size + row) * row_size if rotated
-                    else row * stride + tile * row_size)
+            base = _block_rank(rotated, tile, row, row_size, stride)
             for j in range(row_size):
                 source = base + j + deltas[offsets[index] + base + j]
-                at = (_rotated_bit(source, row_size, tile_bits) if rotated
-                      else _natural_bit(source, row_size, n_tiles, tile_bits))
+                at = _plane_bit(rotated, source, row_size, n_tiles, tile_bits)
                 if (plane[at >> 6] >> np.uint64(at & 63)) & np.uint64(1):
                     into[row * row_size + j] |= bit
 
