@@ -332,7 +332,10 @@ def test_undo_is_drawn_at_once_and_a_cancelled_answer_is_dropped(page, server):
     answers = re.compile(r".*/api/play/.*/(position|path).*")
     page.route(answers, lambda route: held.append(route))
     page.click("#step")
-    page.wait_for_function("() => true")  # let the held path request reach the route
+    for _ in range(50):  # the path request reaches the route a moment after the click
+        if any("/path" in route.request.url for route in held):
+            break
+        page.wait_for_timeout(100)
     page.click("#undo")
     wait_text(page, "#made", "^0$", timeout=2_000)
     assert any("/path" in route.request.url for route in held)
