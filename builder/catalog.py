@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -118,7 +117,7 @@ def _staged_catalog(final: Path):
     without an error and removed (with its write-ahead log) whatever happens."""
     from builder import workspace
 
-    staging = final.parent / f".{final.name}.building-{uuid.uuid4().hex[:8]}"
+    staging = workspace.staging_name(final)
     log = Path(f"{staging}.wal")
     workspace.staging_started(staging)
     workspace.staging_started(log)

@@ -65,7 +65,7 @@ def publishing(path: Path) -> Iterator[Path]:
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    staging = path.parent / f".{path.name}.building-{uuid.uuid4().hex[:8]}"
+    staging = workspace.staging_name(path)
     workspace.staging_started(staging)
     try:
         yield staging
@@ -110,6 +110,7 @@ class TableWriter:
                 "table_format": TABLE_FORMAT,
                 "builder_version": __version__,
                 "build_id": uuid.uuid4().hex,
+                "arrays": sorted(arrays),
             },
         )
         self.arrays = {
@@ -306,11 +307,41 @@ def resumable_staging(path: Path) -> Path:
     return Path(path).parent / f".{Path(path).name}.building"
 
 
-def publish(staging: Path, path: Path) -> None:
-    """Rename a finished build into place (the previous table is retired, then removed)."""
-    from builder.workspace import writing
+class IncompleteBuildError(OneLineError):
+    """A finished build whose staging lacks a file its arrays call for: never published."""
 
-    retired = path.parent / f".{path.name}.retired-{uuid.uuid4().hex[:8]}"
+
+def missing_from_build(staging: Path) -> list[str]:
+    """What a finished build in ``staging`` lacks before it may be published: its
+    attributes marked complete, every array its writer created (``arrays``), every chunk
+    of their grids, the checksum record and every file it records."""
+    staging = Path(staging)
+    attributes = read_attributes(staging)
+    if attributes is None:
+        return [METADATA]
+    missing = [] if attributes.get("complete") else ["the 'complete' mark"]
+    missing += [f"{name}/{METADATA}" for name in attributes.get("arrays", [])
+                if not (staging / name / METADATA).is_file()]
+    try:
+        missing += [key for key in expected_files(staging) if not (staging / key).is_file()]
+        recorded = json.loads((staging / CHECKSUMS).read_text())["crc32"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return [*missing, CHECKSUMS]
+    return missing + [key for key in recorded if not (staging / key).is_file()]
+
+
+def publish(staging: Path, path: Path) -> None:
+    """Rename a finished build into place once it is whole (``missing_from_build``; the
+    previous table is retired, then removed)."""
+    from builder.workspace import staging_name, writing
+
+    missing = missing_from_build(staging)
+    if missing:
+        raise IncompleteBuildError(
+            f"the build of {path.name} lost {', '.join(missing[:3])}"
+            f"{'...' if len(missing) > 3 else ''} before it was published (was its "
+            "staging removed by another process?): nothing was published; build it again")
+    retired = staging_name(path, "retired")
     with writing():
         if path.exists():
             os.rename(path, retired)

@@ -1,11 +1,13 @@
-"""`builder verify`: re-check every chunk's checksum, then re-derive a random sample of
-entries independently of the kernels that built them: every breadth-first array of a
-spec against its shortest-path recurrence (an entry is 1 + the best of its moves'
-entries) at sampled states, then the plug-in's own sample check.  Names no puzzle.
+"""`builder verify`: re-check every chunk's checksum, then re-derive the entries
+independently of the kernels that built them: every breadth-first array and every sparse
+table of a spec against its shortest-path recurrence (an entry is 1 + the best of its
+moves' entries) at every entry (``builder.kernels.recurrence``), then the plug-in's own
+check at a random sample.  Names no puzzle.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,14 +73,19 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
                         f"spec declares {list(shape)}: rebuild it (`make tables FORCE=1`)"), ""
         checked += "; shapes as declared"
     if spec is not None and spec.sparse is not None:
-        checked += (f"; keys ascending and indexed; recurrence holds on {samples} sampled "
-                    "positions, 0 exactly at the targets")
-        problem = _sample_sparse(spec, group, samples, rng)
+        started = time.perf_counter()
+        problem = _check_sparse(spec, group)
+        checked += (f"; keys ascending and indexed; recurrence holds at every one of "
+                    f"{group['distance'].shape[0]:,} positions, 0 exactly at the targets "
+                    f"({time.perf_counter() - started:.1f} s)")
         if problem:
             return problem, checked
     if spec is not None and spec.searches:
-        checked += f"; recurrence holds on {samples} sampled states per array"
-        problem = _sample_searches(spec, group, samples, rng)
+        started = time.perf_counter()
+        problem = _check_searches(spec, group)
+        states = sum(search.states for search in spec.searches.values())
+        checked += (f"; recurrence holds at every one of {states:,} states "
+                    f"({time.perf_counter() - started:.1f} s)")
         if problem:
             return problem, checked
     own = Verifying.of(puzzle).verify_checks(attributes)
@@ -96,20 +103,14 @@ def _declared_shapes(spec) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def _sample_sparse(spec, group, samples: int, rng) -> str | None:
+def _check_sparse(spec, group) -> str | None:
     """A sparse table: keys strictly ascending, its index the first key of every chunk,
-    0 exactly at the targets its search picks, and at sampled positions "1 + the least
+    0 exactly at the targets its search picks, and at every position "1 + the least
     distance one move on" (a position the table lacks is never, where the table holds
     what reaches the targets; where it holds what its starts reach, it is damage)."""
+    from builder.kernels.recurrence import UNHELD
     from builder.puzzles.keys import ints_of, key_dtype, keys_of, sortable
-    from builder.sparse import (
-        NEVER_NARROW,
-        NEVER_WIDE,
-        distinct,
-        sparse_chunk,
-        successors_of,
-        targets_in,
-    )
+    from builder.sparse import NEVER_NARROW, NEVER_WIDE, distinct, sparse_chunk, targets_in
 
     search = spec.sparse
     keys, distance = sortable(group["keys"][...]), group["distance"][...]
@@ -131,49 +132,86 @@ def _sample_sparse(spec, group, samples: int, rng) -> str | None:
         return (f"key {ints_of(wrong)[0]} holds "
                 f"{int(distance[np.searchsorted(keys, wrong)[0]])}, but 0 is exactly the "
                 "targets")
-    for at in rng.integers(0, len(keys), min(samples, len(keys))):
-        key = keys[int(at):int(at) + 1]
-        after = successors_of(key, search.successors, search.most_moves, search.parameters)
-        where = np.minimum(np.searchsorted(keys, after), len(keys) - 1)
-        held = keys[where] == after
-        if search.starts and not held.all():
-            return (f"key {ints_of(key)[0]}: a move leads to key "
-                    f"{ints_of(after[~held][:1])[0]}, not held")
-        values = [int(v) for v in distance[where[held]] if v != never]
-        is_target = bool(len(targets)) and bool((targets == key[0]).any())
-        expected = 0 if is_target else (min(values) + 1 if values else never)
-        if int(distance[int(at)]) != expected:
-            return (f"key {ints_of(key)[0]} holds {int(distance[int(at)])}, the recurrence "
-                    f"gives {expected}")
-    return None
+    index, expected = _first_broken_sparse(search, keys, distance, never)
+    if index < 0:
+        return None
+    key = ints_of(keys[index:index + 1])[0]
+    if expected == UNHELD:
+        return f"key {key}: a move leads to a key the table does not hold"
+    return f"key {key} holds {int(distance[index])}, the recurrence gives {expected}"
 
 
-def _sample_searches(spec, group, samples: int, rng) -> str | None:
+def _first_broken_sparse(search, keys: np.ndarray, distance: np.ndarray, never: int
+                         ) -> tuple[int, int]:
+    """The first entry of a sparse table that breaks the recurrence and the value it
+    should hold, or (-1, 0): by the plug-in's numba moves, or its plain-Python ones."""
+    from builder.kernels import recurrence
+    from builder.puzzles.keys import words_of
+
+    is_target = np.ascontiguousarray(distance == 0)
+    wide_distance = np.ascontiguousarray(distance, dtype=np.uint16)
+    closed = bool(search.starts)
+    if search.plain:
+        return _first_broken_plain(search, keys, wide_distance, is_target, never)
+    from builder.puzzles.specs import resolved
+
+    parameters = np.ascontiguousarray(search.parameters, dtype=np.int64)
+    kernel, stored = ((recurrence.first_broken_sparse_wide, words_of(keys))
+                      if search.key_words == 2 else (recurrence.first_broken_sparse, keys))
+    return recurrence.in_parts(kernel, (resolved(search.successors), parameters,
+                                        np.ascontiguousarray(stored), wide_distance,
+                                        is_target, np.int64(never),
+                                        np.int64(search.most_moves), closed), len(keys))
+
+
+def _first_broken_plain(search, keys: np.ndarray, distance: np.ndarray,
+                        is_target: np.ndarray, never: int) -> tuple[int, int]:
+    """``_first_broken_sparse`` for plain-Python moves (a plug-in's start, small tables)."""
+    from builder.kernels.recurrence import UNHELD
+    from builder.puzzles.keys import ints_of, keys_of
+
+    for index, key in enumerate(ints_of(keys)):
+        if is_target[index]:
+            expected = 0
+        else:
+            after = keys_of(list(search.successors(key)), search.key_words)
+            where = np.minimum(np.searchsorted(keys, after), len(keys) - 1)
+            held = keys[where] == after
+            if search.starts and not held.all():
+                return index, UNHELD
+            values = distance[where[held]]
+            values = values[values != never]
+            expected = int(values.min()) + 1 if len(values) else never
+        if int(distance[index]) != expected:
+            return index, expected
+    return -1, 0
+
+
+def _check_searches(spec, group) -> str | None:
+    """Every breadth-first array of a spec: 0 exactly at its sources, and at every state
+    "1 + the least value one move on" (never where no move reaches a source)."""
+    from builder.kernels.recurrence import first_broken_dense, in_parts
     from builder.puzzles.specs import resolved
 
     for name, search in spec.searches.items():
-        distance = group[name][...]  # whole: a zarr read per entry would take minutes
+        distance = np.ascontiguousarray(group[name][...], dtype=np.uint16)
         sources = {int(source) for source in search.sources}
-        step = resolved(search.moves or search.neighbours)
-        parameters = np.asarray(search.parameters, dtype=np.int64)
         never = 65535 if search.wide else 255
-        found = np.empty(search.most_neighbours, np.int64)
         # 0 exactly at the sources, checked whole: a forgery that shifts every entry keeps
         # the recurrence at every other state
-        zeros = np.flatnonzero(np.asarray(distance) == 0)
+        zeros = np.flatnonzero(distance == 0)
         if zeros.tolist() != sorted(sources):
             wrong = min(set(zeros.tolist()) ^ sources)
             return (f"{name}: state {wrong} holds {int(distance[wrong])}, but 0 is exactly "
                     "the search's sources")
-        for state in rng.integers(0, search.states, samples):
-            state = int(state)
-            after = [int(distance[int(other)])
-                     for other in found[:step(state, parameters, found)]]
-            reachable = [value for value in after if value != never]
-            expected = 0 if state in sources else (min(reachable) + 1 if reachable else never)
-            if int(distance[state]) != expected:
-                return (f"{name}: state {state} holds {int(distance[state])}, the recurrence "
-                        f"gives {expected}")
+        state, expected = in_parts(first_broken_dense, (
+            resolved(search.moves or search.neighbours),
+            np.ascontiguousarray(search.parameters, dtype=np.int64), distance,
+            np.ascontiguousarray(distance == 0), np.int64(never),
+            np.int64(search.most_neighbours)), len(distance))
+        if state >= 0:
+            return (f"{name}: state {state} holds {int(distance[state])}, the recurrence "
+                    f"gives {expected}")
     return None
 
 

@@ -3,7 +3,8 @@ time unless the plug-in offers one where no table answers).
 
 From each node the walk takes the first legal move whose node is exactly one move nearer
 the target, reading the distances of all of a node's successors at once through the
-plug-in's ``distances`` hook; every puzzle's `query path` and the page's hints come
+plug-in's ``distances`` hook and refusing a node where they contradict its own
+(``check_recurrence``: a table altered with its checksums recomputed); every puzzle's `query path` and the page's hints come
 through ``walk_node``, and one printer (`query path`) shows what it returns; ``move_values``
 gives every legal move's distance after it (`query moves`).  Where no table answers, a
 plug-in's search stands in, or on request its instant approximate solver (the page's
@@ -12,7 +13,7 @@ hints).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,7 @@ from builder.puzzles.base import FoundPath, Part, TableLookup
 from builder.puzzles.work import expensive
 
 __all__ = ["FoundPath", "MoveValue", "UnreachableError", "answered_distance",
-           "distance_between", "move_values", "walk", "walk_node"]
+           "check_recurrence", "distance_between", "move_values", "walk", "walk_node"]
 
 
 class Walking(Part):
@@ -105,25 +106,19 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
         if found is None:
             raise
         return found
+    if not remaining:  # 0 or never: one step of the recurrence, as every other node's
+        check_recurrence(puzzle, tables, variant, node, target, remaining)
     if remaining is None:
         raise UnreachableError(walking.explain_unreachable(variant, position, target))
     nodes, labels = [node], []
     distances = walking.distances  # looked up once: a walk asks at every step
     while remaining > 0:
-        options = puzzle.moves(variant, node)
-        if isinstance(options, list):
-            taken, states = options, [move.state for move in options]
-        else:  # made as asked for: the distances take them as they come
-            taken = []
-            states = _states_taken(options, taken)
-        for index, distance in enumerate(distances(tables, variant, states, target)):
-            if distance == remaining - 1:
-                move = taken[index]
-                break
-        else:
-            raise CorruptTableError(f"the {puzzle.name} tables are inconsistent at "
-                                    f"{puzzle.format(variant, node)}: rebuild them "
-                                    "(`make tables FORCE=1`)")
+        # every move's distance, not just the first one nearer: a node none of whose
+        # moves is nearer than one less is what makes the path the shortest
+        options = list(puzzle.moves(variant, node))
+        after = list(distances(tables, variant, [move.state for move in options], target))
+        check_recurrence(puzzle, tables, variant, node, target, remaining, after)
+        move = options[after.index(remaining - 1)]
         node, remaining = move.state, remaining - 1
         nodes.append(node)
         labels.append(move.label)
@@ -131,13 +126,6 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
         raise CorruptTableError(f"the {puzzle.name} tables: the walk did not end on the "
                                 "target; rebuild them (`make tables FORCE=1`)")
     return FoundPath(tuple(nodes), tuple(labels))
-
-
-def _states_taken(moves: Iterator, taken: list) -> Iterator:
-    """Each move's node, the move kept in ``taken`` as its node is handed on."""
-    for move in moves:
-        taken.append(move)
-        yield move.state
 
 
 def _searched(puzzle, variant, node, target) -> FoundPath | None:
@@ -169,7 +157,7 @@ def answered_distance(puzzle, tables, variant, node, target, search: bool = True
     ``(length or None when unreachable, "search", "")``; else ``(None, "none", why)``
     with the missing table's message."""
     try:
-        return puzzle.distance(tables, variant, node, target), "table", ""
+        distance = puzzle.distance(tables, variant, node, target)
     except MissingTableError as missing:
         if not search:
             return None, "none", str(missing)
@@ -182,6 +170,40 @@ def answered_distance(puzzle, tables, variant, node, target, search: bool = True
         if not found.optimal:  # a path, not a distance: never answered as one
             return None, "none", f"{found.how} finds a path, not the fewest moves"
         return found.length, "search", ""
+    check_recurrence(puzzle, tables, variant, node, target, distance)
+    return distance, "table", ""
+
+
+def check_recurrence(puzzle, tables, variant, node, target, distance: int | None,
+                     after: list[int | None] | None = None) -> None:
+    """Refuse (CorruptTableError, one line) a distance read from the tables that one step
+    of the shortest-path recurrence contradicts: 0 exactly where the walk has arrived,
+    else some move one nearer and none nearer than that, or none reaching the target
+    where the distance is "never".  ``after``: the distances after each legal move, where
+    the caller has read them already.  Checksums catch damage; this catches a table
+    whose values were altered and its checksums recomputed, before it is ever printed."""
+    walking = Walking.of(puzzle)
+    if after is None:
+        after = list(walking.distances(tables, variant,
+                                       [move.state for move in puzzle.moves(variant, node)],
+                                       target))
+    reachable = [value for value in after if value is not None]
+    nearest = min(reachable) if reachable else None
+    arrived = walking.at_target(variant, node, target)
+    if arrived:
+        consistent = distance == 0
+    elif distance is None:
+        consistent = nearest is None
+    else:
+        consistent = distance > 0 and nearest == distance - 1
+    if not consistent:
+        said = "never" if distance is None else distance
+        raise CorruptTableError(
+            f"the {puzzle.name} tables contradict themselves at "
+            f"{puzzle.format(variant, node)}: it holds {said}, but "
+            + ("it is the target" if arrived else
+               f"its nearest move leads to {'never' if nearest is None else nearest}")
+            + "; rebuild them (`make tables FORCE=1`)")
 
 
 def _node_distance(puzzle, tables, variant, node, target) -> int | None:
@@ -196,13 +218,16 @@ def _node_distance(puzzle, tables, variant, node, target) -> int | None:
 def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list[MoveValue]]:
     """The distance from ``node`` and every legal move with the distance after it (by the
     plug-in's search, a move at a time, where no table answers)."""
-    here = _node_distance(puzzle, tables, variant, node, target)
     options = list(puzzle.moves(variant, node))
     try:
+        here = puzzle.distance(tables, variant, node, target)
         after = list(Walking.of(puzzle).distances(tables, variant,
                                                   [move.state for move in options], target))
     except MissingTableError:  # the plug-in's search answers, one move at a time
+        here = _node_distance(puzzle, tables, variant, node, target)
         after = [_node_distance(puzzle, tables, variant, move.state, target)
                  for move in options]
+    else:  # the values read already are the recurrence's step
+        check_recurrence(puzzle, tables, variant, node, target, here, after)
     return here, [MoveValue(move.label, move.state, distance)
                   for move, distance in zip(options, after)]

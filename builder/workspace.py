@@ -1,14 +1,17 @@
 """A builder's hold on a data directory, and a build that stops at once on Ctrl-C.
 
-Owns three guarantees every ``builder`` command that writes relies on:
+Owns three guarantees every writer of a data directory relies on (a ``builder`` command,
+``query path --build-table``, a server building a table on request):
 
-- one builder at a time per data directory: an exclusive lock (``.builder.lock``), whose
-  file names the holder, so a second builder says in one line which build has it
-  (the kernel releases the lock when the holder exits, however it exits);
+- one writer at a time per data directory: an exclusive lock (``.builder.lock``), whose
+  file names the holder, so a second writer says in one line which build has it (the
+  kernel releases the lock when the holder exits, however it exits); a command holds it
+  until it exits (``hold``), a server only while it builds (``holding``);
 - the directory is checked before any work: a file, a read-only folder or one that
   cannot be created is a one-line error, not a traceback half-way through a build;
-- staging left by a builder that was killed is swept away when the next one starts
-  (the resumable ``.NAME.zarr.building`` folders are kept: they are how a build resumes).
+- staging is named after the process that writes it (``staging_name``), and a writer
+  that takes the lock sweeps away only the staging whose process is gone (the
+  resumable ``.NAME.zarr.building`` folders are kept: they are how a build resumes).
 
 ``run_interruptibly`` runs a command in a worker thread so that Ctrl-C is answered by the
 main thread within a fraction of a second even while a kernel runs (kernels release the
@@ -24,6 +27,7 @@ import shutil
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,6 +40,10 @@ _held: dict[str, int] = {}
 class DataDirectoryError(OneLineError):
     """The data directory cannot be used: not a directory, read-only, or held by another
     builder."""
+
+
+class DirectoryHeldError(DataDirectoryError):
+    """Another writer holds the data directory's lock."""
 
 
 def _check_directory(data: Path, create: bool) -> Path:
@@ -57,13 +65,9 @@ def _check_directory(data: Path, create: bool) -> Path:
     return data
 
 
-def hold(data: Path, command: str, create: bool = True) -> None:
-    """Take the data directory for this process (until it exits), after checking that it
-    can be written; a DataDirectoryError names the builder that holds it otherwise."""
-    data = _check_directory(data, create)
-    key = str(data.resolve())
-    if key in _held:
-        return
+def _acquire(data: Path, command: str) -> int:
+    """The lock's descriptor, taken for this process and stamped with ``command``; a
+    DataDirectoryError names the writer that holds it otherwise."""
     lock_path = data / LOCK_NAME
     try:
         descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -75,28 +79,99 @@ def hold(data: Path, command: str, create: bool = True) -> None:
     except BlockingIOError:
         holder = os.pread(descriptor, 500, 0).decode(errors="replace").strip()
         os.close(descriptor)
-        raise DataDirectoryError(f"data directory {data} is being built by another "
+        raise DirectoryHeldError(f"data directory {data} is being built by another "
                                  f"builder ({holder or 'unknown'}): wait for it to finish"
                                  ) from None
     stamp = time.strftime("%Y-%m-%d %H:%M:%S")
     os.ftruncate(descriptor, 0)
     os.pwrite(descriptor, f"pid {os.getpid()}: {command[:200]}, since {stamp}".encode(), 0)
-    _held[key] = descriptor
+    return descriptor
+
+
+def hold(data: Path, command: str, create: bool = True) -> None:
+    """Take the data directory for this process (until it exits), after checking that it
+    can be written; a DataDirectoryError names the builder that holds it otherwise."""
+    data = _check_directory(data, create)
+    key = str(data.resolve())
+    if key in _held:
+        return
+    _held[key] = _acquire(data, command)
     sweep_orphans(data)
 
 
+@contextlib.contextmanager
+def holding(data: Path, command: str):
+    """Take the data directory for the block only (a server that builds a table on
+    request, and lets command-line builders in between); a DataDirectoryError at once
+    when another writer holds it."""
+    data = _check_directory(data, create=False)
+    key = str(data.resolve())
+    if key in _held:  # this process holds it already, for good
+        yield
+        return
+    descriptor = _acquire(data, command)
+    _held[key] = descriptor
+    try:
+        sweep_orphans(data)
+        yield
+    finally:
+        del _held[key]
+        os.ftruncate(descriptor, 0)
+        os.close(descriptor)  # closing the last descriptor releases the lock
+
+
+STAGING_KINDS = ("building", "retired")
+
+
+def staging_name(path: Path, kind: str = "building") -> Path:
+    """A hidden place beside ``path`` for a table being built (or one being retired),
+    named after this process: a sweep removes it only once this process is gone."""
+    if kind not in STAGING_KINDS:
+        raise ValueError(f"staging is one of {STAGING_KINDS}, not {kind!r}")
+    path = Path(path)
+    return path.parent / f".{path.name}.{kind}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+def staging_owner(name: str) -> int | None:
+    """The process a staging name names (None: not staging, or named before staging
+    carried its writer's process)."""
+    for kind in STAGING_KINDS:
+        marker = f".{kind}-"
+        if marker in name:
+            owner, dash, _ = name.rpartition(marker)[2].partition("-")
+            return int(owner) if dash and owner.isdigit() else None
+    return None
+
+
+def owner_alive(pid: int) -> bool:
+    """True while process ``pid`` exists (on this machine: the lock is a local one)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process: alive
+    return True
+
+
 def sweep_orphans(data: Path) -> list[Path]:
-    """Remove staging and retired tables that a killed builder left (safe: we hold the
-    lock, so no builder is writing them)."""
+    """Remove staging and retired tables whose writer is gone (a killed builder's, an
+    older builder's unnamed ones); never a live process's, whatever it is doing."""
     removed = []
     for path in Path(data).rglob(".*"):
         name = path.name
-        if ".building-" in name or ".retired-" in name:
-            if path.is_dir():
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                path.unlink(missing_ok=True)
-            removed.append(path)
+        if not any(f".{kind}-" in name for kind in STAGING_KINDS):
+            continue
+        owner = staging_owner(name)
+        if owner is not None and owner_alive(owner):
+            continue
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+        removed.append(path)
     return removed
 
 

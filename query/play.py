@@ -312,6 +312,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         return job
 
     def _run_build(job: JobOut, spec) -> None:
+        from builder import workspace
         from builder.catalog import refresh_catalog
         from builder.routine import build_table
 
@@ -323,11 +324,18 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         with building:
             job.state = "building"
             try:
-                with work.progress_to(stepped):
+                # the one lock every writer of the data directory takes: a builder that
+                # starts meanwhile is refused, and never sweeps this build's staging
+                with workspace.holding(data_dir, "query serve: a table built on request"), \
+                        work.progress_to(stepped):
                     result = build_table(data_dir, spec, progress=False, log=lambda *a: None)
-                if result.built:
-                    refresh_catalog(data_dir)
+                    if result.built:
+                        refresh_catalog(data_dir)
                 job.state = "done"
+            except workspace.DirectoryHeldError:  # its words name server paths
+                job.state, job.detail = "failed", ("another builder is writing this "
+                                                   "server's tables: try again when it "
+                                                   "has finished")
             except OneLineError as error:
                 job.state, job.detail = "failed", web_message(str(error))
             except Exception as error:  # noqa: BLE001 (a thread's failure must reach the page as one line)

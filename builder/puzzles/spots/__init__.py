@@ -93,6 +93,8 @@ class SpotsPuzzle(Puzzle):
     def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
         from builder.puzzles.spots.search import count_solutions
 
+        if samples < 1:  # nothing drawn: nothing to deal (dealing none is an error)
+            return None
         stored = read("solutions")
         sets, seed = attributes["sets"], attributes["seed"]
         drawn = np.sort(rng.integers(0, sets, samples))
