@@ -47,6 +47,7 @@ bench: tables
 	$(VENV)/bin/python bench/balls_solver.py --data $(DATA)
 	$(VENV)/bin/python bench/busy_machine.py --data $(DATA)
 	$(VENV)/bin/python bench/sparse.py --data $(DATA)
+	$(VENV)/bin/python bench/verify.py --data $(DATA)
 
 clean-data:
 	rm -rf $(DATA)/tricolore $(DATA)/catalog.duckdb
