@@ -10,12 +10,10 @@ TEST_TOOLS := $(VENV)/.installed-test-tools
 .PHONY: tables test bench clean-data
 
 # The tables need the project alone; the test tools (a browser driver among them) come
-# with `make test`.  Bytecode is compiled once, after pip (its own compiling, one file at a
-# time, took a third of the install), on every core and with PYTHONDONTWRITEBYTECODE
-# lifted: where that is set, as on this machine and CI, Python never keeps what it
-# compiles, so each of the hundreds of processes the builder and the tests start would
-# compile every module it imports again (`query distance` 0.25 s -> 0.09 s, `builder
-# verify` of a small directory 1.34 s -> 0.70 s; compiling takes about 5 s).
+# with `make test`.  Bytecode is compiled once, after pip (whose own compiling goes one
+# file at a time), on every core and with PYTHONDONTWRITEBYTECODE lifted: where that is
+# set, as on CI, Python never keeps what it compiles, so each of the hundreds of
+# processes the builder and the tests start would compile every module it imports again.
 COMPILE = PYTHONDONTWRITEBYTECODE= $(VENV)/bin/python -m compileall -q -j 0
 
 $(INSTALLED): pyproject.toml
@@ -34,10 +32,8 @@ tables: $(INSTALLED)
 	$(VENV)/bin/query stats tricolore --data $(DATA)
 
 # three test processes on the 2-core machine, idle ones stealing work (pytest-xdist): part
-# of the suite waits (servers, a browser, subprocesses), so a third process fills it: 682
-# tests in 175 s with -n 2, 165 s with -n 3, one after the other (both --dist worksteal,
-# bytecode compiled; the machine's speed drifts by a fifth within the hour); later, with
-# most commands run in-process, 686 tests in 145 s with -n 3 and 150 s with -n 4
+# of the suite waits (servers, a browser, subprocesses), so a third process fills the
+# cores better than two, and a fourth adds nothing
 test: tables $(TEST_TOOLS)
 	TABLEBASE_DATA=$(abspath $(DATA)) $(VENV)/bin/pytest -n 3 --dist worksteal
 
@@ -48,6 +44,7 @@ bench: tables
 	$(VENV)/bin/python bench/busy_machine.py --data $(DATA)
 	$(VENV)/bin/python bench/sparse.py --data $(DATA)
 	$(VENV)/bin/python bench/verify.py --data $(DATA)
+	$(VENV)/bin/python bench/performance_doc.py --data $(DATA)
 
 clean-data:
 	rm -rf $(DATA)/tricolore $(DATA)/catalog.duckdb
