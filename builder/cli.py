@@ -64,13 +64,35 @@ def _executor(workers: int, scheduler: str | None):
         raise PuzzleInputError(
             f"--workers {workers}: from 0 to {MAX_LOCAL_WORKERS_PER_CORE * cores} local worker "
             f"processes on this {cores}-core machine (--scheduler for a cluster)")
-    if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "inproc://",
-                                                           "ws://", "wss://")):
-        raise PuzzleInputError(f"--scheduler {scheduler[:80]!r} is not a scheduler address "
-                               "such as tcp://10.0.0.5:8786")
+    if scheduler is not None:
+        _check_scheduler(scheduler)
     if scheduler or workers > 0:
         return Dask(scheduler=scheduler, workers=max(workers, 1))
     return InProcess()
+
+
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
+"""Dask's protocols that reach another process (``inproc://`` is a scheduler inside this
+process, which a command line never has)."""
+
+
+def _check_scheduler(scheduler: str) -> None:
+    """A scheduler address Dask can dial, checked before any work: a malformed one would
+    otherwise fail inside Dask, as an internal error."""
+    from urllib.parse import urlsplit
+
+    refused = PuzzleInputError(f"--scheduler {scheduler[:80]!r} is not a scheduler address "
+                               "such as tcp://10.0.0.5:8786")
+    try:
+        address = urlsplit(scheduler)
+        port = address.port  # a port that is not a number from 0 to 65535 raises
+    except ValueError:
+        raise refused from None
+    # a host and a port (Dask dials no default port), and nothing after them
+    if (address.scheme not in SCHEDULER_SCHEMES or not scheduler.startswith(
+            f"{address.scheme}://") or not address.hostname or not port
+            or address.path.strip("/") or address.query or address.fragment):
+        raise refused
 
 
 def _report(results, seconds: float) -> None:
@@ -136,8 +158,8 @@ def build(
         "default.")] = 0,
     memory: Annotated[str | None, typer.Option(
         "--memory", help="Sparse tables: the most a shard's task may hold, e.g. 512MB or "
-        "2GiB; a level that would need more starts the search again in twice the shards "
-        "(the same table).", show_default=False)] = None,
+        "2GiB; a level that would need more starts the search again in as many more "
+        "shards as it needs (the same table).", show_default=False)] = None,
 ) -> None:
     """Build one plug-in puzzle's tables through the engine's one build routine, then
     update the catalog for them alone.  Chunk tasks and the levels of a sparse search run
@@ -177,11 +199,14 @@ MAX_SHARDS = 4096
 def _with_sparse_settings(spec, shards: int, memory: int | None):
     from dataclasses import replace
 
+    from builder.sparse import check_memory
+
     if spec.sparse is None:
         raise PuzzleInputError(f"--shards and --memory: {'/'.join(spec.parts)} is not a "
                                "sparse table")
-    return replace(spec, sparse=replace(spec.sparse, shards=shards or spec.sparse.shards,
-                                        memory=memory))
+    search = replace(spec.sparse, shards=shards or spec.sparse.shards, memory=memory)
+    check_memory(search)  # a bound no shard count meets is refused before any work
+    return replace(spec, sparse=search)
 
 
 _UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000**2, "mb": 1000**2,
@@ -277,7 +302,8 @@ def verify(
     data: DataOption = Path("data"),
     samples: Annotated[int, typer.Option(help="Sampled rows per table (x100 for states).",
                                          min=0, max=1000)] = 3,
-    seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the sample, 0 or more.", min=0,
+                                      max=2**63 - 1)] = 0,
 ) -> None:
     """Re-check every chunk's checksum and re-derive a random sample of entries with an
     independent plain search; one line per table, non-zero exit on any mismatch.
@@ -322,6 +348,8 @@ def main() -> None:
     (``builder.command_line``)."""
     from builder.command_line import run_app
 
+    # a rerun resumes a build where it stopped, except with --force, which starts it over
+    resume = ("run it again without --force to resume (--force starts over)"
+              if "--force" in sys.argv[1:] else "run the same command again to resume")
     run_app(app, interruptible=True,
-            on_interrupt="interrupted: tables already published are intact; run the same "
-                         "command again to resume")
+            on_interrupt=f"interrupted: tables already published are intact; {resume}")

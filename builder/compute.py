@@ -1,10 +1,16 @@
 """A table spec's arrays computed in memory: by the generic breadth-first kernel, by the
 plug-in's own ``compute``, or by its chunk tasks run one after another.  The build routine
 (``routine.py``) writes what this makes; the reader's ``Tables.computed`` keeps it for a
-query.  Imports neither of them (no cycle between the read and the build side)."""
+query.  Imports neither of them (no cycle between the read and the build side).
+
+A table computed at query time is expensive work (``builder.puzzles.work``): a server
+computes it through its gate, a few at a time and stopped at the request's limit; the
+generic kernel polls the gate's stop signal, and the loops here check it between arrays
+and tasks."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -12,12 +18,22 @@ from tqdm import tqdm
 
 from builder.puzzles.base import TableLookup
 from builder.puzzles.specs import Computed, TableSpec, resolved
+from builder.puzzles.work import checkpoint, expensive, once_per_request
 
 
 def compute_arrays(spec: TableSpec, progress: bool = False,
                    tables: TableLookup | None = None) -> dict[str, np.ndarray]:
-    """Every array of a spec, in memory."""
-    return compute_table(spec, progress, tables)[0]
+    """Every array of a spec, in memory, computed now for a query (``Tables.computed``):
+    through the server's gate when a request asks, and once a request, whatever the
+    reader's cache drops meanwhile (a position's moves each ask for the same table, and
+    other requests' tables may push it out between them)."""
+    key = ("computed", spec.parts, json.dumps(spec.identity, sort_keys=True, default=str))
+
+    def computed() -> dict[str, np.ndarray]:
+        with expensive(f"computing {'/'.join(spec.parts)}"):
+            return compute_table(spec, progress, tables)[0]
+
+    return once_per_request(key, computed)
 
 
 def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup | None = None
@@ -40,6 +56,7 @@ def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup |
     label = "/".join(spec.parts)
     for name, search in tqdm(spec.searches.items(), desc=label, unit="array",
                              disable=not progress or not spec.searches):
+        checkpoint()
         arrays[name] = breadth_first(search.states, search.sources, resolved(search.neighbours),
                                      search.most_neighbours, search.parameters, search.wide)
     attributes: dict = {}
@@ -62,6 +79,7 @@ def _tasks_in_memory(spec: TableSpec, progress: bool) -> tuple[dict[str, np.ndar
     facts = []
     for arguments in tqdm(tasks.arguments, desc="/".join(spec.parts), unit="task",
                           disable=not progress, mininterval=1.0):
+        checkpoint()
         block = resolved(tasks.function)(*arguments)
         for name, values in block.arrays.items():
             arrays[name][region(block.offset, values.shape)] = values

@@ -14,10 +14,14 @@ phases, each a breadth-first search by levels:
    level is its distance; one never reached gets the table's "never".
 
 Keys are split into ``shards`` by a hash.  Each level, each shard expands its frontier
-and writes the successors it found to their owners (one ``.npy`` file per owner, in the
-staging directory); then each shard merges what it was sent with what it has seen.  A
-shard's merge of one level and expansion of the next are one task (a level costs one
-round of tasks, each shard's independent of the others'), run by an executor
+and writes the successors it found in one file, grouped by the shard that owns them (in
+the staging directory); then each shard merges the groups it was sent (the search tells
+it where they lie) with what it has seen.  No file is written empty and a shard sent
+nothing gets no task, so a level writes at most three files a shard, and no more than it
+finds keys: never a file per pair of shards (4096 shards would be 16.8 M files a level);
+a level that would write more files than the disk has room for is refused before it
+starts.  A shard's merge of one level and expansion of the next are one task (a level
+costs one round of tasks, each shard's independent of the others'), run by an executor
 (``builder.execute``: this process, or Dask workers sharing the directory).  A finished
 level is recorded, so an interrupted build resumes at the level after it; the result is
 the same bytes whatever the executor or the number of shards.
@@ -33,18 +37,21 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from tqdm import tqdm
 
 from builder.execute import InProcess
+from builder.puzzles import PuzzleInputError
 from builder.puzzles.keys import (
     WIDE,
     empty_keys,
     ints_of,
+    key_dtype,
     keys_of,
     keys_of_words,
     storable,
@@ -52,6 +59,7 @@ from builder.puzzles.keys import (
     words_of,
 )
 from builder.puzzles.specs import SparseSearch, resolved
+from builder.puzzles.work import checkpoint
 
 NEVER_NARROW = 255
 NEVER_WIDE = 65535
@@ -121,38 +129,82 @@ def _save(path: Path, values: np.ndarray) -> None:
 
 
 def _load(path: Path, words: int = 1) -> np.ndarray:
+    """A shard's keys; none where no file was written (no file is written empty)."""
     return np.load(path) if path.exists() else empty_keys(words)
 
 
+def _shards_in(folder: Path) -> list[int]:
+    """The shards with an entry (``S.npy`` or a folder ``S``) in ``folder``: those with
+    keys there (not the temporary files of ``_save``, nor the ``S.next.npy`` of a merge)."""
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return []
+    return sorted(int(name.removesuffix(".npy")) for name in names
+                  if name.removesuffix(".npy").isdigit())
+
+
 def expand_shard(folder: str, level: int, shard: int, shards: int, moves, most: int,
-                 parameters: tuple[int, ...], words: int = 1) -> int:
-    """Task 1 of a level: shard ``shard``'s frontier expanded, its successors written to
-    their owners (``sent/L/FROM-TO.npy``).  Returns how many successors it found."""
+                 parameters: tuple[int, ...], words: int = 1) -> list[Sent]:
+    """Task 1 of a level: shard ``shard``'s frontier expanded, its successors written in
+    one file (``sent/L/S.keys``), grouped by the shard that owns them.  Returns where each
+    owner's group lies in it (none where it found nothing: no file is written empty)."""
     folder_path = Path(folder)
     frontier = _load(folder_path / f"level/{level}/{shard}.npy", words)
     found = successors_of(frontier, moves, most, parameters)
+    if len(found) == 0:
+        return []
+    found, groups = by_owner(found.astype(key_dtype(words), copy=False), shards)
     sent = folder_path / f"sent/{level}"
     sent.mkdir(parents=True, exist_ok=True)
-    owner = owners(found, shards)
-    for other in range(shards):
-        _save(sent / f"{shard}-{other}.npy", found[owner == other])
-    return len(found)
+    # the bare keys, no header: each receiver reads its rows alone, with one seek
+    temporary = sent / f".{shard}.{os.getpid()}"
+    found.tofile(temporary)
+    os.replace(temporary, sent / f"{shard}.keys")
+    return [Sent(owner, shard, first, end) for owner, first, end in groups]
 
 
-def merge_shard(folder: str, level: int, shard: int, shards: int, within: str | None,
-                words: int = 1) -> int:
-    """Task 2 of a level: what the shards sent to ``shard``, less what it has seen (and,
-    in the distance phase, less what lies outside the positions found), is its frontier
-    of the next level (``level/L+1/S.npy``) and joins its seen keys.  Returns its size."""
+class Sent(NamedTuple):
+    """Keys one shard sent another at a level: rows ``first`` to ``end`` of the sender's
+    file of the level (``sent/L/SENDER.keys``)."""
+
+    owner: int
+    sender: int
+    first: int
+    end: int
+
+
+def by_owner(keys: np.ndarray, shards: int) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
+    """Sorted ``keys`` grouped by the shard that owns them, each group still sorted, and
+    where each group lies: (owner, first, end) for each owner of any (one sort, not a
+    pass over the keys per shard)."""
+    owner = owners(keys, shards)
+    order = np.argsort(owner, kind="stable")
+    keys, owner = keys[order], owner[order]
+    present, first = np.unique(owner, return_index=True)
+    ends = [*first[1:].tolist(), len(keys)]
+    return keys, list(zip(present.tolist(), first.tolist(), ends))
+
+
+def merge_shard(folder: str, level: int, shard: int, within: str | None,
+                received: list[Sent], words: int = 1) -> int:
+    """Task 2 of a level: what the shards sent to ``shard`` (``received``: where it lies
+    in their files), less what it has seen (and, in the distance phase, less what lies
+    outside the positions found), is its frontier of the next level (``level/L+1/S.npy``)
+    and joins its seen keys.  Returns its size."""
     folder_path = Path(folder)
-    received = [_load(folder_path / f"sent/{level}/{other}-{shard}.npy", words)
-                for other in range(shards)]
-    candidates = distinct(np.concatenate(received)) if received else empty_keys(words)
+    dtype = key_dtype(words)
+    parts = [np.fromfile(folder_path / f"sent/{level}/{sent.sender}.keys", dtype,
+                         count=sent.end - sent.first, offset=sent.first * dtype.itemsize)
+             for sent in received]
+    candidates = distinct(np.concatenate(parts)) if parts else empty_keys(words)
     seen_path = folder_path / f"seen/{shard}.npy"
     seen = _load(seen_path, words)
     fresh = candidates[~_members(seen, candidates)]
     if within is not None:
         fresh = fresh[_members(_load(Path(within) / f"{shard}.npy", words), fresh)]
+    if len(fresh) == 0:  # its seen keys stay as they are: nothing to write
+        return 0
     nxt = folder_path / f"level/{level + 1}"
     nxt.mkdir(parents=True, exist_ok=True)
     _save(nxt / f"{shard}.npy", fresh)
@@ -230,79 +282,119 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
         start = folder / "level/0"
         start.mkdir(parents=True, exist_ok=True)
         (folder / "seen").mkdir(exist_ok=True)
-        roots = distinct(roots)
-        owner = owners(roots, shards)
-        for shard in range(shards):
-            _save(start / f"{shard}.npy", roots[owner == shard])
-            _save(folder / f"seen/{shard}.npy", roots[owner == shard])
+        roots, groups = by_owner(distinct(roots), shards)
+        for shard, first, end in groups:
+            _save(start / f"{shard}.npy", roots[first:end])
+            _save(folder / f"seen/{shard}.npy", roots[first:end])
         run.finish(0, {"found": len(roots)})
     level = run.finished
     total = sum(counts["found"] for counts in run.record["counts"].values())
     if bar is not None:
         bar.update(total - bar.n)
-    expanded = False  # whether the shards have sent this level's successors yet
+    inbox = None  # what each shard was sent at this level, once the shards have sent it
     while True:
-        frontier = sum(int(np.load(path, mmap_mode="r").shape[0])
-                       for path in (folder / f"level/{level}").glob("*.npy"))
-        if frontier == 0:
+        checkpoint()  # a table computed for a server's request stops at its limit
+        if run.record["counts"][str(level)]["found"] == 0:  # the level's frontier
             return level
         if level >= deepest:
             raise ValueError(f"the search goes deeper than {deepest} levels: too deep for "
                              "its table (declare the search wide)")
         if bar is not None:
             bar.set_postfix_str(f"level {level + 1}, {shards} shards", refresh=False)
-        if not expanded:  # the first level of a run (or one a shard declined to expand)
+        if inbox is None:  # the first level of a run (or one a shard declined to expand)
+            holding = _shards_in(folder / f"level/{level}")  # the others have no frontier
             if memory is not None:
                 largest = max(working_set(_count(folder / f"seen/{shard}.npy"),
                                           _count(folder / f"level/{level}/{shard}.npy"), most)
-                              for shard in range(shards))
+                              for shard in holding)
                 if largest > memory:
                     raise MoreShards(largest)
-            list(executor.run(expand_shard, [(str(folder), level, shard, shards, moves, most,
-                                              parameters, words) for shard in range(shards)],
-                              desc=f"level {level + 1}", progress=False))
-        # one round a level: each shard merges this level and expands the next at once
+            check_room(folder, len(holding) + 1, shards)
+            inbox = _inbox(executor.run(expand_shard, [
+                (str(folder), level, shard, shards, moves, most, parameters, words)
+                for shard in holding], desc=f"level {level + 1}", progress=False))
+        # one round a level: each shard sent anything merges this level and expands the
+        # next at once (a shard sent nothing has nothing to merge, nor a frontier next);
+        # each writes three files at most (its frontier, its seen keys, what it sends)
+        receiving = sorted(inbox)
+        check_room(folder, 3 * len(receiving) + 2, shards)
         merged = list(executor.run(merge_and_expand, [
             (str(folder), level, shard, shards, None if within is None else str(within),
-             moves, most, parameters, words, memory) for shard in range(shards)],
+             moves, most, parameters, words, memory, inbox[shard]) for shard in receiving],
             desc=f"level {level + 1}", progress=False))
-        for shard in range(shards):  # the level counts once every shard has merged it
-            os.replace(folder / f"seen/{shard}.next.npy", folder / f"seen/{shard}.npy")
+        for shard in receiving:  # the level counts once every shard has merged it
+            merged_seen = folder / f"seen/{shard}.next.npy"
+            if merged_seen.exists():  # (none where it found nothing new)
+                os.replace(merged_seen, folder / f"seen/{shard}.npy")
         shutil.rmtree(folder / f"sent/{level}", ignore_errors=True)
         level += 1
         found = sum(fresh for fresh, _ in merged)
-        expanded = all(sent for _, sent in merged)
+        inbox = (None if any(sent is None for _, sent in merged)
+                 else _inbox(sent for _, sent in merged))
         run.finish(level, {"found": found})
         if bar is not None:
             bar.update(found)
 
 
+def _inbox(sends: Iterable[list[Sent]]) -> dict[int, list[Sent]]:
+    """What each shard was sent, from what each shard sent (in any order: Dask gives the
+    tasks' results as they finish)."""
+    inbox: dict[int, list[Sent]] = {}
+    for sent in sends:
+        for part in sent:
+            inbox.setdefault(part.owner, []).append(part)
+    return inbox
+
+
 def merge_and_expand(folder: str, level: int, shard: int, shards: int, within: str | None,
                      moves, most: int, parameters: tuple[int, ...], words: int,
-                     memory: int | None) -> tuple[int, bool]:
+                     memory: int | None, received: list[Sent]
+                     ) -> tuple[int, list[Sent] | None]:
     """A level's two tasks in one, so that a level costs one round of tasks: shard
     ``shard`` merges what it was sent at ``level`` (``merge_shard``), then expands its
     frontier of the next level (``expand_shard``), unless that would pass ``memory``
     (bytes; the search then checks it and starts again in more shards).  Returns the
-    size of its new frontier and whether it expanded it."""
-    fresh = merge_shard(folder, level, shard, shards, within, words)
+    size of its new frontier and what it sent (None: it did not expand it)."""
+    fresh = merge_shard(folder, level, shard, within, received, words)
+    if fresh == 0:
+        return 0, []
     if memory is not None:
         seen = _count(Path(folder) / f"seen/{shard}.next.npy")
         if working_set(seen, fresh, most) > memory:
-            return fresh, False
-    expand_shard(folder, level + 1, shard, shards, moves, most, parameters, words)
-    return fresh, True
+            return fresh, None
+    return fresh, expand_shard(folder, level + 1, shard, shards, moves, most, parameters,
+                               words)
 
 
 def _count(path: Path) -> int:
     return int(np.load(path, mmap_mode="r").shape[0]) if path.exists() else 0
 
 
-def _levels(folder: Path, shards: int, count: int, words: int
+class ShardsError(PuzzleInputError):
+    """A search its shards or its memory bound cannot carry out: the builder's user
+    chooses both (``--shards``, ``--memory``)."""
+
+
+def check_room(folder: Path, files: int, shards: int) -> None:
+    """Refuse, before it starts, a round of tasks that would write more files than the
+    disk of ``folder`` has room for (free inodes, and a block each): a disk run out of
+    them half-way fails every other writer on it too."""
+    disk = os.statvfs(folder)
+    # a file system with no fixed count of inodes (btrfs...) reports none at all
+    room = min([disk.f_favail] * bool(disk.f_files) + [disk.f_bavail] * bool(disk.f_blocks),
+               default=files)
+    if files > room:
+        raise ShardsError(f"{shards:,} shards: a level of this search writes up to "
+                          f"{files:,} files, more than the {room:,} its disk has room "
+                          "for: free some, or use fewer shards (--shards)")
+
+
+def _levels(folder: Path, count: int, words: int
             ) -> Iterator[tuple[int, np.ndarray]]:
     for level in range(count):
-        keys = [_load(folder / f"level/{level}/{shard}.npy", words) for shard in range(shards)]
-        yield level, np.concatenate(keys)
+        keys = [np.load(folder / f"level/{level}/{shard}.npy")
+                for shard in _shards_in(folder / f"level/{level}")]
+        yield level, np.concatenate(keys) if keys else empty_keys(words)
 
 
 def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: bool = False,
@@ -316,6 +408,7 @@ def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: b
     if search.memory is None:
         return _search_in_shards(search, folder, executor, progress, label,
                                  max(1, search.shards))
+    check_memory(search)
     # the shard count a bounded build settled on is kept, so that a resumed build
     # starts with it
     chosen = folder / "shards.json"
@@ -327,10 +420,7 @@ def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: b
         try:
             return _search_in_shards(search, folder, executor, progress, label, shards)
         except MoreShards as needed:
-            if shards >= MAX_SHARDS:
-                raise ValueError(f"a shard would need {int(needed.args[0]) / 2**20:,.0f} MiB "
-                                 f"even in {MAX_SHARDS} shards: raise the memory bound") from None
-            shards *= 2
+            shards = more_shards(search.memory, shards, int(needed.args[0]))
             for phase in ("enumerate", "distance"):  # begun in too few shards: again
                 shutil.rmtree(folder / phase, ignore_errors=True)
             folder.mkdir(parents=True, exist_ok=True)
@@ -338,6 +428,40 @@ def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: b
 
 
 MAX_SHARDS = 4096
+
+
+def more_shards(memory: int, shards: int, largest: int) -> int:
+    """The shards to start again in when a shard's task would need ``largest`` bytes in
+    ``shards``, over the bound ``memory``: at once as many times more (a power of two) as
+    the bound is short, since a shard's keys shrink with their count, rather than
+    doubling through every restart; a ShardsError where even ``MAX_SHARDS`` fall short."""
+    wanted = shards * largest / memory
+    if shards >= MAX_SHARDS or wanted > MAX_SHARDS:
+        raise ShardsError(f"a memory bound of {size_text(memory)} would take about "
+                          f"{max(wanted, shards + 1):,.0f} shards (a shard's task needs "
+                          f"{size_text(largest)} in {shards:,}), more than the {MAX_SHARDS:,} "
+                          "a search may have: raise the memory bound (--memory)")
+    grown = shards * 2
+    while grown < wanted:
+        grown *= 2
+    return min(grown, MAX_SHARDS)
+
+
+def check_memory(search: SparseSearch) -> None:
+    """Refuse, before any work, a memory bound no count of shards can meet: a task holds
+    at least one position's successors (``working_set``)."""
+    least = working_set(1, 1, search.most_moves)
+    if search.memory is not None and search.memory < least:
+        raise ShardsError(f"a memory bound of {size_text(search.memory)} is less than a task "
+                          f"needs for one position ({size_text(least)}): raise it (--memory)")
+
+
+def size_text(count: int) -> str:
+    """Bytes as a person reads them (``480 bytes``, ``3.2 MiB``)."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if count >= size:
+            return f"{count / size:,.1f} {unit}"
+    return f"{count:,} byte{'' if count == 1 else 's'}"
 
 
 def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bool,
@@ -365,7 +489,7 @@ def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bo
         count = level_search(distances, targets, undone, search.most_moves,
                              search.parameters, shards, within, executor, bar, settings,
                              deepest=never - 1, memory=search.memory, words=words)
-    levels = list(_levels(distances, shards, count, words))
+    levels = list(_levels(distances, count, words))
     if within is None:
         keys = np.concatenate([keys for _, keys in levels])
         distance = np.concatenate([np.full(len(keys), level, np.int64)

@@ -21,8 +21,9 @@ from typing import Annotated, Any, ClassVar
 
 import typer
 
+from builder.puzzles import MOST_SOLVER_STATES
 from builder.puzzles.base import Part, walkable
-from builder.puzzles.cli_options import JsonOption
+from builder.puzzles.cli_options import JsonOption, Limit
 from builder.puzzles.registry import Describing
 from builder.reader import QueryError
 from builder.walk import Walking
@@ -40,6 +41,8 @@ random_app = typer.Typer(help="Deal random puzzles with a guaranteed property.",
 app.add_typer(random_app, name="random")
 plot_app = typer.Typer(help="Charts of the statistics (PNG and SVG).", no_args_is_help=True)
 app.add_typer(plot_app, name="plot")
+
+
 class Charting(Part):
     """A puzzle's charts, drawn from the catalog: `query plot NAME` writes them and the
     web serves them (all optional)."""
@@ -342,6 +345,9 @@ def _connect(data: Path):
 
 SQL_TIMEOUT = 60.0
 """Seconds a `query sql` statement may run by default (--timeout)."""
+SQL_MOST_SECONDS = 86_400.0
+"""The longest --timeout (a day): longer is meant as no limit, which --timeout 0 says (inf,
+or a number past what a timer takes, was a thread's traceback and no limit at all)."""
 SQL_BATCH_ROWS = 10_000
 """Rows fetched and printed at a time: a result of millions of rows is never held whole."""
 
@@ -353,7 +359,8 @@ def sql(
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
     timeout: Annotated[float, typer.Option(
-        help="Stop the statement after this many seconds (0: no limit).", min=0)]
+        help="Stop the statement after this many seconds (0: no limit).",
+        click_type=Limit(0, SQL_MOST_SECONDS))]
     = SQL_TIMEOUT,
 ) -> None:
     """Run SQL against the DuckDB catalog and print the result, as it is fetched. The
@@ -471,11 +478,11 @@ def serve(
         max=64)] = 0,
     search_seconds: Annotated[float, typer.Option(
         "--search-seconds", help="Longest a request's searches may take (then 503).",
-        min=1, max=3600)] = 15.0,
+        click_type=Limit(1, 3600))] = 15.0,
     max_budget: Annotated[int, typer.Option(
         "--max-budget", help="Most states a request may ask a plug-in's solver for "
         "(then 429).",
-        min=1_000, max=200_000_000)] = 2_000_000,
+        min=1_000, max=MOST_SOLVER_STATES)] = 2_000_000,
 ) -> None:
     """Play every registered puzzle that ships a board renderer in the browser, with exact
     hints, the par, Solve with Stop and shareable positions; the JSON API is documented at
@@ -484,6 +491,9 @@ def serve(
 
     Example: query serve --port 8000   (then open http://127.0.0.1:8000)
     """
+    if not host.strip():  # an empty address binds every interface: say so, never silently
+        raise QueryError(f"--host {host!r}: give the address to listen on (127.0.0.1: this "
+                         "machine only; 0.0.0.0: every interface)")
     import uvicorn
 
     from query.web import create_app

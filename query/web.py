@@ -14,9 +14,11 @@ from __future__ import annotations
 import io
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import anyio.from_thread
+import anyio.lowlevel
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -53,13 +55,15 @@ def _one_line(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-def _disconnect_probe(request: Request):
-    """Whether ``request``'s client has hung up, asked from the worker thread that runs
-    the endpoint (False where it cannot be asked: outside the server's threads)."""
+def _disconnect_probe(request: Request) -> Callable[[], bool]:
+    """Whether ``request``'s client has hung up, asked from any thread but the event
+    loop's: the worker that runs the endpoint, or the gate's watcher of its running work,
+    which stops work nobody will read (False where it cannot be asked)."""
+    loop = anyio.lowlevel.current_token()  # called in the event loop: other threads need it
 
     def client_gone() -> bool:
         try:
-            return anyio.from_thread.run(request.is_disconnected)
+            return anyio.from_thread.run(request.is_disconnected, token=loop)
         except RuntimeError:
             return False
 

@@ -139,9 +139,10 @@ def test_an_interrupted_build_resumes_after_its_last_level(tmp_path, monkeypatch
     puzzle = Pancakes()
     search = replace(puzzle.sparse_search(6), shards=3)
     expected = table(search, tmp_path / "whole")
-    # 11 tasks: level 0 expanded (3), levels 1 and 2 merged with the next expanded (3 each),
-    # and part of level 3
-    monkeypatch.setattr(sparse, "InProcess", lambda: Interrupting(11))
+    # 8 tasks: level 0 expanded (1: the one root is one shard's), levels 1 and 2 merged
+    # with the next expanded (2 and 3: a task for each shard sent anything), and part of
+    # level 3
+    monkeypatch.setattr(sparse, "InProcess", lambda: Interrupting(8))
     with pytest.raises(KeyboardInterrupt):
         table(search, tmp_path / "resumed")
     run = (tmp_path / "resumed/enumerate/run.json").read_text()

@@ -8,6 +8,10 @@ puzzle costs a compilation of its own search loop, at the price of one indirect 
 state (measured: the largest default table, 16.8 M states, in about 1 s on 2 cores).
 The sparse search's expansion (``successors``, ``builder/sparse.py``) calls the same
 function type on keys.
+
+A search run for a server's request stops where it stands when the request's gate says
+so (its time limit, its client gone): the kernel polls a one-byte flag every
+``STOP_POLL_STATES`` states (``builder.puzzles.work.Stop``), a few milliseconds apart.
 """
 
 from __future__ import annotations
@@ -15,8 +19,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from builder.puzzles.work import stop_signal
+
 NEVER_WIDE = 65535
 NEVER_NARROW = 255
+STOP_POLL_STATES = 1 << 14
+"""States expanded between two looks at the stop flag (a power of two)."""
 NEIGHBOURS = types.FunctionType(types.int64(types.int64, types.int64[::1], types.int64[::1]))
 WIDE_MOVES = types.FunctionType(types.int64(types.uint64[::1], types.int64[::1],
                                             types.uint64[:, ::1]))
@@ -25,8 +33,8 @@ two words per key written) -> count``."""
 
 
 @njit(types.uint16[::1](NEIGHBOURS, types.int64[::1], types.int64, types.int64[::1],
-                        types.int64), cache=True, nogil=True)
-def _search(neighbours, parameters, states, sources, most_neighbours):
+                        types.int64, types.uint8[::1]), cache=True, nogil=True)
+def _search(neighbours, parameters, states, sources, most_neighbours, stop):
     distance = np.full(states, NEVER_WIDE, np.uint16)
     # "Seen" is asked of every neighbour, so it is a bitset (1/16 of the distances: it
     # stays in cache where the distances would not); the distances are only written,
@@ -52,6 +60,8 @@ def _search(neighbours, parameters, states, sources, most_neighbours):
             break  # 65534 is the deepest a table records; the caller checks
         level_end = tail
         while head < level_end:
+            if (head & (STOP_POLL_STATES - 1)) == 0 and stop[0]:
+                return distance  # unfinished: the caller raises the stop's reason
             state = queue[head]
             head += 1
             for i in range(neighbours(state, parameters, found)):
@@ -69,13 +79,16 @@ def breadth_first(states: int, sources, neighbours, most_neighbours: int,
                   parameters=(), wide: bool = False) -> np.ndarray:
     """Fewest moves from every state to the nearest source by the plug-in's
     ``neighbours``: uint8 with 255 for "never" (``wide``: uint16 with 65535); a ValueError
-    if a distance would not fit."""
+    if a distance would not fit.  Within a server's request, stopped by its gate (the
+    stop's reason raised: ServerBusyError or AbandonedError)."""
     sources = np.asarray(sources, dtype=np.int64).reshape(-1)
     if sources.size and (sources.min() < 0 or sources.max() >= states):
         raise ValueError(f"a source is outside the {states:,} states")
+    stop = stop_signal()
     distance = _search(neighbours, np.ascontiguousarray(parameters, dtype=np.int64),
                        np.int64(states), np.ascontiguousarray(sources),
-                       np.int64(most_neighbours))
+                       np.int64(most_neighbours), stop.flag)
+    stop.check()  # a search stopped halfway is never returned
     deepest = NEVER_WIDE - 1 if wide else NEVER_NARROW - 1
     reached = distance[distance != NEVER_WIDE]
     if reached.size and reached.max() >= deepest:

@@ -4,6 +4,10 @@
 MAX_INPUT_CHARACTERS = 1000
 """No notation a user types is longer: anything longer is refused before any work."""
 
+MOST_SOLVER_STATES = 200_000_000
+"""No command or request may give a solver a larger budget of states (a server's
+`--max-budget` lowers it for its requests): the command lines and the web take the same."""
+
 
 class OneLineError(Exception):
     """Anything a user is told in one line: the command lines print it and exit 2, the web

@@ -198,7 +198,9 @@ class TableLookup(Protocol):
     def computed(self, spec: TableSpec) -> dict[str, Any]:
         """A table's arrays computed now, in memory, by the engine's kernels (kept for
         the next call): for tables that take well under a second, such as one towards a
-        target nobody stored."""
+        target nobody stored.  Expensive work all the same: a server computes it through
+        its work gate (``builder.puzzles.work``), a few at a time and stopped at the
+        request's limit, and once a request however often the request asks."""
         ...
 
 

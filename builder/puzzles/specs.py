@@ -77,7 +77,8 @@ class SparseSearch:
     shards: int = 1
     memory: int | None = None
     """Bytes a shard's task may hold: where a level would need more, the search starts
-    again in twice the shards (None: ``shards`` as given).  Not part of the table."""
+    again in as many more shards as it needs (None: ``shards`` as given).  Not part of
+    the table."""
     key_words: int = 1
     """64-bit words per key: 1, or 2 for keys up to 128 bits."""
 

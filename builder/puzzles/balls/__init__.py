@@ -26,6 +26,7 @@ from builder.puzzles.balls.rules import (
 from builder.puzzles.balls.tables import (
     CHUNK,
     MAX_MINUTES,
+    MOST_MINUTES,
     TABLE_GAMES,
     TABLE_LAYOUT,
     VIEWS,
@@ -43,6 +44,7 @@ from builder.puzzles.base import (
     PuzzleOption,
     WalkablePuzzle,
 )
+from builder.puzzles.cli_options import Limit
 from builder.puzzles.specs import TableSpec
 
 
@@ -195,7 +197,7 @@ class BallsPuzzle(WalkablePuzzle):
                                                  help="Colours k (c balls each).")] = 3,
             max_minutes: Annotated[float, typer.Option(
                 "--max-minutes", help="Refuse sizes estimated to take longer than this.",
-                min=0)] = MAX_MINUTES,
+                click_type=Limit(0, MOST_MINUTES))] = MAX_MINUTES,
             rules: Annotated[str, typer.Option("--rules", help=f"{RULES_HELP}.")] = BALLS,
         ) -> list[TableSpec]:
             """Ball tubes: every state of a (T, c, k) game and its fewest moves to be

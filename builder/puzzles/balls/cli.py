@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
-from builder.puzzles import MissingTableError
+from builder.puzzles import MOST_SOLVER_STATES, MissingTableError
 from builder.puzzles.balls.answers import (
     DEAL_SECONDS,
     SOLVER_BUDGET,
@@ -21,7 +21,7 @@ from builder.puzzles.balls.answers import (
     random_start,
 )
 from builder.puzzles.balls.rules import BALLS, RULES_HELP, Balls, BallsError, check_rules
-from builder.puzzles.cli_options import JsonOption
+from builder.puzzles.cli_options import JsonOption, Limit
 
 RulesOption = Annotated[str, typer.Option("--rules", help=f"{RULES_HELP}.")]
 
@@ -43,7 +43,7 @@ def deal(
                                              min=0, max=2**63 - 1)] = None,
     seconds: Annotated[float, typer.Option(
         "--seconds", help="At sizes no table holds: how long to hunt for a deal the solver "
-        "proves clearable (with --clearable or --min-moves).", min=1, max=3600)]
+        "proves clearable (with --clearable or --min-moves).", click_type=Limit(1, 3600))]
     = DEAL_SECONDS,
     as_json: JsonOption = False,
     rules: RulesOption = BALLS,
@@ -101,7 +101,7 @@ def solve(
                                               "letter per colour, e.g. rggb|brrg|gbbr||.")],
     *,
     budget: Annotated[int, typer.Option(help="States the search may store (about 150 "
-                                        "bytes each).", min=1_000, max=200_000_000)]
+                                        "bytes each).", min=1_000, max=MOST_SOLVER_STATES)]
     = SOLVER_BUDGET,
     as_json: JsonOption = False,
     rules: RulesOption = BALLS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.puzzles import MissingTableError
+from builder.puzzles import MOST_SOLVER_STATES, MissingTableError
 from builder.puzzles.balls.answers import (
     SOLVER_BUDGET,
     BallsTable,
@@ -29,7 +29,7 @@ def routes(tables: TableLookup):
 
     @router.get("/solve", summary="What is proven about a state")
     def solve_state(state: str = notation(),
-                    budget: int = Query(SOLVER_BUDGET, ge=1_000, le=20_000_000)):
+                    budget: int = Query(SOLVER_BUDGET, ge=1_000, le=MOST_SOLVER_STATES)):
         """What is proven about clearing STATE (the CLI's `query solve STATE --json`)."""
         found = answer(tables, state, budget)
         return {**found.as_dict(), "state": found.rules.format(found.rules.parse(state))}

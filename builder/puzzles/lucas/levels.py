@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from builder.puzzles.work import checkpoint
+
 
 def lucas_search(rules, source: int):
     """Level-synchronous BFS from ``source`` over every arrangement (vectorised): distance,
@@ -20,6 +22,7 @@ def lucas_search(rules, source: int):
     frontier = np.array([first])
     level = 0
     while len(frontier):
+        checkpoint()  # a server's request that has ended stops its search here
         level += 1
         codes = rules.codes[frontier]
         reached = []

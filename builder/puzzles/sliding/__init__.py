@@ -14,7 +14,8 @@ so one table answers every solvable pair.  A pair whose permutations differ in p
 
 from __future__ import annotations
 
-from math import factorial
+import re
+from math import factorial, lgamma, log
 
 from builder.puzzles import shown
 from builder.puzzles.base import DistanceArray, Move, WalkablePuzzle
@@ -40,20 +41,16 @@ class SlidingPuzzle(WalkablePuzzle):
 
     def recognises(self, text: str) -> bool:
         text = text.strip()
-        return ("." in text and all(ch.isdigit() or ch == "." for ch in text)
+        return ("." in text and all(ch in "0123456789." for ch in text)
                 and any(ch in "23456789" for ch in text))
 
     def variant(self, start: str, target: str, options: dict) -> tuple[int, int]:
         rows = start.strip().split(".")
         board = (len(rows), len(rows[0]))
-        cells = board[0] * board[1]
-        if cells > MAX_CELLS:
-            raise SlidingError(
-                f"a {board[0]}x{board[1]} board has {factorial(cells):,} arrangements, of which "
-                f"{factorial(cells) // 2:,} reach any given one: out of reach of a full table "
-                f"(at most {MAX_CELLS} cells, e.g. 3x3)")
-        if board[0] < 2 or board[1] < 2:
-            raise SlidingError(f"{shown(start)}: at least 2 rows of at least 2 tiles")
+        if any(len(row) != board[1] for row in rows):
+            raise SlidingError(f"board {shown(start)}: rows of one length joined by '.', "
+                               "e.g. 123.456.780")
+        check_board(*board, shown(start))
         if target:
             first = self.parse(board, start)
             second = self.parse(board, target)
@@ -131,13 +128,14 @@ class SlidingPuzzle(WalkablePuzzle):
                 for rows, columns in BOARDS]
 
     def table_for(self, text: str) -> TableSpec:
-        rows, _, columns = text.strip().lower().partition("x")
-        if not (rows.isdigit() and columns.isdigit()):
+        # ASCII digits only: str.isdigit() also takes '²', which int() then refuses; and
+        # no more digits than a size can sensibly have, so nothing huge is computed
+        found = re.fullmatch(r"([0-9]{1,9})x([0-9]{1,9})", text.strip().lower())
+        if not found:
             raise SlidingError(f"{shown(text)}: a board such as 3x3")
-        cells = int(rows) * int(columns)
-        if cells > MAX_CELLS:
-            self.variant(".".join(["0" * int(columns)] * int(rows)), "", {})
-        return self.table({"puzzle": "sliding", "rows": int(rows), "columns": int(columns)})
+        rows, columns = int(found.group(1)), int(found.group(2))
+        check_board(rows, columns, shown(text))
+        return self.table({"puzzle": "sliding", "rows": rows, "columns": columns})
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         board = (attributes["rows"], attributes["columns"])
@@ -146,3 +144,31 @@ class SlidingPuzzle(WalkablePuzzle):
                               f"to {self.format(board, goal_with_blank_at(cells, blank))}",
                               f"blank{blank}", 255)
                 for blank in range(cells)]
+
+
+def check_board(rows: int, columns: int, written: str) -> None:
+    """A board a full table can hold (``written`` is how the user wrote it, for the
+    error), checked from its size alone, before anything is computed from it."""
+    cells = rows * columns
+    if cells > MAX_CELLS:
+        raise SlidingError(
+            f"a {rows}x{columns} board has {arrangements(cells)} reach any given one: out "
+            f"of reach of a full table (at most {MAX_CELLS} cells, e.g. 3x3)")
+    if rows < 2 or columns < 2:
+        raise SlidingError(f"{written}: at least 2 rows of at least 2 tiles")
+
+
+EXACT_COUNT_CELLS = 20
+"""Boards up to this many cells have their count of arrangements written out (20! has 19
+digits)."""
+
+
+def arrangements(cells: int) -> str:
+    """How many arrangements a board of ``cells`` tiles has (cells!) and how many of them
+    reach a given one (half), as words: written out for a small board, else as a power of
+    ten from the log-gamma function.  The exact count of a large board takes long to
+    compute (10^8 cells: hours) and may not even be printable (past about 1,750 cells it
+    has more digits than Python turns into text)."""
+    if cells <= EXACT_COUNT_CELLS:
+        return f"{factorial(cells):,} arrangements, of which {factorial(cells) // 2:,}"
+    return f"about 10^{lgamma(cells + 1) / log(10):,.0f} arrangements, half of which"

@@ -16,6 +16,7 @@ import numpy as np
 from builder.puzzles import QueryError
 from builder.puzzles.tricolore.answers import TricolorePath
 from builder.puzzles.tricolore.rules import NO_CLICK, Tricolore
+from builder.puzzles.work import checkpoint
 
 SEARCH_BYTES_PER_STATE = 24 * 3
 """A stored state is three int64 (board, click, parent); sorting and deduplicating a level
@@ -189,6 +190,7 @@ def bidirectional_path(rules: Tricolore, start: int, target: int,
                 "board; build a table towards the target instead")
         new_boards, new_clicks, parents = [], [], []
         for square in range(n):
+            checkpoint()  # a server's request that has ended stops its search here
             allowed = clicks != square
             if grow_forward:
                 following = tables.click(boards[allowed], square)
