@@ -35,8 +35,8 @@ def _spec_tables(data: Path):
 
     from builder import store
     from builder.catalog import table_directories
+    from builder.contract import Building
     from builder.puzzles import PuzzleInputError, registry
-    from builder.routine import Building
 
     for table in table_directories(data):
         attributes = store.read_attributes(table)

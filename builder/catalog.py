@@ -16,39 +16,13 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
 
 import numpy as np
 
 from builder import store
+from builder.contract import Cataloguing
 from builder.puzzles import OneLineError
-from builder.puzzles.base import CatalogTable, DistanceArray, Part
 from builder.puzzles.counting import value_counts
-
-
-class Cataloguing(Part):
-    """What the DuckDB catalog takes from a puzzle's stored tables (all optional: the
-    generic views need only ``catalog_distances``)."""
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        """The distance arrays of one of its stored tables (given the table's attributes),
-        for the catalog's generic views; none by default."""
-        return []
-
-    catalog_tables: ClassVar[tuple[CatalogTable, ...]] = ()
-    """Its own tables in the catalog, filled by ``catalog_rows`` (none by default)."""
-
-    catalog_views: ClassVar[str] = ""
-    """SQL creating its views over its ``catalog_tables`` (run after every table is
-    filled); the generic views need none."""
-
-    def catalog_rows(self, attributes: dict, read: Callable[[str], Any]
-                     ) -> dict[str, list[tuple] | dict[str, Any]]:
-        """Rows of its ``catalog_tables`` from one of its stored tables: per catalog table
-        name, a list of tuples or a dict of numpy columns (without ``source``).
-        ``read(array)`` gives a stored array whole; ``attributes`` are the table's."""
-        return {}
-
 
 CATALOG_NAME = "catalog.duckdb"
 CATALOG_FORMAT = 10

@@ -12,63 +12,16 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from tqdm import tqdm
 
 from builder import store
 from builder.compute import compute_table, region
-from builder.puzzles.base import Part, Puzzle
+from builder.contract import Building
+from builder.puzzles.base import Puzzle
 from builder.puzzles.specs import TableSpec, resolved
-
-
-class Building(Part):
-    """A puzzle's tables, as the build routine, `builder` and `make tables` ask for
-    them (all optional: a puzzle without tables is walked by its search alone)."""
-
-    def default_tables(self) -> list[TableSpec]:
-        """The tables `builder tables` (and `make tables`) builds for it through the
-        engine's build routine; none by default."""
-        return []
-
-    def table(self, identity: dict[str, Any]) -> TableSpec:
-        """The spec of one of its tables, from its identity or a stored table's attributes
-        (which hold it, among other keys to ignore); a PuzzleInputError when no such table
-        can exist."""
-        from builder.puzzles import PuzzleInputError
-
-        raise PuzzleInputError(f"{self.name} builds no table through specs")
-
-    def table_for(self, text: str) -> TableSpec:
-        """The spec a user names on the command line (`builder build NAME TEXT`), e.g.
-        ``4x12`` for a 4-by-12 variant; a PuzzleInputError naming the choices."""
-        from builder.puzzles import PuzzleInputError
-
-        raise PuzzleInputError(f"{self.name} takes no table choice")
-
-    def build_command(self) -> Callable[..., list[TableSpec]] | None:
-        """The choices of `builder NAME`: a function whose keyword parameters are typer
-        options (``Annotated[int, typer.Option(help=...)] = 4``), returning the specs to
-        build; its docstring is the command's help.  Parameters named ``data`` (the data
-        directory, a Path), ``tables`` (a ``TableLookup`` over it) and ``executor`` (where
-        chunk tasks run; it adds `--workers` and `--scheduler`) are supplied by the engine,
-        not options.  None (the default): `builder NAME` builds ``default_tables()``."""
-        return None
-
-    def build_commands(self) -> dict[str, Callable[..., list[TableSpec]] | None]:
-        """Every `builder` command of the plug-in, by command name (each as
-        ``build_command``); by default the one command named after the puzzle."""
-        return {self.name: Building.of(self).build_command()}
-
-    def table_answering(self, variant: Any, start: Hashable, target: Hashable
-                        ) -> TableSpec | None:
-        """The table that would answer a path from ``start`` to ``target`` by walk, when
-        building it on request is worth it (`query path --build-table`: a table
-        towards one target, seconds to build); None (the default): none to offer."""
-        return None
 
 
 @dataclass(frozen=True)

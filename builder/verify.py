@@ -8,33 +8,13 @@ check at a random sample.  Names no puzzle.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from builder import store
-from builder.puzzles.base import Part
-from builder.routine import Building
-
-
-class Verifying(Part):
-    """`builder verify`'s own checks of a puzzle's tables, beyond the engine's (all
-    optional)."""
-
-    def verify_checks(self, attributes: dict) -> str:
-        """What ``verify_sample`` checks of a stored table (given its attributes), for
-        `builder verify`'s report line; "" (the default) when it checks nothing."""
-        return ""
-
-    def verify_sample(self, attributes: dict, read: Callable[[str], Any], samples: int,
-                      rng: Any) -> str | None:
-        """`builder verify`'s own check of one of its stored tables at ``samples`` states
-        drawn from ``rng`` (numpy Generator), beyond the recurrence the engine checks on
-        every breadth-first array: None when it holds, else what is wrong (one line)."""
-        return None
+from builder.contract import Building, Verifying
 
 
 @dataclass

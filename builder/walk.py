@@ -13,65 +13,15 @@ hints).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
+from builder.contract import Walking
 from builder.puzzles import CorruptTableError, MissingTableError, UnreachableError
-from builder.puzzles.base import FoundPath, Part, TableLookup
+from builder.puzzles.base import FoundPath
 from builder.puzzles.work import expensive
 
 __all__ = ["FoundPath", "MoveValue", "UnreachableError", "answered_distance",
            "check_recurrence", "distance_between", "move_values", "walk", "walk_node"]
-
-
-class Walking(Part):
-    """What the walk asks of a walkable puzzle beyond its core (all optional): targets
-    in words, walk nodes that carry more than a position, batched distances, and the
-    searches where no table answers."""
-
-    def parse_target(self, variant: Any, text: str) -> Hashable:
-        """A target from its notation (a plug-in may accept words such as 'cleared')."""
-        return self.parse(variant, text)
-
-    def start_node(self, variant: Any, state: Hashable) -> Hashable:
-        """The walk node of a position at the start of play."""
-        return state
-
-    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
-        """True when the walk has arrived (a start equal to its target has not)."""
-        return node == target
-
-    def distances(self, tables: TableLookup, variant: Any, nodes: Iterable[Hashable],
-                  target: Hashable) -> Iterable[int | None]:
-        """``distance`` of many nodes, in order (a walk asks for all of a node's
-        successors together, and stops at the first one nearer the target): override it
-        to read the tables once for all of them (a list), or, where one node's read is
-        cheap but each chunk costs, to read them lazily (an iterator, as the default
-        does).  ``nodes`` is a list where ``moves`` gives a list, and an iterator (each
-        successor made as it is asked for) where ``moves`` is lazy."""
-        return (self.distance(tables, variant, node, target) for node in nodes)
-
-    def search_path(self, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
-        """A shortest path found by searching from ``node`` at query time, for when no
-        stored table answers (boards too large to table every target): the engine's walk
-        and `query distance` fall back to it on a missing table.  None (the default): the
-        plug-in offers no search, and the missing table is the answer.  Raises
-        UnreachableError when the search proves the target unreachable."""
-        return None
-
-    def approximate_path(self, tables: TableLookup, variant: Any, node: Hashable,
-                         target: Hashable) -> FoundPath | None:
-        """A path from ``node`` to ``target`` found at once but not shortest in general,
-        for where no table answers and the exact search is slow (a solver that combines
-        the tables of smaller boards).  None (the default): none for this
-        variant or node; the engine then walks or searches exactly."""
-        return None
-
-    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
-        """Why ``target`` cannot be reached from ``start`` (one line)."""
-        return (f"{self.format(variant, target)} cannot be reached from "
-                f"{self.format(variant, start)}")
 
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:

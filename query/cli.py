@@ -15,18 +15,16 @@ import contextlib
 import json
 import math
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated
 
 import typer
 
+from builder.contract import Charting, Describing, Printing, Walking
 from builder.puzzles import MOST_SOLVER_STATES
-from builder.puzzles.base import Part, walkable
+from builder.puzzles.base import walkable
 from builder.puzzles.cli_options import JsonOption, Limit
-from builder.puzzles.registry import Describing
 from builder.reader import QueryError
-from builder.walk import Walking
 
 app = typer.Typer(
     help="Query puzzle tablebases: optimal paths, distances, statistics, SQL.",
@@ -41,56 +39,6 @@ random_app = typer.Typer(help="Deal random puzzles with a guaranteed property.",
 app.add_typer(random_app, name="random")
 plot_app = typer.Typer(help="Charts of the statistics (PNG and SVG).", no_args_is_help=True)
 app.add_typer(plot_app, name="plot")
-
-
-class Charting(Part):
-    """A puzzle's charts, drawn from the catalog: `query plot NAME` writes them and the
-    web serves them (all optional)."""
-
-    figure_names: ClassVar[tuple[str, ...]] = ()
-    """The charts ``figures`` draws (none by default)."""
-
-    def figures(self, catalog: Any) -> dict[str, Any]:
-        """Its charts (``figure_names``), drawn from the catalog (a read-only DuckDB
-        connection): name -> matplotlib ``Figure``.  `query plot NAME` writes them and the
-        web serves them at ``/api/NAME/plots/CHART.svg``."""
-        return {}
-
-
-class Printing(Part):
-    """How `query` prints a puzzle's paths and which commands of its own it mounts
-    (all optional)."""
-
-    path_words: ClassVar[tuple[str, str, str, str]] = ("position", "move", "states",
-                                                        "moves")
-    """How `query path` names a path's parts: the text table's position and move
-    columns, and the `--json` keys of the positions and the moves (say board,
-    click, boards, clicks)."""
-
-    move_shown_after: ClassVar[bool] = False
-    """True: the text table shows each move on the line of the position it leads to (the
-    layout some documents use); False: on the line of the position it is made from."""
-
-    def step_value(self, variant: Any, label: str) -> Any:
-        """A move's label as `--json` gives it (say a square's number); the
-        label itself by default.  The one thing a plug-in may change in a printed path."""
-        return label
-
-    def query_commands(self) -> dict[str, Callable[..., int | None]]:
-        """Its own `query` commands, by name: each is mounted as `query NAME COMMAND`,
-        except those named ``random`` and ``stats``, mounted as `query random NAME` and
-        `query stats NAME` beside the other puzzles' deals and statistics.  A command is
-        a function whose keyword parameters are typer arguments and options (its
-        docstring is its help) and which prints its answer and returns its exit code
-        (None: 0); the engine supplies a parameter named ``tables`` (a ``TableLookup``
-        over the `--data` directory it adds) and one named ``catalog`` (a read-only
-        DuckDB connection to that directory's catalog, opened for the call).  None by
-        default."""
-        return {}
-
-    top_level_commands: ClassVar[tuple[str, ...]] = ()
-    """Names among ``query_commands`` also mounted as `query NAME` (ball tubes: `query
-    solve`); two plug-ins claiming one name is an error at start-up."""
 
 
 GROUPS = {"random": random_app, "stats": stats_app}
@@ -158,7 +106,8 @@ def _build_answering_table(puzzle, start: str, target: str, options: dict, data:
     the pair, and bring the catalog up to date with it (progress on stderr)."""
     from builder import workspace
     from builder.catalog import refresh_catalog
-    from builder.routine import Building, build_table
+    from builder.contract import Building
+    from builder.routine import build_table
 
     # the directory is checked (and taken from other builders) before any search runs
     workspace.hold(Path(data), "query path --build-table", create=False)

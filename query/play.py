@@ -22,14 +22,14 @@ import itertools
 import shutil
 import threading
 import time
-from collections.abc import Hashable
 from enum import Enum
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from builder.contract import Charting, Describing, Playing, Walking
 from builder.puzzles import (
     MAX_INPUT_CHARACTERS,
     MissingTableError,
@@ -38,49 +38,8 @@ from builder.puzzles import (
     registry,
     work,
 )
-from builder.puzzles.base import Part, TableLookup, walkable
-from builder.puzzles.registry import Describing
-from builder.walk import Walking, answered_distance, walk_node
-from query.cli import Charting
-
-
-class Playing(Part):
-    """A puzzle on the web page and API (all optional): its board, its own endpoints,
-    its instant approximate hints, and what a walk node carries beyond its position."""
-
-    renderer: ClassVar[str | None] = None
-    """Its board on the web page: the file name of an ES module in the plug-in's package
-    (served at ``/renderers/NAME.js``); the page offers every puzzle that has one.  The
-    module's contract (``title``, ``rules``, ``settings``, ``newGame``, ``draw``...) is
-    written at the top of ``query/static/app.js``, which drives it."""
-
-    def web_routes(self, tables: TableLookup) -> Any:
-        """Its own JSON endpoints for `query serve`: a FastAPI ``APIRouter`` (fastapi
-        imported inside the hook), mounted under ``/api/NAME``; its handlers read through
-        ``tables`` and raise the shared one-line errors, which the web answers as 4xx
-        ``detail``.  None (the default): no endpoints of its own."""
-        return None
-
-    approximation: ClassVar[str] = ""
-    """What ``approximate_path`` is, in a few words for the page (say "a
-    decomposition into halves"); empty (the default): the plug-in offers none."""
-
-    def node_context(self, variant: Any, node: Hashable) -> str:
-        """What a walk node carries beyond its position's notation, as text, so that a web
-        page can hand the node back (say the square clicked last); "" (the default):
-        nothing, the notation is the node."""
-        return ""
-
-    def resume_node(self, variant: Any, state: Hashable, context: str) -> Hashable:
-        """The walk node of position ``state`` with ``context`` from ``node_context`` (""
-        is the start of play); a PuzzleInputError when the context is malformed."""
-        if context:
-            from builder.puzzles import shown
-
-            raise PuzzleInputError(f"context {shown(context)}: {self.name} positions carry "
-                                   "none (leave it empty)")
-        return Walking.of(self).start_node(variant, state)
-
+from builder.puzzles.base import walkable
+from builder.walk import answered_distance, walk_node
 
 PLAYABLE = tuple(p for p in registry.PUZZLES if walkable(p))
 PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
@@ -237,7 +196,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         """Fewest moves from STATE to TARGET, and every legal move from it (each with the
         position after it; with VALUES, its distance too).  Options of the puzzle
         (``method``, ``variant``) are further query parameters."""
-        from builder.routine import Building
+        from builder.contract import Building
         game = _Game(puzzle, state, target, context, request)
         here, answered_by, detail = game.distance(tables, game.node, search)
         moves = []
@@ -288,7 +247,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         """Start building the table that answers STATE -> TARGET by walk (a table towards
         one target: seconds); follow it at /api/jobs/{id}.  One build runs at a time, and
         only on a server started with --allow-builds."""
-        from builder.routine import Building
+        from builder.contract import Building
         if not allow_builds:
             raise BuildsOffError("this server builds no tables on request (its operator can "
                                  "start it with `query serve --allow-builds N`)")

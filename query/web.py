@@ -25,11 +25,10 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
+from builder.contract import Charting, Playing
 from builder.puzzles import OneLineError, PuzzleInputError, UnreachableError, registry, work
 from builder.reader import MissingTableError, Tables, open_catalog
 from query import play
-from query.cli import Charting
-from query.play import Playing
 
 ERROR_STATUS = ((MissingTableError, 404), (UnreachableError, 422),
                 (work.OverBudgetError, 429), (work.ServerBusyError, 503),

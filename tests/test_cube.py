@@ -12,9 +12,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from builder.contract import Describing, Walking
 from builder.puzzles import registry
-from builder.puzzles.registry import Describing
-from builder.walk import Walking
 from tests.commands import run_command
 from tests.conftest import FIGURES
 

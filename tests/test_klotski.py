@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from builder.contract import Walking
 from builder.puzzles import registry
-from builder.walk import Walking
 from tests.commands import run_command
 from tests.conftest import FIGURES
 

@@ -11,15 +11,18 @@ import pytest
 from typer.testing import CliRunner
 
 from builder import walk as engine_walk
-from builder.catalog import Cataloguing
+from builder.contract import (
+    Building,
+    Cataloguing,
+    Charting,
+    Describing,
+    Playing,
+    Printing,
+    Verifying,
+    Walking,
+)
 from builder.puzzles import registry
 from builder.puzzles.base import Puzzle, walkable
-from builder.puzzles.registry import Describing
-from builder.routine import Building
-from builder.verify import Verifying
-from builder.walk import Walking
-from query.cli import Charting, Printing
-from query.play import Playing
 
 WALKABLE = [puzzle for puzzle in registry.PUZZLES if walkable(puzzle)]
 

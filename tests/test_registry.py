@@ -11,14 +11,12 @@ import subprocess
 import numpy as np
 import pytest
 
+from builder.contract import Charting, Describing, Playing, Walking
 from builder.puzzles import PuzzleInputError, base, registry
 from builder.puzzles.base import walkable
 from builder.puzzles.lightsout.rules import LightsOut
-from builder.puzzles.registry import Describing
 from builder.reader import Tables
-from builder.walk import Walking, move_values, walk
-from query.cli import Charting
-from query.play import Playing
+from builder.walk import move_values, walk
 from tests.commands import run_command
 
 WALKABLE = [p for p in registry.PUZZLES if walkable(p)]
@@ -256,3 +254,58 @@ def test_a_prefixed_state_is_answered_like_the_plain_one_everywhere(data_dir):
     answered = client.get("/api/play/sliding/position",
                           params={"state": "sliding:867.254.301"}).json()
     assert answered["distance"] == plain["length"] == 31
+
+
+def test_a_misspelled_hook_is_refused_in_one_line_naming_the_nearest_hook():
+    """A plug-in's public member that no part of the contract declares would be silently
+    ignored: registering it is refused, naming the hook it was probably meant to be."""
+    from builder.contract import UnknownHookError
+    from builder.puzzles.base import Move, WalkablePuzzle
+
+    class Lamps(WalkablePuzzle):
+        name = "lamps"
+
+        def recognises(self, text):
+            return set(text) <= {"0", "1"}
+
+        def variant(self, start, target, options):
+            return len(start)
+
+        def parse(self, lamps, text):
+            return int(text, 2)
+
+        def format(self, lamps, state):
+            return format(state, f"0{lamps}b")
+
+        def moves(self, lamps, state):
+            return [Move(str(i), state ^ 1 << i) for i in range(lamps)]
+
+        def distance(self, tables, lamps, state, target):
+            return (state ^ target).bit_count()
+
+        def defualt_target(self, lamps):
+            return "0" * lamps
+
+    with pytest.raises(UnknownHookError) as refused:
+        registry.registered((Lamps(),))
+    message = str(refused.value)
+    assert "\n" not in message and "'defualt_target'" in message
+    assert "did you mean default_target?" in message
+
+    del Lamps.defualt_target  # spelled right, or not at all, it registers
+    Lamps.default_target = lambda self, lamps: "0" * lamps
+    assert registry.registered((Lamps(),))[0].name == "lamps"
+
+
+def test_every_hook_is_declared_in_the_one_contract_module():
+    """Each part of the contract lives in builder.contract, and every registered plug-in's
+    public members are hooks declared there."""
+    from builder import contract
+
+    assert all(part.__module__ == "builder.contract" for part in contract.PARTS)
+    declared = contract.hooks()
+    for puzzle in registry.PUZZLES:
+        for cls in type(puzzle).__mro__:
+            if cls.__module__.startswith("builder.puzzles." + puzzle.name):
+                assert {name for name in vars(cls) if not name.startswith("_")} <= set(
+                    declared), puzzle.name

@@ -22,8 +22,8 @@ from urllib.parse import urlencode
 import numpy as np
 import pytest
 
+from builder.contract import Walking
 from builder.store import TABLE_FORMAT
-from builder.walk import Walking
 from tests.commands import run_command as run
 
 BIN = Path(sys.executable).parent

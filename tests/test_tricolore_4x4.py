@@ -10,12 +10,12 @@ import zarr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from builder.contract import Walking
 from builder.puzzles.tricolore import Tricolore
 from builder.puzzles.tricolore.decomposition import DecompositionSolver
 from builder.puzzles.tricolore.tables import APPLET_TARGETS_4X4, ARRAYS, target_spec
 from builder.reader import Tables
 from builder.routine import build_table, table_path
-from builder.walk import Walking
 from tests import reference
 from tests.walks import tricolore_path
 

@@ -8,12 +8,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from builder.contract import Describing, Playing, Walking
 from builder.puzzles import registry
 from builder.puzzles.base import walkable
 from builder.puzzles.lightsout.rules import LightsOut
-from builder.puzzles.registry import Describing
-from builder.walk import Walking
-from query.play import Playing
 from query.web import create_app
 from tests.commands import run_command
 from tests.walks import fewest_moves_from

@@ -14,10 +14,9 @@ from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
+from builder.contract import Playing, Walking
 from builder.puzzles import registry
 from builder.puzzles.base import walkable
-from builder.walk import Walking
-from query.play import Playing
 from tests.browser import SCREENSHOTS, served
 from tests.walks import fewest_moves_from
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder.contract import Printing, Walking
 from builder.puzzles import UnreachableError
 from builder.puzzles.balls import BallsPuzzle
 from builder.puzzles.balls.answers import BallsTable, NotClearableError
@@ -13,8 +14,7 @@ from builder.puzzles.tricolore import TricoloreGame, TricolorePuzzle
 from builder.puzzles.tricolore.answers import TargetColumns, all_pairs_table
 from builder.puzzles.tricolore.rules import NO_CLICK, Tricolore, column_clicks
 from builder.reader import Tables
-from builder.walk import Walking, walk
-from query.cli import Printing
+from builder.walk import walk
 
 
 @dataclass(frozen=True)

@@ -222,16 +222,12 @@ class Puzzle(ABC):
     docstring for a worked example).  A puzzle whose positions can be walked derives from
     ``WalkablePuzzle``, which adds play (``moves``, ``distance``): eight members in all.
 
-    Everything else is an optional part, defined (with its defaults) in the engine module
-    that consumes it, and offered by a plug-in simply by defining the member:
-    ``builder.puzzles.registry.Describing`` (summary, example, unit, options...),
-    ``builder.walk.Walking`` (targets, walk nodes, batched distances, searches),
-    ``builder.routine.Building`` (tables), ``builder.catalog.Cataloguing``,
-    ``builder.verify.Verifying``, ``query.cli.Printing`` (a path's words, commands) and
-    ``query.play.Playing`` (the web page: renderer, endpoints) and ``query.cli.Charting``
-    (charts).  The engine reads
-    a plug-in through a part (``Walking.of(puzzle).start_node(...)``): what the plug-in
-    defines, else the part's default.
+    Everything else is an optional part, every one declared (with its defaults) in
+    ``builder.contract``, grouped by the consumer that reads it, and offered by a plug-in
+    simply by defining the member; a public member no part declares is refused when the
+    plug-in is registered.  The engine reads a plug-in through a part
+    (``Walking.of(puzzle).start_node(...)``): what the plug-in defines, else the part's
+    default.
     """
 
     name: ClassVar[str]

@@ -1,14 +1,14 @@
-"""The one list of puzzles.  Adding a puzzle is one line here (and its plug-in module);
-everything that works "for every puzzle" (`query path` dispatch, `query moves`, the
-listings) reads this list and names no puzzle itself."""
+"""The one list of puzzles, each checked against the contract (``builder.contract``) as it
+is registered.  Adding a puzzle is one line here (and its plug-in module); everything that
+works "for every puzzle" (`query path` dispatch, `query moves`, the listings) reads this
+list and names no puzzle itself."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
+from builder.contract import Describing, check_hooks
 from builder.puzzles import PuzzleInputError, shown
 from builder.puzzles.balls import BallsPuzzle
-from builder.puzzles.base import Part, Puzzle, PuzzleOption
+from builder.puzzles.base import Puzzle, PuzzleOption
 from builder.puzzles.cube import CubePuzzle
 from builder.puzzles.hanoi import HanoiPuzzle
 from builder.puzzles.klotski import KlotskiPuzzle
@@ -20,35 +20,20 @@ from builder.puzzles.spots import SpotsPuzzle
 from builder.puzzles.tricolore import TricolorePuzzle
 
 
-class Describing(Part):
-    """How the engine names, lists and describes a puzzle, and which options its
-    variants take (all optional)."""
-
-    summary: ClassVar[str] = ""
-    """One line for `--help` and listings."""
-
-    example: ClassVar[tuple[str, str]] = ("", "")
-    """A start and a target in the notation, for help texts and error messages (a
-    target of "" : none shown)."""
-
-    unit: ClassVar[str] = "moves"
-    """What a path's length counts: moves, clicks..."""
-
-    options: ClassVar[tuple[PuzzleOption, ...]] = ()
-    """The options its variants take (Tricolore: ``method``), which the engine mounts on
-    every command that takes a position (`--method`) and on the web API (a query
-    parameter); the engine refuses any other option given for it."""
-
-    def variant_fields(self, variant: Any) -> dict[str, Any]:
-        """The rule variant as `--json` fields (Tricolore: its method); none by default."""
-        return {}
-
-    goal_words: ClassVar[tuple[str, str]] = ("solvable", "solved")
-    """How `query solvable` words its answer: "STATE: solvable in N moves" or "can never
-    be solved" (ball tubes: clearable, cleared)."""
+def registered(puzzles: tuple[Puzzle, ...]) -> tuple[Puzzle, ...]:
+    """``puzzles`` once each is checked against the contract: every public member a hook
+    (``builder.contract.check_hooks``: a misspelled one is a one-line error naming the
+    nearest hook) and no two sharing a name."""
+    names: set[str] = set()
+    for puzzle in puzzles:
+        check_hooks(type(puzzle))
+        if puzzle.name in names:
+            raise PuzzleInputError(f"two plug-ins are named {puzzle.name!r}: rename one")
+        names.add(puzzle.name)
+    return puzzles
 
 
-PUZZLES: tuple[Puzzle, ...] = (
+PUZZLES: tuple[Puzzle, ...] = registered((
     TricolorePuzzle(),
     BallsPuzzle(),
     LucasPuzzle(),
@@ -59,7 +44,7 @@ PUZZLES: tuple[Puzzle, ...] = (
     KlotskiPuzzle(),
     CubePuzzle(),
     PegsPuzzle(),
-)
+))
 
 
 def by_name(name: str) -> Puzzle:
