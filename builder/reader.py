@@ -3,7 +3,7 @@
 The query path must start fast, so this module reads our zarr v3 arrays directly
 (``zarr.json`` metadata plus zstd-compressed chunk files, the only codecs the
 builder writes) instead of importing zarr, which alone costs several times a
-numpy import.  ``tests/test_tables.py`` checks this reader against zarr itself.
+numpy import.  ``tests/test_store.py`` checks this reader against zarr itself.
 """
 
 from __future__ import annotations
