@@ -19,12 +19,12 @@ COMPILE = PYTHONDONTWRITEBYTECODE= $(VENV)/bin/python -m compileall -q -j 0
 $(INSTALLED): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-compile -e .
-	$(COMPILE) $(VENV)/lib builder query > /dev/null
+	$(COMPILE) $(VENV)/lib builder query puzzles > /dev/null
 	touch $@
 
 $(TEST_TOOLS): $(INSTALLED)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'
-	$(COMPILE) $(VENV)/lib builder query tests bench > /dev/null
+	$(COMPILE) $(VENV)/lib builder query puzzles tests bench > /dev/null
 	touch $@
 
 tables: $(INSTALLED)

@@ -30,7 +30,7 @@ LARGE = (5, 4, 4)
 BUILD_IN_A_PROCESS = """
 import json, resource, sys, time
 from pathlib import Path
-from builder.puzzles import registry
+from builder import registry
 from builder.routine import build_table
 from builder.store import directory_size
 tubes, capacity, colours, data = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -46,8 +46,8 @@ print(json.dumps({"seconds": seconds,
 
 def class_build(size):
     """The whole computation of a table: rule tables, class enumeration, search."""
-    from builder.puzzles.balls.rules import Balls
-    from builder.puzzles.balls.search import UNREACHABLE, enumerate_classes, moves_to_clear
+    from puzzles.balls.rules import Balls
+    from puzzles.balls.search import UNREACHABLE, enumerate_classes, moves_to_clear
 
     rules = Balls(*size)  # fresh: its cached code tables are built inside the timing
     keys, states = enumerate_classes(rules)
@@ -97,9 +97,9 @@ def bench_large_build(rows):
 
 def clearable_states(data: Path, size, count: int) -> list[tuple[int, ...]]:
     """Uniformly drawn labelled states that can be cleared."""
-    from builder.puzzles.balls.answers import BallsTable
-    from builder.puzzles.balls.rules import Balls
-    from builder.reader import Tables
+    from puzzles.balls.answers import BallsTable
+    from puzzles.balls.rules import Balls
+    from query.walk import Tables
 
     rules = Balls(*size)
     ranks = np.random.default_rng(11).integers(0, rules.n_states, 20 * count)
@@ -123,11 +123,10 @@ def retired_walk(rules, table, state) -> int:
 def query_times(data: Path, size, starts: int = 200):
     """Medians of `moves_to_clear` and of a whole path walk per move of the path, each
     from a fresh table reader (chunks read from disk), at random clearable states."""
-    from builder.puzzles.balls import BallsPuzzle
-    from builder.puzzles.balls.answers import BallsTable
-    from builder.puzzles.balls.rules import Balls
-    from builder.reader import Tables
-    from builder.walk import walk
+    from puzzles.balls import BallsPuzzle
+    from puzzles.balls.answers import BallsTable
+    from puzzles.balls.rules import Balls
+    from query.walk import Tables, walk
 
 
     rules = Balls(*size)
@@ -151,7 +150,7 @@ def query_times(data: Path, size, starts: int = 200):
 
 
 def cold_cli(data: Path, size, runs: int = 7) -> float:
-    from builder.puzzles.balls.rules import Balls
+    from puzzles.balls.rules import Balls
 
     state = Balls(*size).format(clearable_states(data, size, 1)[0])
     query = str(Path(sys.executable).parent / "query")

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.run import merge_rows, row
-from builder.puzzles.balls.solver import Workspace, solve
+from puzzles.balls.solver import Workspace, solve
 
 GROUPS = ([(k, 4, 2) for k in range(4, 15)] + [(k, 4, 3) for k in range(6, 11)]
           + [(k, 4, 1) for k in range(4, 15)]  # one empty tube: where most deals are stuck

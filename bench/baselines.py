@@ -54,7 +54,7 @@ def per_start_queue_bfs(successors: np.ndarray, inside: np.ndarray) -> np.ndarra
 
 def pure_python_single_pair(rules, start: int, target: int, method: str) -> int:
     """Minimum clicks by a plain Python BFS at query time (no tables)."""
-    from builder.puzzles.tricolore import NO_CLICK
+    from puzzles.tricolore import NO_CLICK
 
     seen = {(start, NO_CLICK)}
     queue = deque([(start, NO_CLICK, 0)])

@@ -23,7 +23,7 @@ KERNEL_RUN = """
 import json, sys, time
 import numba
 from bench.run import tricolore_all_pairs
-from builder.puzzles.tricolore import METHODS, Tricolore
+from puzzles.tricolore import METHODS, Tricolore
 numba.set_num_threads(int(sys.argv[1]))
 tricolore_all_pairs(Tricolore(2, 2), "hybrid", progress=False)  # compile / load the cache
 rules = Tricolore(4, 2)

@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.run import row
 from builder.execute import Dask, InProcess
-from builder.puzzles.tricolore.tables import all_pairs_spec
 from builder.routine import build_table
+from puzzles.tricolore.tables import all_pairs_spec
 
 RUNS = 3
 """Builds timed per executor (the median is kept: one build's time drifts by a third)."""

@@ -25,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from builder.puzzles.tricolore import METHODS, Tricolore
+from puzzles.tricolore import METHODS, Tricolore
 
 SECONDS_PER_RUN = 5.0
 CLIENTS = 8
@@ -162,8 +162,8 @@ def solver_requests(count: int, seed: int) -> list[str]:
     on an unbounded server), and deal such a game that the solver proves needs 255+
     moves: it never qualifies, so every deal tried is solved until the hunt gives up (14 s
     each on an unbounded server)."""
-    from builder.puzzles.balls.answers import random_start
-    from builder.puzzles.balls.rules import Balls
+    from puzzles.balls.answers import random_start
+    from puzzles.balls.rules import Balls
 
     game, rng = Balls(15, 8, 14), np.random.default_rng(seed)
     solves = ["/api/balls/solve?" + urlencode({

@@ -19,12 +19,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.run import row, run_alone
 from builder.kernels.graph_bfs import breadth_first
-from builder.puzzles.hanoi.rules import rank as hanoi_rank
-from builder.puzzles.hanoi.search import hanoi_moves
-from builder.puzzles.lucas.rules import Lucas, dense_rank
-from builder.puzzles.lucas.search import lucas_steps
-from builder.puzzles.sliding.rules import goal_with_blank_at, lehmer_rank
-from builder.puzzles.sliding.search import sliding_moves
+from puzzles.hanoi.rules import rank as hanoi_rank
+from puzzles.hanoi.search import hanoi_moves
+from puzzles.lucas.rules import Lucas, dense_rank
+from puzzles.lucas.search import lucas_steps
+from puzzles.sliding.rules import goal_with_blank_at, lehmer_rank
+from puzzles.sliding.search import sliding_moves
 from tests import reference  # the tests' plain search and rules, the baseline
 
 

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.baselines import per_start_queue_bfs, pure_python_single_pair
 from builder.compute import compute_arrays
-from builder.puzzles.tricolore import METHODS, Tricolore
-from builder.puzzles.tricolore.tables import all_pairs_spec
+from puzzles.tricolore import METHODS, Tricolore
+from puzzles.tricolore.tables import all_pairs_spec
 
 SEARCH_REPEATS = 3
 """Runs of a 4×4 search or target build whose median a row reports."""
@@ -156,7 +156,7 @@ def bench_table_write(rows, data: Path):
     from zarr.codecs import ZstdCodec
 
     from builder import store
-    from builder.puzzles.tricolore.tables import TARGET_CHUNK
+    from puzzles.tricolore.tables import TARGET_CHUNK
 
     group = zarr.open_group(data / "tricolore" / "4x4" / "targets" / "RRRR.RRRR.RRRR.RRRR.zarr",
                             mode="r")
@@ -186,8 +186,8 @@ def column_walk(rules, tables, start: int, target: int, method: str):
     three target columns read once, then its own loop over ``legal_moves`` with the
     node rule of that time (a dict and a reader per node); kept here as the before of
     the rows that compare it with the engine's walk."""
-    from builder.puzzles.tricolore.answers import TargetColumns
-    from builder.puzzles.tricolore.rules import NO_CLICK, WALK_ARRAYS, InconsistentTable
+    from puzzles.tricolore.answers import TargetColumns
+    from puzzles.tricolore.rules import NO_CLICK, WALK_ARRAYS, InconsistentTable
 
     def node_clicks(read, board, last, target):
         if board == target and last != NO_CLICK:
@@ -219,14 +219,14 @@ def column_walk(rules, tables, start: int, target: int, method: str):
 
 def engine_walk(rules, tables, start: int, target: int, method: str):
     """`query path`'s walk: the engine's, through the plug-in's batched ``distances``."""
-    from builder.puzzles.tricolore import TricoloreGame, TricolorePuzzle
-    from builder.walk import walk
+    from puzzles.tricolore import TricoloreGame, TricolorePuzzle
+    from query.walk import walk
 
     return walk(TricolorePuzzle(), tables, TricoloreGame(rules, method), start, target)
 
 
 def bench_query(rows, data: Path):
-    from builder.reader import Tables
+    from query.walk import Tables
 
     rules = Tricolore(4, 2)
     rng = random.Random(2026)
@@ -326,8 +326,8 @@ def bench_make_tables_fresh(rows):
 def bench_stats_targets(rows, count: int = 3):
     """`builder tricolore4x4-stats` per target (the stream search reusing its arrays, the
     histogram and orbit) against the general kernel it replaced, same targets."""
-    from builder.puzzles.tricolore.tables import canonical_targets, target_stats_task
-    from builder.puzzles.tricolore.target_search import search_target
+    from puzzles.tricolore.tables import canonical_targets, target_stats_task
+    from puzzles.tricolore.target_search import search_target
 
     rules = Tricolore(4, 4)
     targets = canonical_targets(rules, count, 99)
@@ -373,11 +373,11 @@ def bench_target_build_cli(rows, data: Path):
 def bench_tricolore_4x4(rows, data: Path):
     import resource
 
-    from builder.puzzles.tricolore.bidirectional import bidirectional_path
-    from builder.puzzles.tricolore.stream_search import search_target_streams
-    from builder.puzzles.tricolore.tables import single_target as tricolore_single_target
-    from builder.puzzles.tricolore.target_search import search_target
-    from builder.reader import Tables
+    from puzzles.tricolore.bidirectional import bidirectional_path
+    from puzzles.tricolore.stream_search import search_target_streams
+    from puzzles.tricolore.tables import single_target as tricolore_single_target
+    from puzzles.tricolore.target_search import search_target
+    from query.walk import Tables
 
     rules = Tricolore(4, 4)
     tricolore_single_target(Tricolore(3, 3), 0, progress=False)  # compile / load the cache
@@ -414,8 +414,8 @@ def bench_tricolore_4x4(rows, data: Path):
                     f"s): the stream kernel (product, each run on fresh memory) vs the general "
                     f"single-target kernel it replaced; peak RSS of the bench process after "
                     f"the first {peak:.2f} GiB"))
-    from builder.puzzles.tricolore.stream_search import forward_reachable_streams
-    from builder.puzzles.tricolore.target_search import forward_reachable
+    from puzzles.tricolore.stream_search import forward_reachable_streams
+    from puzzles.tricolore.target_search import forward_reachable
 
     forward_reachable_streams(3, 3, 0)
     forward_reachable(Tricolore(3, 3).half_tables(), 0)

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.run import row, run_alone
-from builder.puzzles import registry
+from builder import registry
 from builder.sparse import sparse_search
 
 

@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from builder.puzzles.tricolore.rules import Tricolore
-from builder.puzzles.tricolore.stream_search import search_target_streams, stream_plan
+from puzzles.tricolore.rules import Tricolore
+from puzzles.tricolore.stream_search import search_target_streams, stream_plan
 
 
 def main() -> None:
@@ -64,7 +64,7 @@ def main() -> None:
     for level, nodes, seconds in levels:
         print(f"  level {level:>2}  {nodes:>12,} frontier nodes  {seconds:.3f} s")
     if options.compare:
-        from builder.puzzles.tricolore.target_search import search_target
+        from puzzles.tricolore.target_search import search_target
 
         search_target(Tricolore(3, 3).half_tables(), 0)
         started = time.perf_counter()

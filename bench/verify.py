@@ -33,10 +33,10 @@ def _spec_tables(data: Path):
     or a sparse search."""
     import zarr
 
-    from builder import store
+    from builder import registry, store
     from builder.catalog import table_directories
-    from builder.contract import Building
-    from builder.puzzles import PuzzleInputError, registry
+    from builder.contract.errors import PuzzleInputError
+    from builder.contract.parts import Building
 
     for table in table_directories(data):
         attributes = store.read_attributes(table)
@@ -52,7 +52,7 @@ def _spec_tables(data: Path):
 
 def _entry_by_entry_sparse(spec, group, entries: int) -> float:
     """The former sampled check's loop on the first ``entries`` keys: seconds."""
-    from builder.puzzles.keys import sortable
+    from builder.contract.keys import sortable
     from builder.sparse import successors_of
 
     search = spec.sparse
@@ -68,7 +68,7 @@ def _entry_by_entry_sparse(spec, group, entries: int) -> float:
 
 
 def _entry_by_entry_dense(spec, group, entries: int) -> float:
-    from builder.puzzles.specs import resolved
+    from builder.contract.specs import resolved
 
     started = time.perf_counter()
     for name, search in spec.searches.items():

@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from builder import store
-from builder.contract import Cataloguing
-from builder.puzzles import OneLineError
-from builder.puzzles.counting import value_counts
+from builder.contract.counting import value_counts
+from builder.contract.errors import OneLineError
+from builder.contract.parts import Cataloguing
 
 CATALOG_NAME = "catalog.duckdb"
 CATALOG_FORMAT = 10
@@ -36,7 +36,7 @@ def catalog_path(data_dir: Path) -> Path:
 
 def _sources(data_dir: Path) -> list[tuple[Path, dict]]:
     """Every complete table of this format whose puzzle is registered."""
-    from builder.puzzles import registry
+    from builder import registry
 
     known = {puzzle.name for puzzle in registry.PUZZLES}
     sources = []
@@ -226,7 +226,7 @@ def _unload_source(con, key: str, attributes: dict) -> None:
 
 
 def _plugin_of(attributes: dict):
-    from builder.puzzles import registry
+    from builder import registry
 
     try:
         return registry.by_name(attributes.get("puzzle", ""))
@@ -235,7 +235,7 @@ def _plugin_of(attributes: dict):
 
 
 def _create_plugin_tables(con) -> None:
-    from builder.puzzles import registry
+    from builder import registry
 
     con.execute("CREATE TABLE catalog_parts (name VARCHAR, part VARCHAR, source VARCHAR, "
                 "constants VARCHAR)")
@@ -290,7 +290,7 @@ def _part_name(name: str, key: str) -> str:
 
 
 def _create_plugin_views(con) -> None:
-    from builder.puzzles import registry
+    from builder import registry
 
     for puzzle in registry.PUZZLES:
         if Cataloguing.of(puzzle).catalog_views:

@@ -18,8 +18,8 @@ from typing import Annotated
 
 import typer
 
-from builder.contract import Describing
-from builder.puzzles import PuzzleInputError
+from builder.contract.errors import PuzzleInputError
+from builder.contract.parts import Describing
 
 app = typer.Typer(
     help="Build puzzle tablebases into a data directory (zarr tables + DuckDB catalog).",
@@ -115,8 +115,8 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
 
     Example: builder tables --data data
     """
+    from builder import registry
     from builder.catalog import refresh_catalog
-    from builder.puzzles import registry
     from builder.routine import build_defaults
 
     if jobs < 0:
@@ -168,8 +168,8 @@ def build(
     Examples: builder build --list; builder build NAME; builder build NAME CHOICE;
     builder build NAME CHOICE --workers 2 --shards 4
     """
-    from builder.contract import Building
-    from builder.puzzles import registry
+    from builder import registry
+    from builder.contract.parts import Building
 
     if listing or puzzle is None:
         for known in registry.PUZZLES:
@@ -248,8 +248,8 @@ def _mount_build_commands() -> None:
     """`builder NAME` for every command of every registered puzzle with tables: its
     plug-in's options plus --data, --force and --quiet (and --workers and --scheduler
     where its chunk tasks can run on Dask)."""
-    from builder.contract import Building
-    from builder.puzzles import registry
+    from builder import registry
+    from builder.contract.parts import Building
 
     for puzzle in registry.PUZZLES:
         if not Building.of(puzzle).default_tables():
@@ -262,7 +262,7 @@ def _mount(name: str, puzzle, own) -> None:
     import inspect
 
     from builder.command_line import as_command, plugin_parameters
-    from builder.contract import Building
+    from builder.contract.parts import Building
 
     choices, wanted = plugin_parameters(own, SUPPLIED) if own else ([], set())
 

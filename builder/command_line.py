@@ -14,7 +14,7 @@ import sys
 import typing
 from collections.abc import Callable, Collection
 
-from builder.puzzles import OneLineError
+from builder.contract.errors import OneLineError
 
 
 def _fail(message: str, code: int) -> None:

@@ -3,7 +3,7 @@ plug-in's own ``compute``, or by its chunk tasks run one after another.  The bui
 (``routine.py``) writes what this makes; the reader's ``Tables.computed`` keeps it for a
 query.  Imports neither of them (no cycle between the read and the build side).
 
-A table computed at query time is expensive work (``builder.puzzles.work``): a server
+A table computed at query time is expensive work (``builder.contract.work``): a server
 computes it through its gate, a few at a time and stopped at the request's limit; the
 generic kernel polls the gate's stop signal, and the loops here check it between arrays
 and tasks."""
@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from builder.puzzles.base import TableLookup
-from builder.puzzles.specs import Computed, TableSpec, resolved
-from builder.puzzles.work import checkpoint, expensive, once_per_request
+from builder.contract.base import TableLookup
+from builder.contract.specs import Computed, TableSpec, resolved
+from builder.contract.work import checkpoint, expensive, once_per_request
 
 
 def compute_arrays(spec: TableSpec, progress: bool = False,

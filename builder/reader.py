@@ -16,13 +16,13 @@ from pathlib import Path
 
 import numpy as np
 
-from builder.puzzles import (  # noqa: F401  (re-exported: the engine's errors)
+from builder.contract.errors import (  # noqa: F401  (re-exported: the engine's errors)
     CorruptTableError,
     MissingTableError,
     QueryError,
     StaleTableError,
 )
-from builder.puzzles.keys import WIDE, sortable, words_in
+from builder.contract.keys import WIDE, sortable, words_in
 
 TABLE_FORMAT = 3
 """Must equal builder.store.TABLE_FORMAT (a test keeps them together)."""
@@ -285,7 +285,7 @@ def sorted_positions(sorted_keys: ChunkedVector, first_keys: np.ndarray, keys: n
     ``first_keys`` (the first key of each chunk): one chunk read per chunk touched.  A key
     the table lacks means it is damaged, unless ``absent_ok`` (a sparse table holds only
     the positions its search found): then its place is -1.  Keys of two words
-    (``builder.puzzles.keys``) are stored as rows of two and looked up as such."""
+    (``builder.contract.keys``) are stored as rows of two and looked up as such."""
     if not (isinstance(keys, np.ndarray) and keys.dtype == WIDE):
         keys = np.asarray(keys, dtype=np.int64)
     first_keys = sortable(first_keys)
@@ -326,7 +326,7 @@ def open_catalog(data_dir: Path):
 
 
 class Tables:
-    """The engine's ``TableLookup`` (``builder/puzzles/base.py``): any stored array of any
+    """The engine's ``TableLookup`` (``builder/contract/base.py``): any stored array of any
     table, by table path parts and array name, through the checked chunk readers, opened
     once and cached.  Plug-ins read their tables only through it."""
 
@@ -399,12 +399,6 @@ class Tables:
         return sorted(path.name.removesuffix(".zarr")
                       for path in self.data_dir.joinpath(*folder).glob("*.zarr")
                       if not path.name.startswith("."))
-
-    def walk(self, puzzle, variant, start, target):
-        """``TableLookup.walk``: the engine's walk (``builder.walk``) over these tables."""
-        from builder.walk import walk
-
-        return walk(puzzle, self, variant, start, target)
 
     COMPUTED_KEPT = 4
     """Tables computed at query time kept in memory (the most recent ones)."""

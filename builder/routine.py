@@ -1,4 +1,4 @@
-"""The one build routine: a plug-in's ``TableSpec`` (``builder/puzzles/base.py``) in,
+"""The one build routine: a plug-in's ``TableSpec`` (``builder/contract/base.py``) in,
 a published table out.  Is a current table with the spec's identity stored? → fill its
 arrays (the generic breadth-first kernel for ``searches``, the plug-in's own ``compute``
 for the rest, or its chunk tasks on the executor, resumably) → write them in chunks into
@@ -19,9 +19,9 @@ from tqdm import tqdm
 
 from builder import store
 from builder.compute import compute_table, region
-from builder.contract import Building
-from builder.puzzles.base import Puzzle
-from builder.puzzles.specs import TableSpec, resolved
+from builder.contract.base import Puzzle
+from builder.contract.parts import Building
+from builder.contract.specs import TableSpec, resolved
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ def _build_in_processes(data_dir: Path, puzzles: tuple[Puzzle, ...], force: bool
     import multiprocessing
     from multiprocessing.connection import wait
 
-    from builder.puzzles import OneLineError
+    from builder.contract.errors import OneLineError
 
     context = multiprocessing.get_context("spawn")  # no copy of this process's threads
     waiting = [puzzle.name for puzzle in puzzles]
@@ -258,7 +258,8 @@ def _plugin_worker(data_dir: Path, force: bool, pipe, parent: int) -> None:
     plug-in named on ``pipe`` (until None) and reports each table back on it."""
     import threading
 
-    from builder.puzzles import OneLineError, registry
+    from builder import registry
+    from builder.contract.errors import OneLineError
 
     _end_with_parent(parent)
     # tqdm's default lock is a named semaphore shared between processes; killed with its

@@ -1,9 +1,9 @@
 """Sparse tables: the positions a puzzle can reach, found by a level-synchronous,
 partitioned breadth-first search over fixed-width integer keys, stored as sorted keys
-with their distances (``builder.puzzles.specs.SparseSearch`` says what to search).
+with their distances (``builder.contract.specs.SparseSearch`` says what to search).
 
 A position is a non-negative integer key (the plug-in's ``encode``): one 64-bit word
-(``int64``), or two (``SparseSearch.key_words``; ``builder.puzzles.keys`` holds them as
+(``int64``), or two (``SparseSearch.key_words``; ``builder.contract.keys`` holds them as
 16-byte records that numpy sorts and searches like numbers).  The search runs in two
 phases, each a breadth-first search by levels:
 
@@ -45,9 +45,8 @@ from typing import NamedTuple
 import numpy as np
 from tqdm import tqdm
 
-from builder.execute import InProcess
-from builder.puzzles import PuzzleInputError
-from builder.puzzles.keys import (
+from builder.contract.errors import PuzzleInputError
+from builder.contract.keys import (
     WIDE,
     empty_keys,
     ints_of,
@@ -58,8 +57,9 @@ from builder.puzzles.keys import (
     words_in,
     words_of,
 )
-from builder.puzzles.specs import SparseSearch, resolved
-from builder.puzzles.work import checkpoint
+from builder.contract.specs import SparseSearch, resolved
+from builder.contract.work import checkpoint
+from builder.execute import InProcess
 
 NEVER_NARROW = 255
 NEVER_WIDE = 65535

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from builder import __version__
-from builder.puzzles import OneLineError
+from builder.contract.errors import OneLineError
 
 TABLE_FORMAT = 3
 """Bumped whenever the meaning or layout of stored arrays changes: older tables are stale.

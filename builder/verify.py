@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from builder import store
-from builder.contract import Building, Verifying
+from builder.contract.parts import Building, Verifying
 
 
 @dataclass
@@ -36,7 +36,8 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
     then the plug-in's own sample check.  (What is wrong or None, what was checked.)"""
     import zarr
 
-    from builder.puzzles import PuzzleInputError, registry
+    from builder import registry
+    from builder.contract.errors import PuzzleInputError
 
     puzzle = registry.by_name(attributes["puzzle"])
     try:  # the stored attributes hold the identity the table was built from
@@ -88,8 +89,8 @@ def _check_sparse(spec, group) -> str | None:
     0 exactly at the targets its search picks, and at every position "1 + the least
     distance one move on" (a position the table lacks is never, where the table holds
     what reaches the targets; where it holds what its starts reach, it is damage)."""
+    from builder.contract.keys import ints_of, key_dtype, keys_of, sortable
     from builder.kernels.recurrence import UNHELD
-    from builder.puzzles.keys import ints_of, key_dtype, keys_of, sortable
     from builder.sparse import NEVER_NARROW, NEVER_WIDE, distinct, sparse_chunk, targets_in
 
     search = spec.sparse
@@ -125,15 +126,15 @@ def _first_broken_sparse(search, keys: np.ndarray, distance: np.ndarray, never: 
                          ) -> tuple[int, int]:
     """The first entry of a sparse table that breaks the recurrence and the value it
     should hold, or (-1, 0): by the plug-in's numba moves, or its plain-Python ones."""
+    from builder.contract.keys import words_of
     from builder.kernels import recurrence
-    from builder.puzzles.keys import words_of
 
     is_target = np.ascontiguousarray(distance == 0)
     wide_distance = np.ascontiguousarray(distance, dtype=np.uint16)
     closed = bool(search.starts)
     if search.plain:
         return _first_broken_plain(search, keys, wide_distance, is_target, never)
-    from builder.puzzles.specs import resolved
+    from builder.contract.specs import resolved
 
     parameters = np.ascontiguousarray(search.parameters, dtype=np.int64)
     kernel, stored = ((recurrence.first_broken_sparse_wide, words_of(keys))
@@ -147,8 +148,8 @@ def _first_broken_sparse(search, keys: np.ndarray, distance: np.ndarray, never: 
 def _first_broken_plain(search, keys: np.ndarray, distance: np.ndarray,
                         is_target: np.ndarray, never: int) -> tuple[int, int]:
     """``_first_broken_sparse`` for plain-Python moves (a plug-in's start, small tables)."""
+    from builder.contract.keys import ints_of, keys_of
     from builder.kernels.recurrence import UNHELD
-    from builder.puzzles.keys import ints_of, keys_of
 
     for index, key in enumerate(ints_of(keys)):
         if is_target[index]:
@@ -170,8 +171,8 @@ def _first_broken_plain(search, keys: np.ndarray, distance: np.ndarray,
 def _check_searches(spec, group) -> str | None:
     """Every breadth-first array of a spec: 0 exactly at its sources, and at every state
     "1 + the least value one move on" (never where no move reaches a source)."""
+    from builder.contract.specs import resolved
     from builder.kernels.recurrence import first_broken_dense, in_parts
-    from builder.puzzles.specs import resolved
 
     for name, search in spec.searches.items():
         distance = np.ascontiguousarray(group[name][...], dtype=np.uint16)
@@ -197,7 +198,7 @@ def _check_searches(spec, group) -> str | None:
 
 def _checks_its_own(attributes: dict) -> bool:
     """A table whose plug-in has a sample check of its own (``Verifying.verify_sample``)."""
-    from builder.puzzles import registry
+    from builder import registry
 
     try:
         puzzle = registry.by_name(attributes.get("puzzle", ""))

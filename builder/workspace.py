@@ -31,7 +31,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from builder.puzzles import OneLineError
+from builder.contract.errors import OneLineError
 
 LOCK_NAME = ".builder.lock"
 _held: dict[str, int] = {}

@@ -20,10 +20,10 @@ from typing import Annotated
 
 import typer
 
-from builder.contract import Charting, Describing, Printing, Walking
-from builder.puzzles import MOST_SOLVER_STATES
-from builder.puzzles.base import walkable
-from builder.puzzles.cli_options import JsonOption, Limit
+from builder.contract.base import walkable
+from builder.contract.cli_options import JsonOption, Limit
+from builder.contract.errors import MOST_SOLVER_STATES
+from builder.contract.parts import Charting, Describing, Printing, Walking
 from builder.reader import QueryError
 
 app = typer.Typer(
@@ -83,8 +83,8 @@ def path(
     names one when two recognise it); a plug-in may print its own layout. Its
     options (below) are declared by its plug-in.
     """
-    from builder.puzzles import registry
-    from builder.reader import Tables
+    from builder import registry
+    from query.walk import Tables
 
     chosen, start = registry.resolve(start, puzzle)
     options = registry.check_options(chosen, options or {})
@@ -106,7 +106,7 @@ def _build_answering_table(puzzle, start: str, target: str, options: dict, data:
     the pair, and bring the catalog up to date with it (progress on stderr)."""
     from builder import workspace
     from builder.catalog import refresh_catalog
-    from builder.contract import Building
+    from builder.contract.parts import Building
     from builder.routine import build_table
 
     # the directory is checked (and taken from other builders) before any search runs
@@ -128,7 +128,7 @@ def print_path(puzzle, start: str, target: str, tables, as_json: bool,
     search or approximate solver where no table answers) as a table of steps, or as JSON
     whose keys the plug-in names (``path_words``) and whose moves it may format
     (``step_value``)."""
-    from builder.walk import walk
+    from query.walk import walk
 
     variant = puzzle.variant(start, target, options)
     goal = Walking.of(puzzle).parse_target(variant, target)
@@ -170,8 +170,7 @@ def moves(
     """Every legal move from STATE with the fewest moves to TARGET after it: the moves
     that keep the optimum are marked. Works for every puzzle with a distance table.
     """
-    from builder.reader import Tables
-    from builder.walk import move_values
+    from query.walk import Tables, move_values
 
     chosen, variant, position, goal = _position_and_goal(
         state, target, puzzle, options or {}, "moves")
@@ -204,7 +203,7 @@ def _position_and_goal(state: str, target: str | None, puzzle: str | None,
                        options: dict, command: str) -> tuple:
     """(the plug-in, its variant, the position, the target) for a command that takes a
     position and an optional target (default: the puzzle's goal)."""
-    from builder.puzzles import registry
+    from builder import registry
 
     chosen, state = registry.resolve(state, puzzle)
     options = registry.check_options(chosen, options)
@@ -234,8 +233,7 @@ def solvable(
 ) -> None:
     """Can STATE reach its goal (or TARGET), and in how few moves? Exits 1 if it cannot.
     """
-    from builder.reader import Tables
-    from builder.walk import distance_between
+    from query.walk import Tables, distance_between
 
     chosen, variant, start, goal = _position_and_goal(
         state, target, puzzle, options or {}, "solvable")
@@ -265,8 +263,7 @@ def distance(
     search where no table answers (a puzzle whose walk must move counts a start
     equal to its target as its shortest return).
     """
-    from builder.reader import Tables
-    from builder.walk import UnreachableError, distance_between
+    from query.walk import Tables, UnreachableError, distance_between
 
     chosen, variant, first, goal = _position_and_goal(
         start, target, puzzle, options or {}, "distance")
@@ -458,7 +455,7 @@ def serve(
             pass
     except OSError as error:
         raise QueryError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-    from builder.puzzles.work import WorkGate
+    from builder.contract.work import WorkGate
 
     gate = WorkGate(slots=searches or None, request_seconds=search_seconds,
                     max_budget=max_budget)
@@ -489,8 +486,8 @@ def _with_puzzle_options(function):
     in ``options`` by name (None where not given): this module names none of them."""
     import inspect
 
+    from builder import registry
     from builder.command_line import as_command, plugin_parameters
-    from builder.puzzles import registry
 
     own, _ = plugin_parameters(function, ("options",))
     own = [parameter.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -514,7 +511,7 @@ def _with_puzzle_options(function):
 
 def _with_examples(function) -> str:
     """A command's help with one example per registered puzzle, from its plug-in."""
-    from builder.puzzles import registry
+    from builder import registry
 
     name = function.__name__
     examples = {puzzle.name: Describing.of(puzzle).example for puzzle in registry.PUZZLES
@@ -567,7 +564,7 @@ def _mount_plugin_commands() -> None:
     """Every plug-in's own commands (``Printing.query_commands``): `query NAME COMMAND`,
     `query random NAME` for its deal, `query stats NAME` for its statistics; and
     `query plot NAME` for a plug-in with charts."""
-    from builder.puzzles import registry
+    from builder import registry
 
     claimed: dict[str, str] = {}
     for puzzle in registry.PUZZLES:
@@ -605,7 +602,7 @@ def _plugin_command(function):
     def command(**options) -> None:
         data = options.pop("data", None)
         if "tables" in wanted:
-            from builder.reader import Tables
+            from query.walk import Tables
 
             options["tables"] = Tables(data)
         if "catalog" in wanted:

@@ -29,17 +29,17 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from builder.contract import Charting, Describing, Playing, Walking
-from builder.puzzles import (
+from builder import registry
+from builder.contract import work
+from builder.contract.base import walkable
+from builder.contract.errors import (
     MAX_INPUT_CHARACTERS,
     MissingTableError,
     OneLineError,
     PuzzleInputError,
-    registry,
-    work,
 )
-from builder.puzzles.base import walkable
-from builder.walk import answered_distance, walk_node
+from builder.contract.parts import Charting, Describing, Playing, Walking
+from query.walk import answered_distance, walk_node
 
 PLAYABLE = tuple(p for p in registry.PUZZLES if walkable(p))
 PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
@@ -196,7 +196,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         """Fewest moves from STATE to TARGET, and every legal move from it (each with the
         position after it; with VALUES, its distance too).  Options of the puzzle
         (``method``, ``variant``) are further query parameters."""
-        from builder.contract import Building
+        from builder.contract.parts import Building
         game = _Game(puzzle, state, target, context, request)
         here, answered_by, detail = game.distance(tables, game.node, search)
         moves = []
@@ -247,7 +247,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         """Start building the table that answers STATE -> TARGET by walk (a table towards
         one target: seconds); follow it at /api/jobs/{id}.  One build runs at a time, and
         only on a server started with --allow-builds."""
-        from builder.contract import Building
+        from builder.contract.parts import Building
         if not allow_builds:
             raise BuildsOffError("this server builds no tables on request (its operator can "
                                  "start it with `query serve --allow-builds N`)")

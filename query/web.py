@@ -25,10 +25,13 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from builder.contract import Charting, Playing
-from builder.puzzles import OneLineError, PuzzleInputError, UnreachableError, registry, work
-from builder.reader import MissingTableError, Tables, open_catalog
+from builder import registry
+from builder.contract import work
+from builder.contract.errors import OneLineError, PuzzleInputError, UnreachableError
+from builder.contract.parts import Charting, Playing
+from builder.reader import MissingTableError, open_catalog
 from query import play
+from query.walk import Tables
 
 ERROR_STATUS = ((MissingTableError, 404), (UnreachableError, 422),
                 (work.OverBudgetError, 429), (work.ServerBusyError, 503),

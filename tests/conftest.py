@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.contract import Building
+from builder.contract.parts import Building
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = json.loads((Path(__file__).parent / "figures.json").read_text())

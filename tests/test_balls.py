@@ -12,10 +12,9 @@ import zarr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builder import routine
-from builder.puzzles import registry
-from builder.puzzles.balls.answers import NotClearableError, deal_balls
-from builder.puzzles.balls.rules import Balls, BallsError
+from builder import registry, routine
+from puzzles.balls.answers import NotClearableError, deal_balls
+from puzzles.balls.rules import Balls, BallsError
 from tests import reference
 from tests.test_cli import run
 from tests.walks import balls_path, balls_table

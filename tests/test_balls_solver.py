@@ -12,8 +12,8 @@ from collections import deque
 import numpy as np
 import pytest
 
-from builder.puzzles.balls.answers import searched
-from builder.puzzles.balls.rules import Balls
+from puzzles.balls.answers import searched
+from puzzles.balls.rules import Balls
 from tests.test_cli import run
 from tests.walks import balls_table
 

@@ -8,9 +8,9 @@ import shutil
 import duckdb
 
 from builder import catalog
-from builder.puzzles.tricolore.tables import all_pairs_spec
 from builder.routine import build_table
 from builder.store import SEALED_CATALOG
+from puzzles.tricolore.tables import all_pairs_spec
 from tests.test_balls import build_balls
 
 QUERIES = (
@@ -98,8 +98,7 @@ def test_an_all_pairs_table_updates_the_catalog_in_place_like_a_rebuild(tmp_path
 
 def test_a_plugins_table_with_catalog_rows_updates_the_catalog_in_place(tmp_path,
                                                                          monkeypatch):
-    from builder import routine
-    from builder.puzzles import registry
+    from builder import registry, routine
 
     outcomes = []
     incremental = catalog._refresh_incrementally

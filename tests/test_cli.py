@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from builder.contract import Describing
-from builder.puzzles import registry
-from builder.puzzles.base import walkable
+from builder import registry
+from builder.contract.base import walkable
+from builder.contract.parts import Describing
 from tests import reference
 from tests.commands import run_command
 

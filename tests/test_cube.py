@@ -12,8 +12,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from builder.contract import Describing, Walking
-from builder.puzzles import registry
+from builder import registry
+from builder.contract.parts import Describing, Walking
 from tests.commands import run_command
 from tests.conftest import FIGURES
 
@@ -68,7 +68,7 @@ def dotted(stickers: str) -> str:
 
 @pytest.fixture(scope="module")
 def tables(data_for):
-    from builder.reader import Tables
+    from query.walk import Tables
 
     return Tables(data_for(CUBE))
 
@@ -82,7 +82,7 @@ def test_the_published_figures(tables, metric):
 
 @pytest.mark.parametrize("metric", ["half", "quarter"])
 def test_the_first_levels_equal_a_search_on_stickers(tables, metric):
-    from builder.walk import distance_between
+    from query.walk import distance_between
 
     depth = 4
     expected = sticker_levels(metric, depth)
@@ -106,7 +106,7 @@ def inverse(position):
 
 @pytest.mark.parametrize("metric", ["half", "quarter"])
 def test_a_position_and_its_inverse_are_as_far_from_solved(tables, metric):
-    from builder.walk import distance_between
+    from query.walk import distance_between
 
     keys = tables.vector(("cube", metric), "keys").whole()
     for key in np.random.default_rng(9).choice(keys, 60, replace=False):
@@ -133,7 +133,7 @@ def test_the_kernel_makes_the_moves_of_the_rules(metric):
 
 @pytest.mark.parametrize("metric", ["half", "quarter"])
 def test_a_path_replays_legally_and_has_the_tabled_length(data_for, tables, metric):
-    from builder.walk import distance_between
+    from query.walk import distance_between
 
     start = Describing.of(CUBE).example[0]
     out = run_command("query", "path", start, "--metric", metric, "--json", "--data", str(data_for(CUBE)), check=True)

@@ -12,10 +12,10 @@ import zarr
 
 from builder import store
 from builder.execute import Dask, InProcess
-from builder.puzzles.tricolore import Tricolore
-from builder.puzzles.tricolore.tables import ARRAYS, all_pairs_spec
 from builder.reader import CorruptTableError
 from builder.routine import build_table, table_path
+from puzzles.tricolore import Tricolore
+from puzzles.tricolore.tables import ARRAYS, all_pairs_spec
 from tests.commands import run_command
 from tests.walks import tricolore_path
 

@@ -21,12 +21,12 @@ def code(line: str) -> str:
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"example {n + 1}"
                                                    for n in range(len(EXAMPLES))])
 def test_every_line_of_the_guides_examples_is_in_the_file_it_names(example):
-    named = re.match(r"# (builder/\S+\.py)", example)
+    named = re.match(r"# ((?:builder|puzzles)/\S+\.py)", example)
     assert named, "an example names its file on its first line"
     source: set[str] = set()
     missing = []
     for line in example.splitlines():
-        file = re.match(r"# (builder/\S+\.py)", line)
+        file = re.match(r"# ((?:builder|puzzles)/\S+\.py)", line)
         if file:
             source = {code(real) for real in (ROOT / file.group(1)).read_text().splitlines()}
             continue

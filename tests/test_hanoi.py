@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from builder.puzzles import PuzzleInputError, registry
-from builder.puzzles.hanoi import HanoiPuzzle
-from builder.puzzles.hanoi.rules import rank
-from builder.reader import Tables
-from builder.walk import walk
+from builder import registry
+from builder.contract.errors import PuzzleInputError
+from puzzles.hanoi import HanoiPuzzle
+from puzzles.hanoi.rules import rank
+from query.walk import Tables, walk
 from tests import reference
 from tests.commands import run_command
 

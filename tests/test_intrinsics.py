@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numba import njit, prange
 
-from builder.puzzles.intrinsics import expand_or, mask_of, prefetch, take_next
+from builder.contract.intrinsics import expand_or, mask_of, prefetch, take_next
 
 
 @njit(cache=True)

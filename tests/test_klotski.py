@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from builder.contract import Walking
-from builder.puzzles import registry
+from builder import registry
+from builder.contract.parts import Walking
 from tests.commands import run_command
 from tests.conftest import FIGURES
 
@@ -104,8 +104,7 @@ def plain_search(any_distance: bool) -> tuple[int, int]:
 
 @pytest.mark.parametrize("metric", ["block", "cell"])
 def test_the_published_figures_from_the_tables_and_a_plain_search(data_for, metric):
-    from builder.reader import Tables
-    from builder.walk import distance_between
+    from query.walk import Tables, distance_between
 
     tables = Tables(data_for(KLOTSKI))
     table = tables.stored(("klotski",))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import zarr
 
-from builder.puzzles.lightsout.rules import LightsOut
+from puzzles.lightsout.rules import LightsOut
 from tests.test_cli import run
 
 
@@ -67,7 +67,7 @@ def test_the_click_set_kernel_equals_a_plain_breadth_first_search(rows, cols):
     here) must find the same fewest clicks for every state, unreachable ones included."""
     from collections import deque
 
-    from builder.puzzles.lightsout.search import fewest_clicks
+    from puzzles.lightsout.search import fewest_clicks
 
     board = LightsOut(rows, cols)
     expected = [255] * (1 << board.n_buttons)
@@ -128,9 +128,8 @@ def test_lightsout_bad_or_unsolvable_input_exits_nonzero(args, words):
 
 
 def test_verify_checks_the_click_recurrence_and_finds_a_doubled_table(data_dir, tmp_path):
-    from builder import routine, verify
-    from builder.puzzles import registry
-    from builder.puzzles.specs import TableSpec
+    from builder import registry, routine, verify
+    from builder.contract.specs import TableSpec
 
     spec = registry.by_name("lightsout").table({})
     table = zarr.open_group(data_dir / "lightsout" / "tables.zarr", mode="r")["clicks_5x5"][...]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import zarr
 
-from builder.puzzles.lucas.rules import Lucas
+from puzzles.lucas.rules import Lucas
 from tests import reference
 from tests.test_cli import run
 
@@ -81,9 +81,8 @@ def test_bad_arrangements_get_one_line(data_dir, args):
 
 
 def test_verify_checks_the_documents_table_and_finds_a_doubled_entry(tmp_path):
-    from builder import routine, verify
-    from builder.puzzles import registry
-    from builder.puzzles.specs import TableSpec
+    from builder import registry, routine, verify
+    from builder.contract.specs import TableSpec
 
     spec = registry.by_name("lucas").table({"max_n": 3})
     built = routine.build_table(tmp_path, spec, progress=False)

@@ -10,10 +10,9 @@ from itertools import combinations, pairwise
 
 import pytest
 
-from builder.puzzles import registry
-from builder.puzzles.lucas.rules import ForwardOnly, Lucas, dense_rank
-from builder.reader import Tables
-from builder.walk import walk
+from builder import registry
+from puzzles.lucas.rules import ForwardOnly, Lucas, dense_rank
+from query.walk import Tables, walk
 from tests import reference
 from tests.commands import run_command
 

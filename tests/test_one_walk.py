@@ -10,8 +10,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from builder import walk as engine_walk
-from builder.contract import (
+from builder import registry
+from builder.contract.base import Puzzle, walkable
+from builder.contract.parts import (
     Building,
     Cataloguing,
     Charting,
@@ -21,8 +22,7 @@ from builder.contract import (
     Verifying,
     Walking,
 )
-from builder.puzzles import registry
-from builder.puzzles.base import Puzzle, walkable
+from query import walk as engine_walk
 
 WALKABLE = [puzzle for puzzle in registry.PUZZLES if walkable(puzzle)]
 
@@ -65,7 +65,7 @@ PARTS = [Describing, Walking, Building, Cataloguing, Verifying, Printing, Charti
 
 
 def test_the_core_is_eight_members_and_the_parts_are_disjoint():
-    from builder.puzzles.base import WalkablePuzzle
+    from builder.contract.base import WalkablePuzzle
 
     core = {name for klass in (Puzzle, WalkablePuzzle) for name in vars(klass)
             if not name.startswith("_")} | set(Puzzle.__annotations__)

@@ -11,8 +11,8 @@ import json
 import numpy as np
 import pytest
 
-from builder.contract import Walking
-from builder.puzzles import registry
+from builder import registry
+from builder.contract.parts import Walking
 from tests.commands import run_command
 from tests.conftest import FIGURES
 
@@ -52,7 +52,7 @@ def classes(masks: set[int]) -> int:
 
 @pytest.fixture(scope="module")
 def table(data_for):
-    from builder.reader import Tables
+    from query.walk import Tables
 
     tables = Tables(data_for(PEGS))
     return (tables, tables.vector(("pegs", "english"), "keys").whole(),
@@ -60,7 +60,7 @@ def table(data_for):
 
 
 def test_the_start_needs_31_jumps(table):
-    from builder.walk import distance_between
+    from query.walk import distance_between
 
     start = PEGS.parse("english", STANDARD)
     goal = Walking.of(PEGS).parse_target("english", "solved")

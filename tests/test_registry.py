@@ -11,12 +11,13 @@ import subprocess
 import numpy as np
 import pytest
 
-from builder.contract import Charting, Describing, Playing, Walking
-from builder.puzzles import PuzzleInputError, base, registry
-from builder.puzzles.base import walkable
-from builder.puzzles.lightsout.rules import LightsOut
-from builder.reader import Tables
-from builder.walk import move_values, walk
+from builder import registry
+from builder.contract import base
+from builder.contract.base import walkable
+from builder.contract.errors import PuzzleInputError
+from builder.contract.parts import Charting, Describing, Playing, Walking
+from puzzles.lightsout.rules import LightsOut
+from query.walk import Tables, move_values, walk
 from tests.commands import run_command
 
 WALKABLE = [p for p in registry.PUZZLES if walkable(p)]
@@ -110,7 +111,7 @@ def test_the_walk_falls_back_to_the_plug_ins_search_where_no_table_answers(tmp_p
     """An empty data directory: Tricolore 4x4 pairs are answered by its bidirectional
     search (checked against the rules by replaying), ball tubes by their solver, puzzles
     without a search say the table is missing."""
-    from builder.puzzles import MissingTableError
+    from builder.contract.errors import MissingTableError
     from tests import reference
 
     tricolore = registry.by_name("tricolore")
@@ -259,8 +260,8 @@ def test_a_prefixed_state_is_answered_like_the_plain_one_everywhere(data_dir):
 def test_a_misspelled_hook_is_refused_in_one_line_naming_the_nearest_hook():
     """A plug-in's public member that no part of the contract declares would be silently
     ignored: registering it is refused, naming the hook it was probably meant to be."""
-    from builder.contract import UnknownHookError
-    from builder.puzzles.base import Move, WalkablePuzzle
+    from builder.contract.base import Move, WalkablePuzzle
+    from builder.contract.parts import UnknownHookError
 
     class Lamps(WalkablePuzzle):
         name = "lamps"
@@ -300,12 +301,12 @@ def test_a_misspelled_hook_is_refused_in_one_line_naming_the_nearest_hook():
 def test_every_hook_is_declared_in_the_one_contract_module():
     """Each part of the contract lives in builder.contract, and every registered plug-in's
     public members are hooks declared there."""
-    from builder import contract
+    from builder.contract import parts
 
-    assert all(part.__module__ == "builder.contract" for part in contract.PARTS)
-    declared = contract.hooks()
+    assert all(part.__module__ == "builder.contract.parts" for part in parts.PARTS)
+    declared = parts.hooks()
     for puzzle in registry.PUZZLES:
         for cls in type(puzzle).__mro__:
-            if cls.__module__.startswith("builder.puzzles." + puzzle.name):
+            if cls.__module__.startswith("puzzles." + puzzle.name):
                 assert {name for name in vars(cls) if not name.startswith("_")} <= set(
                     declared), puzzle.name

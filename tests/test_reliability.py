@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pytest
 
-from builder.contract import Walking
+from builder.contract.parts import Walking
 from builder.store import TABLE_FORMAT
 from tests.commands import run_command as run
 
@@ -180,7 +180,7 @@ def tamper_lucas_start(data: Path) -> None:
     import zarr
 
     array = zarr.open_array(data / "lucas" / "tables.zarr" / "n3_to_goal", mode="r+")
-    from builder.puzzles.lucas.rules import Lucas
+    from puzzles.lucas.rules import Lucas
 
     rules = Lucas(3)
     values = array[...]
@@ -344,10 +344,9 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
     """8 threads of random 4×4 and 4×2 hints (the generic path's first move) for a bounded
     time: no crash, no spurious error, and every answer equal to the same question asked
     of the tables here (the engine's walk, its length the plug-in's own hint's count)."""
-    from builder.puzzles import registry
-    from builder.puzzles.tricolore import Tricolore
-    from builder.reader import Tables
-    from builder.walk import walk
+    from builder import registry
+    from puzzles.tricolore import Tricolore
+    from query.walk import Tables, walk
     from tests.walks import tricolore_hint
 
     rng = np.random.default_rng(12)
@@ -753,7 +752,7 @@ def test_lucas_json_has_one_layout_for_every_rule_and_route(data_dir):
 def test_server_limits_expensive_work_and_says_why(data_dir):
     from fastapi.testclient import TestClient
 
-    from builder.puzzles.work import WorkGate
+    from builder.contract.work import WorkGate
     from query.web import create_app
 
     client = TestClient(create_app(data_dir, gate=WorkGate(max_budget=10_000)))
@@ -775,7 +774,7 @@ def test_server_limits_expensive_work_and_says_why(data_dir):
 @contextlib.contextmanager
 def slot_held(gate):
     """Another request holds the gate's one slot for the block."""
-    from builder.puzzles.work import expensive, request_scope
+    from builder.contract.work import expensive, request_scope
 
     inside, release = threading.Event(), threading.Event()
 
@@ -795,7 +794,7 @@ def slot_held(gate):
 
 
 def test_a_busy_gate_refuses_at_once_and_a_slow_request_stops_at_its_limit():
-    from builder.puzzles.work import ServerBusyError, WorkGate, expensive, request_scope
+    from builder.contract.work import ServerBusyError, WorkGate, expensive, request_scope
 
     gate = WorkGate(slots=1, waiting=0, wait_seconds=0.1, request_seconds=0.2)
     with (slot_held(gate), request_scope(gate), pytest.raises(ServerBusyError, match="busy"),
@@ -811,7 +810,7 @@ def test_a_busy_gate_refuses_at_once_and_a_slow_request_stops_at_its_limit():
 
 
 def test_work_whose_client_has_gone_gives_its_place_in_the_queue_up():
-    from builder.puzzles.work import (
+    from builder.contract.work import (
         AbandonedError,
         ServerBusyError,
         WorkGate,
@@ -842,7 +841,7 @@ def test_a_server_drops_queued_work_of_clients_that_hung_up(data_dir):
     the queue were full), and none of the four ever starts its work."""
     import uvicorn
 
-    from builder.puzzles.work import WorkGate, expensive
+    from builder.contract.work import WorkGate, expensive
     from query.web import create_app
 
     app = create_app(data_dir, gate=WorkGate(slots=1, waiting=4, wait_seconds=10))

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from builder.puzzles import OneLineError
+from builder.contract.errors import OneLineError
 from tests.commands import run_command as run
 from tests.test_reliability import assert_one_line_error, free_port
 from tests.test_sparse import Pancakes
@@ -231,7 +231,7 @@ def test_the_web_takes_the_budgets_the_command_line_allows(data_dir):
                                                          "budget": 50_000_000})
     assert over_server.status_code == 429, over_server.text
     assert "2,000,000" in over_server.json()["detail"]
-    from builder.puzzles import MOST_SOLVER_STATES
+    from builder.contract.errors import MOST_SOLVER_STATES
 
     over_any = client.get("/api/balls/solve", params={"state": state,
                                                       "budget": MOST_SOLVER_STATES + 1})

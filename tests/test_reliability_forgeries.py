@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from builder.puzzles import registry
+from builder import registry
 from builder.store import record_checksums
 from query.web import create_app
 from tests.commands import run_command
@@ -124,7 +124,7 @@ def test_a_solvable_board_swapped_with_a_never_is_refused(data):
     parity), so the board reads as never solvable."""
     import zarr
 
-    from builder.puzzles.sliding.rules import lehmer_unrank
+    from puzzles.sliding.rules import lehmer_unrank
 
     table = data / "sliding" / "2x3.zarr"
     values = zarr.open_group(table, mode="r")["blank5"][...]

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from builder.puzzles.work import WorkGate
+from builder.contract.work import WorkGate
 from tests.browser import start_server
 
 OFF_ONE_PEG = ["ABCDABCDABCD", "DCBADCBADCBA", "ABABABABABAB", "CDCDCDCDCDCD",

@@ -27,8 +27,8 @@ def small_data(tmp_path) -> Path:
     """A data directory the server accepts (one 3×3 target table and its catalog); it
     holds no 4×4 table, so the server has one to build."""
     from builder.catalog import refresh_catalog
-    from builder.puzzles.tricolore.tables import target_spec
     from builder.routine import build_table
+    from puzzles.tricolore.tables import target_spec
 
     data = tmp_path / "data"
     build_table(data, target_spec("RRR.RRR.RRR", 3, 3), progress=False)

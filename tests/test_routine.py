@@ -9,14 +9,13 @@ import numpy as np
 import pytest
 from numba import njit
 
-from builder import catalog, routine, verify
+from builder import catalog, registry, routine, verify
+from builder.contract.base import CatalogTable, DistanceArray, Move, WalkablePuzzle
+from builder.contract.errors import OneLineError, PuzzleInputError
+from builder.contract.specs import BreadthFirstSearch, Computed, TableSpec
 from builder.kernels.graph_bfs import breadth_first
-from builder.puzzles import OneLineError, PuzzleInputError, registry
-from builder.puzzles.base import CatalogTable, DistanceArray, Move, WalkablePuzzle
-from builder.puzzles.specs import BreadthFirstSearch, Computed, TableSpec
-from builder.reader import Tables
 from builder.store import SEALED_CATALOG
-from builder.walk import walk
+from query.walk import Tables, walk
 from tests import reference
 
 RING = 300

@@ -11,11 +11,10 @@ import numpy as np
 import pytest
 import zarr
 
-from builder.puzzles import registry
-from builder.puzzles.sliding import SlidingPuzzle
-from builder.puzzles.sliding.rules import lehmer_rank
-from builder.reader import Tables
-from builder.walk import walk
+from builder import registry
+from puzzles.sliding import SlidingPuzzle
+from puzzles.sliding.rules import lehmer_rank
+from query.walk import Tables, walk
 from tests import reference
 from tests.commands import run_command
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import zarr
 
-from builder.puzzles.spots.rules import COLOURS, DOCUMENT_SETS, DiscSet, describe, random_sets
-from builder.puzzles.spots.search import count_solutions, solve
+from puzzles.spots.rules import COLOURS, DOCUMENT_SETS, DiscSet, describe, random_sets
+from puzzles.spots.search import count_solutions, solve
 from tests import reference
 from tests.test_cli import run
 
@@ -89,9 +89,8 @@ def test_bad_disc_sets_get_one_line(tmp_path, discs, words):
 
 
 def test_verify_solves_sampled_sets_again_and_finds_a_wrong_count(tmp_path):
-    from builder import routine, verify
-    from builder.puzzles import registry
-    from builder.puzzles.specs import TableSpec
+    from builder import registry, routine, verify
+    from builder.contract.specs import TableSpec
 
     spec = registry.by_name("spots").table({"sets": 1500, "seed": 7})
     built = routine.build_table(tmp_path, spec, progress=False)

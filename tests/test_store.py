@@ -8,10 +8,11 @@ import zarr
 
 from builder import reader as tables
 from builder import store
-from builder.puzzles.tricolore import METHODS, Tricolore
-from builder.puzzles.tricolore.tables import all_pairs_spec
-from builder.reader import StaleTableError, Tables
+from builder.reader import StaleTableError
 from builder.routine import build_table, table_path
+from puzzles.tricolore import METHODS, Tricolore
+from puzzles.tricolore.tables import all_pairs_spec
+from query.walk import Tables
 from tests import reference
 from tests.walks import all_pairs_path, tricolore_path
 

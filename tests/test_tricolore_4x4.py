@@ -10,12 +10,12 @@ import zarr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builder.contract import Walking
-from builder.puzzles.tricolore import Tricolore
-from builder.puzzles.tricolore.decomposition import DecompositionSolver
-from builder.puzzles.tricolore.tables import APPLET_TARGETS_4X4, ARRAYS, target_spec
-from builder.reader import Tables
+from builder.contract.parts import Walking
 from builder.routine import build_table, table_path
+from puzzles.tricolore import Tricolore
+from puzzles.tricolore.decomposition import DecompositionSolver
+from puzzles.tricolore.tables import APPLET_TARGETS_4X4, ARRAYS, target_spec
+from query.walk import Tables
 from tests import reference
 from tests.walks import tricolore_path
 
@@ -49,7 +49,7 @@ def test_3x3_tables_equal_a_plain_backward_bfs_on_every_board(small_targets, tar
 
 
 def test_4x3_table_equals_the_all_pairs_kernel(small_targets):
-    from builder.puzzles.tricolore.all_pairs_search import BATCH, search_targets
+    from puzzles.tricolore.all_pairs_search import BATCH, search_targets
 
     rules = Tricolore(4, 3)
     target = rules.parse("RRRR.RRRR.RRRR")
@@ -214,8 +214,8 @@ def test_decomposition_stays_within_the_documents_23_click_bound(catalog, figure
 
 @pytest.mark.parametrize("width, height", [(3, 3), (4, 3), (3, 4)])
 def test_the_stream_kernel_equals_the_general_kernel_byte_for_byte(width, height):
-    from builder.puzzles.tricolore.stream_search import search_target_streams
-    from builder.puzzles.tricolore.target_search import search_target
+    from puzzles.tricolore.stream_search import search_target_streams
+    from puzzles.tricolore.target_search import search_target
 
     rules = Tricolore(width, height)
     targets = [0, *np.random.default_rng(width * 10 + height).integers(0, rules.n_boards, 3)]
@@ -236,8 +236,8 @@ def test_the_stream_kernel_is_exact_whichever_way_each_level_goes(monkeypatch, f
     """The level rule only chooses a route: levels forced to alternate between pushed and
     dense (every change of route: lists to layouts and back, the done flags carried
     across) give the general kernel's tables byte for byte."""
-    from builder.puzzles.tricolore import stream_search
-    from builder.puzzles.tricolore.target_search import search_target
+    from puzzles.tricolore import stream_search
+    from puzzles.tricolore.target_search import search_target
 
     levels = []
 
@@ -261,7 +261,7 @@ def test_the_stream_kernel_is_exact_whichever_way_each_level_goes(monkeypatch, f
 def test_a_stored_4x4_table_equals_the_general_kernel(data_dir, target):
     """The applet's three targets, built by the stream kernel (`make tables`), against
     the general single-target kernel run here."""
-    from builder.puzzles.tricolore.target_search import search_target
+    from puzzles.tricolore.target_search import search_target
 
     general = search_target(FULL.half_tables(), FULL.parse(target))
     for name, expected, stored in zip(ARRAYS, general, target_arrays(data_dir, 4, 4, target)):
@@ -269,8 +269,8 @@ def test_a_stored_4x4_table_equals_the_general_kernel(data_dir, target):
 
 
 def test_forward_search_matches_a_plain_bfs_on_3x3():
-    from builder.puzzles.tricolore.stream_search import forward_reachable_streams
-    from builder.puzzles.tricolore.target_search import forward_reachable
+    from puzzles.tricolore.stream_search import forward_reachable_streams
+    from puzzles.tricolore.target_search import forward_reachable
 
     rules = Tricolore(3, 3)
     for start in ("RRR.RRR.RRR", "BBB.BBB.BBB", "WRB.BWR.RBW"):
@@ -283,7 +283,7 @@ def test_forward_search_matches_a_plain_bfs_on_3x3():
 def test_the_statistics_histogram_counts_every_byte_value():
     """The 4×4 statistics count a search's distances on every core: numpy's count, for a
     length that does not split evenly and for every byte value."""
-    from builder.puzzles.tricolore.stream_search import byte_histogram
+    from puzzles.tricolore.stream_search import byte_histogram
 
     values = np.random.default_rng(5).integers(0, 256, 100_003).astype(np.uint8)
     assert byte_histogram(values).tolist() == np.bincount(values, minlength=256).tolist()
@@ -293,8 +293,8 @@ def test_the_statistics_histogram_counts_every_byte_value():
 
 @pytest.mark.parametrize("width, height", [(4, 3), (3, 4)])
 def test_the_stream_forward_search_equals_the_general_one(width, height):
-    from builder.puzzles.tricolore.stream_search import forward_reachable_streams
-    from builder.puzzles.tricolore.target_search import forward_reachable
+    from puzzles.tricolore.stream_search import forward_reachable_streams
+    from puzzles.tricolore.target_search import forward_reachable
 
     rules = Tricolore(width, height)
     for start in (0, rules.n_boards // 3, rules.n_boards - 1):
@@ -313,7 +313,7 @@ def test_only_all_blue_is_unreachable_on_4x4(catalog, figures):
 
 @pytest.mark.parametrize("target", APPLET_TARGETS)
 def test_bidirectional_search_finds_the_tabled_distance(data_dir, target):
-    from builder.puzzles.tricolore.bidirectional import bidirectional_path
+    from puzzles.tricolore.bidirectional import bidirectional_path
 
     clicks = target_arrays(data_dir, 4, 4, target)[0]
     for start in np.random.default_rng(21).integers(0, FULL.n_boards, 3):
@@ -324,7 +324,7 @@ def test_bidirectional_search_finds_the_tabled_distance(data_dir, target):
 
 
 def test_bidirectional_search_on_3x3_equals_a_plain_bfs():
-    from builder.puzzles.tricolore.bidirectional import bidirectional_path
+    from puzzles.tricolore.bidirectional import bidirectional_path
 
     rules = Tricolore(3, 3)
     rng = np.random.default_rng(4)
@@ -341,7 +341,7 @@ def test_target_stats_resume_and_feed_the_estimate(tmp_path):
 
     from builder import catalog
     from builder.execute import InProcess
-    from builder.puzzles.tricolore.tables import (
+    from puzzles.tricolore.tables import (
         canonical_targets,
         read_target_records,
         run_target_stats,
@@ -403,7 +403,7 @@ def test_query_path_builds_the_missing_target_table_on_request(tmp_path):
 def test_the_committed_target_records_are_published(catalog):
     """`make tables` gathers results/tricolore_4x4_targets.jsonl (committed) into the
     estimate views, every record whole: its histogram covers all 43 million boards."""
-    from builder.puzzles.tricolore.tables import RESULTS_FILE, read_target_records
+    from puzzles.tricolore.tables import RESULTS_FILE, read_target_records
 
     records = read_target_records(RESULTS_FILE)
     assert len(records) >= 1000
@@ -420,8 +420,8 @@ def test_the_committed_target_records_are_published(catalog):
 def test_a_search_from_a_game_in_progress_finds_the_tabled_distance(data_dir):
     """A game in progress carries the square clicked last, which the next click may not
     repeat: the search from (board, last) finds the table's distance of that node."""
-    from builder.puzzles import registry
-    from builder.puzzles.tricolore.bidirectional import bidirectional_path
+    from builder import registry
+    from puzzles.tricolore.bidirectional import bidirectional_path
 
     target = APPLET_TARGETS[0]
     puzzle = registry.by_name("tricolore")
@@ -440,8 +440,8 @@ def test_the_decomposition_plays_a_game_in_progress_legally(data_dir):
     decomposition's path replays by the rules to the target and is never shorter than
     the exact search; where its own first click is the forbidden one it starts
     elsewhere."""
-    from builder.puzzles import registry
-    from builder.puzzles.tricolore.bidirectional import bidirectional_path
+    from builder import registry
+    from puzzles.tricolore.bidirectional import bidirectional_path
 
     puzzle = registry.by_name("tricolore")
     tables = Tables(data_dir)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from builder.puzzles.tricolore import METHODS, NO_CLICK, BoardError, MethodError, Tricolore
+from puzzles.tricolore import METHODS, NO_CLICK, BoardError, MethodError, Tricolore
 from tests import reference
 
 HALF = Tricolore(4, 2)

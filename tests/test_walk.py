@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builder.puzzles.tricolore import METHODS, Tricolore
-from builder.reader import Tables
-from builder.walk import UnreachableError
+from puzzles.tricolore import METHODS, Tricolore
+from query.walk import Tables, UnreachableError
 from tests import reference
 from tests.walks import tricolore_path
 

@@ -10,8 +10,8 @@ import json
 import numpy as np
 import pytest
 
-from builder.puzzles.balls.answers import BallsTable, searched
-from builder.puzzles.balls.rules import Balls
+from puzzles.balls.answers import BallsTable, searched
+from puzzles.balls.rules import Balls
 from tests import reference
 from tests.commands import run_command
 
@@ -56,7 +56,7 @@ def random_states(rules: Balls, count: int, seed: int) -> list[tuple[int, ...]]:
 
 @pytest.mark.parametrize("size", [(4, 4, 3), (5, 4, 4)])
 def test_the_water_tables_equal_a_plain_search(data_dir, size):
-    from builder.reader import Tables
+    from query.walk import Tables
 
     rules = Balls(*size, water=True)
     table = BallsTable(Tables(data_dir), rules)
@@ -79,7 +79,7 @@ def test_a_pour_optimum_is_never_longer_than_the_ball_optimum(data_dir):
     """Over every starting deal of the document's game (first three tubes full): the
     fewest pours never exceed the fewest ball moves, and a deal clearable by balls is
     clearable by pours."""
-    from builder.reader import Tables
+    from query.walk import Tables
 
     balls, water = Balls(4, 4, 3), Balls(4, 4, 3, water=True)
     first, last = balls.initial_range()

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from builder.contract import Describing, Playing, Walking
-from builder.puzzles import registry
-from builder.puzzles.base import walkable
-from builder.puzzles.lightsout.rules import LightsOut
+from builder import registry
+from builder.contract.base import walkable
+from builder.contract.parts import Describing, Playing, Walking
+from puzzles.lightsout.rules import LightsOut
 from query.web import create_app
 from tests.commands import run_command
 from tests.walks import fewest_moves_from
@@ -258,7 +258,7 @@ def test_spot_colour_check_agrees_with_the_solver_on_every_placement(client, see
     exactly the solver's solutions (rotations of the assembly keep the assignment)."""
     from itertools import permutations
 
-    from builder.puzzles.spots.rules import DiscSet, contacts, disc_set_of
+    from puzzles.spots.rules import DiscSet, contacts, disc_set_of
 
     discs = client.get("/api/spots/deal", params={"seed": seed}).json()["discs"]
     disc_set: DiscSet = disc_set_of(discs)

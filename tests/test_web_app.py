@@ -14,9 +14,9 @@ from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
-from builder.contract import Playing, Walking
-from builder.puzzles import registry
-from builder.puzzles.base import walkable
+from builder import registry
+from builder.contract.base import walkable
+from builder.contract.parts import Playing, Walking
 from tests.browser import SCREENSHOTS, served
 from tests.walks import fewest_moves_from
 
@@ -251,8 +251,8 @@ def test_a_4x4_target_without_a_table_offers_to_build_it(page, tmp_path):
     no table exists (no server path, no shell command), builds it on request with a
     progress bar, then answers from it."""
     from builder.catalog import refresh_catalog
-    from builder.puzzles.tricolore.tables import target_spec
     from builder.routine import build_table
+    from puzzles.tricolore.tables import target_spec
 
     build_table(tmp_path, target_spec("RRR.RRR.RRR", 3, 3), progress=False)
     refresh_catalog(tmp_path)  # `query serve` wants some tables; none of them is 4x4
@@ -545,8 +545,8 @@ def test_a_build_reports_its_progress_survives_play_and_says_when_it_is_done(pag
     level and seconds, the status is the game's, and the end says the hints are exact;
     another puzzle's page shows nothing of it."""
     from builder.catalog import refresh_catalog
-    from builder.puzzles.tricolore.tables import target_spec
     from builder.routine import build_table
+    from puzzles.tricolore.tables import target_spec
 
     build_table(tmp_path, target_spec("RRR.RRR.RRR", 3, 3), progress=False)
     refresh_catalog(tmp_path)
@@ -619,9 +619,10 @@ def test_the_ball_colours_stay_apart_for_colour_blind_players():
     import itertools
     import math
 
-    from builder.puzzles.balls.rules import LETTERS
+    import puzzles
+    from puzzles.balls.rules import LETTERS
 
-    source = (Path(registry.__file__).parent / "balls" / "renderer.js").read_text()
+    source = (Path(puzzles.__file__).parent / "balls" / "renderer.js").read_text()
     colours = dict(re.findall(r'\b([a-z]): "(#[0-9a-f]{6})"', source))
     dealt = [colours[letter] for letter in LETTERS[:14]]
     closest = min((math.dist(seen_in_lab(a, kind), seen_in_lab(b, kind)), kind, a, b)
@@ -685,7 +686,7 @@ def test_klotski_move_values_show_one_badge_a_block_with_its_best_move(page, ser
     """Values on Klotski: a block with several moves (one cell or two, two ways) gets one
     badge, on its first cell, with the best value among its moves (worked out here from
     the plug-in's moves and the tables)."""
-    from builder.reader import Tables
+    from query.walk import Tables
 
     # three moves from the start: block D (two cells) moves, and H's two moves differ
     open_game(page, server, "klotski", state="BAAC.BAAC.DD-E.FGHE.FI-J", target="solved")

@@ -18,13 +18,12 @@ import numpy as np
 import pytest
 from numba import njit, types
 
-from builder.puzzles import registry
-from builder.puzzles.base import Move
-from builder.puzzles.keyed import GOAL, KeyedPuzzle, KeyKernel
-from builder.puzzles.keys import ints_of, sortable
-from builder.reader import Tables
+from builder import registry
+from builder.contract.base import Move
+from builder.contract.keyed import GOAL, KeyedPuzzle, KeyKernel
+from builder.contract.keys import ints_of, sortable
 from builder.routine import build_table
-from builder.walk import walk
+from query.walk import Tables, walk
 
 SLOTS, FIRST, TILES, BITS = 24, 9, 8, 5
 FIXED = {slot: 31 - slot % 7 for slot in range(SLOTS) if not FIRST <= slot < FIRST + TILES}

@@ -6,15 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.contract import Printing, Walking
-from builder.puzzles import UnreachableError
-from builder.puzzles.balls import BallsPuzzle
-from builder.puzzles.balls.answers import BallsTable, NotClearableError
-from builder.puzzles.tricolore import TricoloreGame, TricolorePuzzle
-from builder.puzzles.tricolore.answers import TargetColumns, all_pairs_table
-from builder.puzzles.tricolore.rules import NO_CLICK, Tricolore, column_clicks
-from builder.reader import Tables
-from builder.walk import walk
+from builder.contract.errors import UnreachableError
+from builder.contract.parts import Printing, Walking
+from puzzles.balls import BallsPuzzle
+from puzzles.balls.answers import BallsTable, NotClearableError
+from puzzles.tricolore import TricoloreGame, TricolorePuzzle
+from puzzles.tricolore.answers import TargetColumns, all_pairs_table
+from puzzles.tricolore.rules import NO_CLICK, Tricolore, column_clicks
+from query.walk import Tables, walk
 
 
 @dataclass(frozen=True)
@@ -110,7 +109,7 @@ def fewest_moves_from(puzzle, variant, node, target, data: Path | Tables,
     the tables' value where the puzzle is too large for that."""
     from collections import deque
 
-    from builder.walk import answered_distance
+    from query.walk import answered_distance
 
     seen, queue = {node: 0}, deque([node])
     while queue and len(seen) < limit:

@@ -1,6 +1,6 @@
 """The generic breadth-first kernel: fewest moves to a set of sources over states
 ``0 .. n - 1``, for any puzzle whose plug-in gives a numba ``neighbours`` function
-(``builder.puzzles.specs.BreadthFirstSearch``).
+(``builder.contract.specs.BreadthFirstSearch``).
 
 The kernel is compiled once, for the function *type* ``(int64, int64[::1], int64[::1])
 -> int64``, and cached on disk; each plug-in's function is passed by address.  So no
@@ -11,7 +11,7 @@ function type on keys.
 
 A search run for a server's request stops where it stands when the request's gate says
 so (its time limit, its client gone): the kernel polls a one-byte flag every
-``STOP_POLL_STATES`` states (``builder.puzzles.work.Stop``), a few milliseconds apart.
+``STOP_POLL_STATES`` states (``builder.contract.work.Stop``), a few milliseconds apart.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from builder.puzzles.work import stop_signal
+from builder.contract.work import stop_signal
 
 NEVER_WIDE = 65535
 NEVER_NARROW = 255

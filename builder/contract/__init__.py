@@ -1,0 +1,15 @@
+"""The plug-in contract: everything a puzzle plug-in implements or may import, and nothing
+else of the engine (an import-linter contract says so).
+
+- ``errors``: the one-line errors every layer shares (``PuzzleInputError``,
+  ``MissingTableError``...);
+- ``base``: the core a plug-in implements (``Puzzle``, ``WalkablePuzzle``), what the
+  engine lends it (``TableLookup``) and the value types (``Move``, ``FoundPath``...);
+- ``parts``: every optional hook, grouped by the consumer that reads it, and the check
+  that refuses a member no part declares;
+- ``keyed``: ``KeyedPuzzle``, for puzzles whose tables are sparse (positions as keys);
+- ``specs``: table specs as data; ``keys``: one- and two-word keys as numpy arrays;
+- ``bits``, ``intrinsics``: helpers for a plug-in's numba kernels;
+- ``counting``: histograms for the catalog; ``work``: the gate that bounds expensive
+  work at query time; ``cli_options``: shared command-line option types.
+"""

@@ -1,0 +1,254 @@
+"""The optional part for puzzles whose positions have no dense ranking: sparse tables
+(``builder/sparse.py``), keyed by the plug-in's own encoding of a position as an integer.
+
+A ``KeyedPuzzle`` gives, beyond the notation and play hooks every puzzle has:
+
+- ``encode`` / ``decode``: a position to a non-negative integer key and back: below
+  2**63, or below 2**128 where the plug-in sets ``key_words = 2`` (keys of two 64-bit
+  words, ``builder.contract.keys``); the keys need not be dense, only distinct;
+- ``table_variants``: the variants ``make tables`` builds, each named by
+  ``variant_name`` (the table's name) and found again by ``variant_named`` (none of the
+  three where the variant is the value of the puzzle's one option);
+- ``starts``: the positions whose reachable set the table holds (none: every position
+  that reaches a target), and the targets: ``targets`` (positions), or ``is_goal`` (a
+  test of one position) that picks them among the positions found;
+- ``goal_word``: how the target is written (``query path STATE solved``).
+
+That is enough: the engine builds the table from the plug-in's plain-Python ``moves``
+(the *plain-Python start*, with a progress bar; fine up to a few million positions).  A
+numba ``kernel`` (moves on keys, and the goal test over an array of keys) makes the same
+table faster.  Moves that cannot be undone need ``unmoves`` (and ``kernel``'s
+``predecessors``).  The walk, `query moves`, the catalog's generic views and `builder
+verify` then work on the table as on any other.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from builder.contract.base import DistanceArray, TableLookup, WalkablePuzzle
+from builder.contract.errors import MissingTableError, shown
+from builder.contract.keys import ints_of, key_limit, keys_of, sortable
+from builder.contract.specs import SparseSearch, TableSpec
+
+GOAL = "goal"
+"""The parsed target of a keyed puzzle's goal word."""
+
+KEYS_CHUNK = 1 << 16
+"""Keys per chunk of a sparse table: a look-up reads one chunk (512 KiB) of keys."""
+
+
+@dataclass(frozen=True)
+class KeyKernel:
+    """The numba side of a keyed puzzle's moves (``SparseSearch``'s types): functions by
+    import path, each ``(key, parameters, out) -> count``, and the goal test ``(keys,
+    parameters) -> bool array`` (None: the targets are given)."""
+
+    successors: str
+    most_moves: int
+    parameters: tuple[int, ...] = ()
+    predecessors: str | None = None
+    goal: str | None = None
+
+
+class KeyedPuzzle(WalkablePuzzle):
+    """A walkable puzzle whose tables are sparse (see the module's docstring)."""
+
+    goal_word: ClassVar[str] = "solved"
+    wide: ClassVar[bool] = False
+    """Distances beyond 254 moves (16-bit tables)."""
+    shards: ClassVar[int] = 1
+    """Partitions of the build (more: less memory per task; the same table)."""
+    key_words: ClassVar[int] = 1
+    """64-bit words per key: 1 (keys below 2**63), or 2 (below 2**128)."""
+
+    @abstractmethod
+    def encode(self, variant: Any, position: Hashable) -> int:
+        """A position's key: a non-negative integer below 2**63 (2**128 with two key
+        words), distinct per position."""
+
+    @abstractmethod
+    def decode(self, variant: Any, key: int) -> Hashable:
+        """The position of a key."""
+
+    # A puzzle whose variant is the value of its one option (say a metric) needs none of
+    # the three below: a table per choice, named after it.
+
+    def table_variants(self) -> list[Any]:
+        """The variants whose tables ``make tables`` builds (default: every choice of the
+        puzzle's one option)."""
+        return [self.variant_named(choice) for choice in self._only_option().choices]
+
+    def variant_name(self, variant: Any) -> str:
+        """A variant's table name (a path part: letters, digits, ``_``, ``-``; default:
+        the variant itself, the option's value)."""
+        return str(variant)
+
+    def variant_named(self, name: str) -> Any:
+        """The variant of a table name; a PuzzleInputError naming the choices (default:
+        ``variant`` given the name as the option's value)."""
+        return self.variant("", "", {self._only_option().name: name})
+
+    def _only_option(self):
+        options = getattr(self, "options", ())  # an optional part's member (Describing)
+        if len(options) != 1:
+            raise TypeError(f"{self.name}: give table_variants, variant_name and "
+                            "variant_named (the defaults need one option)")
+        return options[0]
+
+    def starts(self, variant: Any) -> list[Hashable]:
+        """The positions whose reachable set the table holds ([]: every position that
+        reaches a target, found backwards from the targets)."""
+        return []
+
+    def targets(self, variant: Any) -> list[Hashable] | None:
+        """The target positions (None: ``is_goal`` picks them among the positions found)."""
+        return None
+
+    def is_goal(self, variant: Any, position: Hashable) -> bool:
+        """Whether a position is a target (default: one of ``targets``)."""
+        return position in (self.targets(variant) or [])
+
+    def unmoves(self, variant: Any, position: Hashable) -> list[Hashable] | None:
+        """The positions one move *before* ``position``, for moves that cannot be undone;
+        None (the default): the moves can be undone, so they are the moves."""
+        return None
+
+    def kernel(self, variant: Any) -> KeyKernel | None:
+        """The numba moves on keys (None: the table is built from ``moves``)."""
+        return None
+
+    # ---- what the engine makes of the hooks above ----------------------------------------
+
+    def parse_target(self, variant: Any, text: str) -> Hashable:
+        if text.strip().lower() == self.goal_word:
+            return GOAL
+        return self.parse(variant, text)
+
+    def default_target(self, variant: Any) -> str:
+        return self.goal_word
+
+    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
+        return self.is_goal(variant, node) if target == GOAL else node == target
+
+    def format(self, variant: Any, state: Hashable) -> str:
+        return self.goal_word if state == GOAL else self.format_position(variant, state)
+
+    @abstractmethod
+    def format_position(self, variant: Any, position: Hashable) -> str:
+        """A position's notation."""
+
+    def table(self, identity: dict[str, Any]) -> TableSpec:
+        variant = self.variant_named(str(identity.get("variant", "")))
+        wide_keys = self.key_words == 2
+        return TableSpec((self.name, self.variant_name(variant)),
+                         {"puzzle": self.name, "variant": self.variant_name(variant),
+                          "layout": "sparse keys", **({"key_words": 2} if wide_keys else {})},
+                         sparse=self.sparse_search(variant), chunk=KEYS_CHUNK,
+                         # two-word keys are rows of two: chunked by rows all the same
+                         chunks={"key_index": 1 << 30,
+                                 **({"keys": KEYS_CHUNK} if wide_keys else {})},
+                         encoding=f"keys: every position the search found, by the plug-in's "
+                                  f"key{' (high word, low word)' if wide_keys else ''}, "
+                                  f"ascending; distance: its fewest moves to "
+                                  f"{self.goal_word} ({65535 if self.wide else 255}: never); "
+                                  "key_index: the first key of every chunk of keys")
+
+    def sparse_search(self, variant: Any, plain: bool = False) -> SparseSearch:
+        """The search of a variant's table; ``plain``: from the plain-Python moves even
+        where a kernel exists (the same table, slower)."""
+        kernel = None if plain else self.kernel(variant)
+        starts = tuple(self._key(variant, p) for p in self.starts(variant))
+        given = self.targets(variant)
+        targets = tuple(self._key(variant, p) for p in given) if given is not None else ()
+        if kernel is not None:
+            return SparseSearch(starts, kernel.successors, kernel.most_moves, targets,
+                                None if given is not None else kernel.goal,
+                                kernel.predecessors, kernel.parameters, self.wide,
+                                self.shards, key_words=self.key_words)
+        return SparseSearch(starts, _PlainMoves(self, variant, forward=True), 0, targets,
+                            None if given is not None else _PlainGoal(self, variant),
+                            _PlainMoves(self, variant, forward=False), (), self.wide,
+                            self.shards, key_words=self.key_words)
+
+    def _key(self, variant: Any, position: Hashable) -> int:
+        """``encode``, checked against the key's width (a key too wide would be cut)."""
+        key = self.encode(variant, position)
+        if not 0 <= key < key_limit(self.key_words):
+            raise ValueError(f"{self.name}: key {key} of {self.format(variant, position)} "
+                             f"does not fit {self.key_words} word(s) (set key_words = 2 for "
+                             "keys up to 128 bits)")
+        return key
+
+    def default_tables(self) -> list[TableSpec]:
+        return [self.table({"variant": self.variant_name(v)}) for v in self.table_variants()]
+
+    def table_for(self, text: str) -> TableSpec:
+        return self.table({"variant": text.strip()})
+
+    def distance(self, tables: TableLookup, variant: Any, node: Hashable,
+                 target: Hashable) -> int | None:
+        name = self.variant_name(variant)
+        if target != GOAL and list(self.targets(variant) or []) != [target]:
+            raise MissingTableError(f"the {self.name} tables answer the way to "
+                                    f"{self.goal_word!r} only (query path STATE "
+                                    f"{self.goal_word})")
+        table = (self.name, name)
+        tables.require(table, {"puzzle": self.name, "variant": name},
+                       f"no {self.name} table {name}: run `make tables` or "
+                       f"`builder build {self.name} {name}`")
+        at = int(tables.positions(table, "keys", keys_of([self._key(variant, node)],
+                                                         self.key_words),
+                                  "key_index", absent_ok=True)[0])
+        if at < 0:
+            raise MissingTableError(f"{shown(self.format(variant, node))} is not among the "
+                                    f"positions the {self.name} {name} table holds (not "
+                                    "reachable from its start)")
+        found = tables.value(table, "distance", at)
+        return None if found == (65535 if self.wide else 255) else found
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        return [DistanceArray(attributes["variant"], f"to {self.goal_word}", "distance",
+                              65535 if self.wide else 255)]
+
+    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
+        return f"{self.format(variant, start)} can never reach {self.goal_word}"
+
+
+class _PlainMoves:
+    """A keyed puzzle's plain-Python moves on keys (or its moves undone), as the sparse
+    search calls them: key in, keys out."""
+
+    def __init__(self, puzzle: KeyedPuzzle, variant: Any, forward: bool):
+        self.puzzle, self.variant, self.forward = puzzle, variant, forward
+
+    def __call__(self, key: int) -> list[int]:
+        puzzle, variant = self.puzzle, self.variant
+        position = puzzle.decode(variant, key)
+        if not self.forward:
+            before = puzzle.unmoves(variant, position)
+            if before is not None:
+                return [puzzle._key(variant, p) for p in before]
+        return [puzzle._key(variant, move.state) for move in puzzle.moves(variant, position)]
+
+    def __repr__(self) -> str:  # what a resumed build compares: the same rules
+        return (f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} "
+                f"{'moves' if self.forward else 'moves undone'}")
+
+
+class _PlainGoal:
+    def __init__(self, puzzle: KeyedPuzzle, variant: Any):
+        self.puzzle, self.variant = puzzle, variant
+
+    def __call__(self, keys: np.ndarray, parameters: tuple) -> np.ndarray:
+        # two-word keys come as rows of high and low word
+        return np.array([self.puzzle.is_goal(self.variant, self.puzzle.decode(self.variant, k))
+                         for k in ints_of(sortable(keys))], dtype=bool)
+
+    def __repr__(self) -> str:
+        return f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} goal"

@@ -1,0 +1,343 @@
+"""The plug-in contract, whole: every hook a puzzle plug-in may define, declared once here
+with its signature, default and docstring, grouped by the consumer that reads it.
+
+The core (``builder.contract.base``): ``Puzzle`` (``name``, ``recognises``, ``variant``,
+``parse``, ``format``, ``default_target``) and ``WalkablePuzzle`` (``moves``,
+``distance``), or ``builder.contract.keyed.KeyedPuzzle`` for a puzzle whose tables are
+sparse.  Then the optional parts, each read by one consumer:
+
+==============  =====================================  ==================================
+part            read by                                offers
+==============  =====================================  ==================================
+Describing      listings, ``--help``, errors           summary, example, unit, options
+Walking         the walk (``query.walk``)            targets, walk nodes, searches
+Building        the build routine, ``builder``         table specs, build commands
+Cataloguing     the DuckDB catalog                     distance arrays, tables, views
+Verifying       ``builder verify``                     the plug-in's own checks
+Printing        ``query``                              a path's words, own commands
+Charting        ``query plot``, the web                charts from the catalog
+Playing         ``query serve``                        renderer, endpoints, hints
+==============  =====================================  ==================================
+
+A plug-in offers a part's hook simply by defining the member; the engine reads it through
+the part (``Walking.of(puzzle).start_node(...)``): the plug-in's member, else the part's
+default (whose ``self`` is then the puzzle).  ``check_hooks`` refuses, in one line, a
+plug-in that defines a public member no part or core declares (a misspelled hook would
+otherwise be silently ignored), naming the nearest hook.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, ClassVar
+
+from builder.contract.base import (
+    CatalogTable,
+    DistanceArray,
+    FoundPath,
+    Part,
+    Puzzle,
+    PuzzleOption,
+    TableLookup,
+    WalkablePuzzle,
+)
+from builder.contract.errors import PuzzleInputError
+from builder.contract.specs import TableSpec
+
+
+class Describing(Part):
+    """How the engine names, lists and describes a puzzle, and which options its
+    variants take (all optional)."""
+
+    summary: ClassVar[str] = ""
+    """One line for `--help` and listings."""
+
+    example: ClassVar[tuple[str, str]] = ("", "")
+    """A start and a target in the notation, for help texts and error messages (a
+    target of "" : none shown)."""
+
+    unit: ClassVar[str] = "moves"
+    """What a path's length counts: moves, clicks..."""
+
+    options: ClassVar[tuple[PuzzleOption, ...]] = ()
+    """The options its variants take (say a click ``method``), which the engine mounts on
+    every command that takes a position (`--method`) and on the web API (a query
+    parameter); the engine refuses any other option given for it."""
+
+    def variant_fields(self, variant: Any) -> dict[str, Any]:
+        """The rule variant as `--json` fields (say its method); none by default."""
+        return {}
+
+    goal_words: ClassVar[tuple[str, str]] = ("solvable", "solved")
+    """How `query solvable` words its answer: "STATE: solvable in N moves" or "can never
+    be solved" (ball tubes: clearable, cleared)."""
+
+
+class Walking(Part):
+    """What the walk asks of a walkable puzzle beyond its core (all optional): targets
+    in words, walk nodes that carry more than a position, batched distances, and the
+    searches where no table answers."""
+
+    def parse_target(self, variant: Any, text: str) -> Hashable:
+        """A target from its notation (a plug-in may accept words such as 'cleared')."""
+        return self.parse(variant, text)
+
+    def start_node(self, variant: Any, state: Hashable) -> Hashable:
+        """The walk node of a position at the start of play."""
+        return state
+
+    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
+        """True when the walk has arrived (a start equal to its target has not)."""
+        return node == target
+
+    def distances(self, tables: TableLookup, variant: Any, nodes: Iterable[Hashable],
+                  target: Hashable) -> Iterable[int | None]:
+        """``distance`` of many nodes, in order (a walk asks for all of a node's
+        successors together, and stops at the first one nearer the target): override it
+        to read the tables once for all of them (a list), or, where one node's read is
+        cheap but each chunk costs, to read them lazily (an iterator, as the default
+        does).  ``nodes`` is a list where ``moves`` gives a list, and an iterator (each
+        successor made as it is asked for) where ``moves`` is lazy."""
+        return (self.distance(tables, variant, node, target) for node in nodes)
+
+    def search_path(self, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
+        """A shortest path found by searching from ``node`` at query time, for when no
+        stored table answers (boards too large to table every target): the engine's walk
+        and `query distance` fall back to it on a missing table.  None (the default): the
+        plug-in offers no search, and the missing table is the answer.  Raises
+        UnreachableError when the search proves the target unreachable."""
+        return None
+
+    def approximate_path(self, tables: TableLookup, variant: Any, node: Hashable,
+                         target: Hashable) -> FoundPath | None:
+        """A path from ``node`` to ``target`` found at once but not shortest in general,
+        for where no table answers and the exact search is slow (a solver that combines
+        the tables of smaller boards).  None (the default): none for this
+        variant or node; the engine then walks or searches exactly."""
+        return None
+
+    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
+        """Why ``target`` cannot be reached from ``start`` (one line)."""
+        return (f"{self.format(variant, target)} cannot be reached from "
+                f"{self.format(variant, start)}")
+
+
+class Building(Part):
+    """A puzzle's tables, as the build routine, `builder` and `make tables` ask for
+    them (all optional: a puzzle without tables is walked by its search alone)."""
+
+    def default_tables(self) -> list[TableSpec]:
+        """The tables `builder tables` (and `make tables`) builds for it through the
+        engine's build routine; none by default."""
+        return []
+
+    def table(self, identity: dict[str, Any]) -> TableSpec:
+        """The spec of one of its tables, from its identity or a stored table's attributes
+        (which hold it, among other keys to ignore); a PuzzleInputError when no such table
+        can exist."""
+        from builder.contract.errors import PuzzleInputError
+
+        raise PuzzleInputError(f"{self.name} builds no table through specs")
+
+    def table_for(self, text: str) -> TableSpec:
+        """The spec a user names on the command line (`builder build NAME TEXT`), e.g.
+        ``4x12`` for a 4-by-12 variant; a PuzzleInputError naming the choices."""
+        from builder.contract.errors import PuzzleInputError
+
+        raise PuzzleInputError(f"{self.name} takes no table choice")
+
+    def build_command(self) -> Callable[..., list[TableSpec]] | None:
+        """The choices of `builder NAME`: a function whose keyword parameters are typer
+        options (``Annotated[int, typer.Option(help=...)] = 4``), returning the specs to
+        build; its docstring is the command's help.  Parameters named ``data`` (the data
+        directory, a Path), ``tables`` (a ``TableLookup`` over it) and ``executor`` (where
+        chunk tasks run; it adds `--workers` and `--scheduler`) are supplied by the engine,
+        not options.  None (the default): `builder NAME` builds ``default_tables()``."""
+        return None
+
+    def build_commands(self) -> dict[str, Callable[..., list[TableSpec]] | None]:
+        """Every `builder` command of the plug-in, by command name (each as
+        ``build_command``); by default the one command named after the puzzle."""
+        return {self.name: Building.of(self).build_command()}
+
+    def table_answering(self, variant: Any, start: Hashable, target: Hashable
+                        ) -> TableSpec | None:
+        """The table that would answer a path from ``start`` to ``target`` by walk, when
+        building it on request is worth it (`query path --build-table`: a table
+        towards one target, seconds to build); None (the default): none to offer."""
+        return None
+
+
+class Cataloguing(Part):
+    """What the DuckDB catalog takes from a puzzle's stored tables (all optional: the
+    generic views need only ``catalog_distances``)."""
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        """The distance arrays of one of its stored tables (given the table's attributes),
+        for the catalog's generic views; none by default."""
+        return []
+
+    catalog_tables: ClassVar[tuple[CatalogTable, ...]] = ()
+    """Its own tables in the catalog, filled by ``catalog_rows`` (none by default)."""
+
+    catalog_views: ClassVar[str] = ""
+    """SQL creating its views over its ``catalog_tables`` (run after every table is
+    filled); the generic views need none."""
+
+    def catalog_rows(self, attributes: dict, read: Callable[[str], Any]
+                     ) -> dict[str, list[tuple] | dict[str, Any]]:
+        """Rows of its ``catalog_tables`` from one of its stored tables: per catalog table
+        name, a list of tuples or a dict of numpy columns (without ``source``).
+        ``read(array)`` gives a stored array whole; ``attributes`` are the table's."""
+        return {}
+
+
+class Verifying(Part):
+    """`builder verify`'s own checks of a puzzle's tables, beyond the engine's (all
+    optional)."""
+
+    def verify_checks(self, attributes: dict) -> str:
+        """What ``verify_sample`` checks of a stored table (given its attributes), for
+        `builder verify`'s report line; "" (the default) when it checks nothing."""
+        return ""
+
+    def verify_sample(self, attributes: dict, read: Callable[[str], Any], samples: int,
+                      rng: Any) -> str | None:
+        """`builder verify`'s own check of one of its stored tables at ``samples`` states
+        drawn from ``rng`` (numpy Generator), beyond the recurrence the engine checks on
+        every breadth-first array: None when it holds, else what is wrong (one line)."""
+        return None
+
+
+class Printing(Part):
+    """How `query` prints a puzzle's paths and which commands of its own it mounts
+    (all optional)."""
+
+    path_words: ClassVar[tuple[str, str, str, str]] = ("position", "move", "states",
+                                                        "moves")
+    """How `query path` names a path's parts: the text table's position and move
+    columns, and the `--json` keys of the positions and the moves (say board,
+    click, boards, clicks)."""
+
+    move_shown_after: ClassVar[bool] = False
+    """True: the text table shows each move on the line of the position it leads to (the
+    layout some documents use); False: on the line of the position it is made from."""
+
+    def step_value(self, variant: Any, label: str) -> Any:
+        """A move's label as `--json` gives it (say a square's number); the
+        label itself by default.  The one thing a plug-in may change in a printed path."""
+        return label
+
+    def query_commands(self) -> dict[str, Callable[..., int | None]]:
+        """Its own `query` commands, by name: each is mounted as `query NAME COMMAND`,
+        except those named ``random`` and ``stats``, mounted as `query random NAME` and
+        `query stats NAME` beside the other puzzles' deals and statistics.  A command is
+        a function whose keyword parameters are typer arguments and options (its
+        docstring is its help) and which prints its answer and returns its exit code
+        (None: 0); the engine supplies a parameter named ``tables`` (a ``TableLookup``
+        over the `--data` directory it adds) and one named ``catalog`` (a read-only
+        DuckDB connection to that directory's catalog, opened for the call).  None by
+        default."""
+        return {}
+
+    top_level_commands: ClassVar[tuple[str, ...]] = ()
+    """Names among ``query_commands`` also mounted as `query NAME` (ball tubes: `query
+    solve`); two plug-ins claiming one name is an error at start-up."""
+
+
+class Charting(Part):
+    """A puzzle's charts, drawn from the catalog: `query plot NAME` writes them and the
+    web serves them (all optional)."""
+
+    figure_names: ClassVar[tuple[str, ...]] = ()
+    """The charts ``figures`` draws (none by default)."""
+
+    def figures(self, catalog: Any) -> dict[str, Any]:
+        """Its charts (``figure_names``), drawn from the catalog (a read-only DuckDB
+        connection): name -> matplotlib ``Figure``.  `query plot NAME` writes them and the
+        web serves them at ``/api/NAME/plots/CHART.svg``."""
+        return {}
+
+
+class Playing(Part):
+    """A puzzle on the web page and API (all optional): its board, its own endpoints,
+    its instant approximate hints, and what a walk node carries beyond its position."""
+
+    renderer: ClassVar[str | None] = None
+    """Its board on the web page: the file name of an ES module in the plug-in's package
+    (served at ``/renderers/NAME.js``); the page offers every puzzle that has one.  The
+    module's contract (``title``, ``rules``, ``settings``, ``newGame``, ``draw``...) is
+    written at the top of ``query/static/app.js``, which drives it."""
+
+    def web_routes(self, tables: TableLookup) -> Any:
+        """Its own JSON endpoints for `query serve`: a FastAPI ``APIRouter`` (fastapi
+        imported inside the hook), mounted under ``/api/NAME``; its handlers read through
+        ``tables`` and raise the shared one-line errors, which the web answers as 4xx
+        ``detail``.  None (the default): no endpoints of its own."""
+        return None
+
+    approximation: ClassVar[str] = ""
+    """What ``approximate_path`` is, in a few words for the page (say "a
+    decomposition into halves"); empty (the default): the plug-in offers none."""
+
+    def node_context(self, variant: Any, node: Hashable) -> str:
+        """What a walk node carries beyond its position's notation, as text, so that a web
+        page can hand the node back (say the square clicked last); "" (the default):
+        nothing, the notation is the node."""
+        return ""
+
+    def resume_node(self, variant: Any, state: Hashable, context: str) -> Hashable:
+        """The walk node of position ``state`` with ``context`` from ``node_context`` (""
+        is the start of play); a PuzzleInputError when the context is malformed."""
+        if context:
+            from builder.contract.errors import shown
+
+            raise PuzzleInputError(f"context {shown(context)}: {self.name} positions carry "
+                                   "none (leave it empty)")
+        return Walking.of(self).start_node(variant, state)
+
+
+PARTS: tuple[type[Part], ...] = (Describing, Walking, Building, Cataloguing, Verifying,
+                                 Printing, Charting, Playing)
+"""Every optional part of the contract, in the order the table above lists them."""
+
+
+class UnknownHookError(PuzzleInputError):
+    """A plug-in defines a public member that no part of the contract declares."""
+
+
+def _core_classes() -> tuple[type, ...]:
+    from builder.contract.keyed import KeyedPuzzle
+
+    return (Puzzle, WalkablePuzzle, KeyedPuzzle)
+
+
+def hooks() -> dict[str, str]:
+    """Every hook a plug-in may define, and where it is declared (a core class or a part)."""
+    found: dict[str, str] = {}
+    for core in _core_classes():
+        names = set(vars(core)) | set(getattr(core, "__annotations__", {}))
+        found.update({name: core.__name__ for name in names if not name.startswith("_")})
+    for part in PARTS:
+        found.update({name: part.__name__ for name in part.members})
+    return found
+
+
+def check_hooks(plugin: type) -> None:
+    """Refuse a plug-in class that defines a public member the contract does not declare
+    (``defualt_target``: "did you mean default_target?"): one line, naming the class."""
+    known = hooks()
+    core = _core_classes()
+    for cls in plugin.__mro__:
+        if cls in core or cls is object or cls.__module__.startswith("abc"):
+            continue
+        for name in vars(cls):
+            if name.startswith("_") or name in known:
+                continue
+            nearest = difflib.get_close_matches(name, known, n=1)
+            hint = (f"did you mean {nearest[0]}?" if nearest else
+                    "no hook has that name (see builder/contract/parts.py), or make it private "
+                    "with a leading underscore")
+            raise UnknownHookError(f"plug-in {plugin.__module__}.{plugin.__qualname__} "
+                                   f"defines {name!r}, which is no hook: {hint}")

@@ -1,0 +1,190 @@
+"""Table specs as data: what a plug-in declares so that the engine's one build routine
+(``builder/routine.py``) can make its tables: where a table lives and what makes a stored
+copy current (``TableSpec``), arrays the generic breadth-first kernel fills
+(``BreadthFirstSearch``), arrays a plug-in's own kernel makes (``compute``, returning
+arrays or a ``Computed``), and arrays made block by block by chunk tasks (``ChunkTasks``
+of ``TaskBlock``s).  Kernels are named by import path (``resolved``), so a spec is plain
+data that imports no numba."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class BreadthFirstSearch:
+    """An array the engine's generic kernel fills: the fewest moves from every state
+    (``0 .. states - 1``) to the nearest of ``sources``, 255 where none is reachable.
+
+    ``neighbours`` is a numba ``@njit`` function ``(state: int64, parameters:
+    int64[::1], out: int64[::1]) -> int64`` writing into ``out`` the states one move
+    *before* ``state`` (the states from which one move reaches it; for a puzzle whose
+    moves can be undone, simply its moves) and returning how many it wrote, at most
+    ``most_neighbours``.  ``parameters`` carries the variant (say a number of discs), so one
+    function serves every size.  The engine calls it once per state, compiled and cached:
+    a plug-in writes no search loop of its own.  Distances are bytes (255: never) unless
+    ``wide`` (16 bits, 65535: never) for puzzles whose positions lie more than 254 moves
+    apart.
+    """
+
+    states: int
+    sources: tuple[int, ...]
+    neighbours: Any
+    """The numba function, or its import path ``"package.module:name"``: a spec is then
+    plain data, and making one (to find a table's path) imports no numba."""
+    most_neighbours: int
+    parameters: tuple[int, ...] = ()
+    wide: bool = False
+    moves: Any = None
+    """The states one move *after* a state, same signature, when they are not simply
+    ``neighbours`` (moves that cannot be undone); `builder verify` checks the recurrence
+    "distance = 1 + the least distance after a move" with it."""
+
+
+@dataclass(frozen=True)
+class SparseSearch:
+    """A sparse table's search (``builder/sparse.py``): positions as non-negative integer
+    keys (the plug-in's encoding: below 2**63 in one word, or below 2**128 in
+    ``key_words`` = 2, ``builder.contract.keys``), the table holding every position
+    reachable from ``starts`` (or, with no starts, every position that reaches a
+    target), each with its fewest moves to the nearest target: the ``targets`` given,
+    and the positions found that ``goal`` picks.
+
+    ``successors`` is a numba function ``(key: int64, parameters: int64[::1], out:
+    int64[::1]) -> int64`` writing the keys one move after ``key`` (at most
+    ``most_moves``), named by import path (``"package.module:function"``); or a plain
+    Python callable from a key to an iterable of keys: the plain-Python start, the same
+    table built slower, in this process.  ``predecessors``: the keys one move *before*,
+    the same way, where the moves cannot simply be undone (None: ``successors``).
+    ``goal``: a function ``(keys: int64 array, parameters) -> bool array``, by import
+    path or callable.  With two-word keys a kernel has the type
+    ``builder.kernels.graph_bfs.WIDE_MOVES`` (a key is a row of its high and low word,
+    uint64) and ``goal`` takes an ``(n, 2)`` uint64 array of such rows.  ``shards``: the partitions of the level-synchronous search (more
+    shards, less memory per task; the table is the same bytes).  Distances are bytes
+    (255: never) unless ``wide`` (16 bits, 65535: never).
+    """
+
+    starts: tuple[int, ...]
+    successors: Any
+    most_moves: int
+    targets: tuple[int, ...] = ()
+    goal: Any = None
+    predecessors: Any = None
+    parameters: tuple[int, ...] = ()
+    wide: bool = False
+    shards: int = 1
+    memory: int | None = None
+    """Bytes a shard's task may hold: where a level would need more, the search starts
+    again in as many more shards as it needs (None: ``shards`` as given).  Not part of
+    the table."""
+    key_words: int = 1
+    """64-bit words per key: 1, or 2 for keys up to 128 bits."""
+
+    @property
+    def plain(self) -> bool:
+        """Built from plain-Python moves (no kernel)."""
+        return not isinstance(self.successors, str)
+
+
+SPARSE_ARRAYS = ("keys", "distance", "key_index")
+"""A sparse table's arrays: ascending ``keys``, each one's ``distance``, and the first key
+of every chunk of ``keys`` (``key_index``, read whole: where to look a key up)."""
+
+
+def resolved(function: Any) -> Any:
+    """A ``BreadthFirstSearch`` function given as ``"package.module:name"``, imported; any
+    other value as it is."""
+    if isinstance(function, str):
+        from importlib import import_module
+
+        module, _, name = function.partition(":")
+        return getattr(import_module(module), name)
+    return function
+
+
+@dataclass(frozen=True)
+class Computed:
+    """What a spec's ``compute`` made: arrays, and small JSON attributes stored beside
+    them (figures the computation yields that no array holds)."""
+
+    arrays: dict[str, Any]
+    attributes: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TaskBlock:
+    """What one chunk task made: a block of every array of its ``ChunkTasks``, all at one
+    ``offset``, and small JSON ``facts`` (a maximum found...) for ``ChunkTasks.finish``."""
+
+    offset: tuple[int, ...]
+    arrays: dict[str, Any]
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ChunkTasks:
+    """Arrays too large to make in one go, made block by block by independent tasks that
+    the engine runs on its executor (in this process, or on Dask workers) and writes into a
+    staging table as they finish.  Each finished task leaves a record with the checksums of
+    the chunks it wrote, so an interrupted build resumes: tasks whose chunks still verify
+    are not run again.
+
+    ``function`` (``"package.module:name"``, importable on a worker) is called with one
+    tuple of ``arguments`` and returns a ``TaskBlock``; a block should cover whole chunks,
+    and no two tasks may write the same chunk.
+    """
+
+    shape: tuple[int, ...]
+    """The shape every array shares."""
+    chunks: tuple[int, ...]
+    arrays: dict[str, str]
+    """Array name → numpy dtype name (``"uint8"``)."""
+    function: str
+    arguments: tuple[tuple, ...]
+    finish: Callable[[list[dict]], dict[str, Any]] | None = None
+    """Attributes of the finished table from every task's ``facts`` (in task order)."""
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One stored table, as data: where it lives, what it is, and how its arrays are made.
+
+    The engine's one build routine runs it: is a current table with this ``identity``
+    stored? → fill ``searches`` by the generic kernel and call ``compute`` (a plug-in's own
+    kernel) → write every array in chunks of ``chunk`` entries → publish atomically → update
+    the catalog for this table only.  ``identity`` must hold ``"puzzle"``, and
+    ``Building.table(attributes)`` gives this spec back from a stored table's attributes
+    (which hold the identity; verify uses that).
+    """
+
+    parts: tuple[str, ...]
+    """The table's path under the data directory, without ``.zarr``: ("lamps", "12")."""
+    identity: dict[str, Any]
+    """What the table is; a stored table with the same identity and format is current."""
+    searches: dict[str, BreadthFirstSearch] = field(default_factory=dict)
+    """Arrays filled by the engine's generic breadth-first kernel."""
+    compute: Callable[..., dict[str, Any] | Computed] | None = None
+    """Arrays (numpy) made by the plug-in itself, if any: called with ``progress`` (True:
+    it may show progress bars), and a ``TableLookup`` over the data directory being built
+    as second argument when ``reads_tables``, it returns the arrays, or a ``Computed`` when
+    the work also yields attributes (a per-size summary...)."""
+    reads_tables: bool = False
+    """True for a table derived from other stored tables (``compute(progress, tables)``)."""
+    sparse: SparseSearch | None = None
+    """A sparse table's search (arrays ``SPARSE_ARRAYS``), instead of ``searches``."""
+    tasks: ChunkTasks | None = None
+    """Arrays made by chunk tasks (resumable, runnable on a cluster), instead of
+    ``searches`` and ``compute``."""
+    attributes: dict[str, Any] = field(default_factory=dict)
+    """Descriptive attributes stored beside the identity (the rules in words...), not
+    part of what makes the table current."""
+    encoding: str = ""
+    """How to read the arrays (stored in the table's attributes)."""
+    chunk: int = 1 << 18
+    """Entries per chunk: a walk reads one chunk per position it looks up."""
+    chunks: dict[str, int] = field(default_factory=dict)
+    """Entries per chunk of particular arrays, where not ``chunk`` (an index read whole)."""
+    summarise: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Extra attributes worked out from the finished arrays (small, JSON)."""

@@ -1,0 +1,296 @@
+"""Expensive work at query time, through one gate: a search where no table answers, a
+solver run, a deal hunted for.  A command line runs it as it comes; a long-lived server
+passes a ``WorkGate`` so that such work runs a few at a time, waits in a short queue,
+stops at the server's time and budget limits, and gives its memory back after, while
+cheap answers (table walks, hints) never wait behind it.
+
+Plug-ins and the engine mark the work (``with expensive("what")``) and may ask for the
+server's caps (``capped_budget``, ``work_seconds``), and report the steps of long work
+(``report_progress``); they never know whether a server runs: the server opens a
+``request_scope`` with its gate around each request, and ``progress_to`` around a build.
+
+Work that runs past its request's limit, or whose client hangs up, is stopped where it
+stands, not only refused its next piece: the gate raises the piece's ``Stop`` signal,
+which a numba kernel polls between states (``stop_signal().flag``, as the generic
+breadth-first kernel does) and a Python loop checks at each level (``checkpoint``, also
+called by ``report_progress``).  Work that checks neither runs to its end, holding its
+slot, so the pool still bounds what runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterator
+from typing import TypeVar
+
+import numpy as np
+
+from builder.contract.errors import OneLineError
+
+T = TypeVar("T")
+
+
+class ServerBusyError(OneLineError):
+    """Expensive work refused now: the server's slots and queue are full (HTTP 503)."""
+
+
+class AbandonedError(OneLineError):
+    """Expensive work not started: the client that asked has gone (nobody reads it)."""
+
+
+class OverBudgetError(OneLineError):
+    """Work asked for more than the server allows one request (HTTP 429)."""
+
+
+class Stop:
+    """The stop signal of a request's expensive work, raised by its gate (at the request's
+    time limit, or when its client hangs up), never by the work: ``flag`` is one byte
+    that a numba kernel polls (``flag[0]`` becomes 1; the kernel returns what it has, and
+    its caller calls ``check``), and ``check`` raises the reason (ServerBusyError, or
+    AbandonedError) where it has been raised.  Outside a server it is never raised."""
+
+    def __init__(self) -> None:
+        self.flag = np.zeros(1, np.uint8)
+        self._reason: OneLineError | None = None
+
+    def raise_(self, reason: OneLineError) -> None:
+        if self._reason is None:
+            self._reason = reason  # before the flag: a poller that sees it finds the reason
+            self.flag[0] = 1
+
+    def check(self) -> None:
+        if self.flag[0]:
+            reason = self._reason
+            raise type(reason)(str(reason))
+
+
+class WorkGate:
+    """At most ``slots`` expensive pieces of work at once (default: one fewer than the
+    cores), ``waiting`` more queued for at most ``wait_seconds``; a request's expensive
+    work must end within ``request_seconds`` of its start (its pieces share the limit: a
+    piece is refused after it, and one running is stopped at it, where the work polls its
+    ``Stop``), and asks for at most ``max_budget`` states of a solver.  So a request ends
+    within ``wait_seconds + request_seconds``, and at most ``slots`` pieces of work run
+    at once, whatever the requests ask."""
+
+    def __init__(self, slots: int | None = None, waiting: int = 4, wait_seconds: float = 5.0,
+                 request_seconds: float = 15.0, max_budget: int = 2_000_000):
+        if slots is None:  # leave a core to the table answers
+            slots = max(1, (os.cpu_count() or 2) - 1)
+        self.slots = threading.BoundedSemaphore(slots)
+        self.queue = threading.BoundedSemaphore(slots + waiting)
+        self.wait_seconds = wait_seconds
+        self.request_seconds = request_seconds
+        self.max_budget = max_budget
+        self.local = threading.local()
+
+    @contextlib.contextmanager
+    def hold(self, what: str) -> Iterator[None]:
+        local = self.local
+        scope = _request.get()  # a gate is only reached inside a request's scope
+        if getattr(local, "depth", 0):  # already holding a slot in this thread
+            self._check_time(scope, what)
+            local.depth += 1
+            try:
+                yield
+            finally:
+                local.depth -= 1
+            return
+        if not self.queue.acquire(blocking=False):
+            raise ServerBusyError(f"the server is busy with other searches ({what} refused): "
+                                  "retry in a few seconds")
+        try:
+            self._wait_for_slot(scope, what)
+        except BaseException:  # the queue's place is held until the slot is given back:
+            self.queue.release()  # holders count too
+            raise
+        local.depth = 1
+        if scope["started"] is None:
+            scope["started"] = time.monotonic()
+        stop, done = Stop(), threading.Event()
+        scope["stop"] = stop
+        try:
+            self._check_time(scope, what)
+            threading.Thread(target=self._watch, args=(scope, stop, what, done), daemon=True,
+                             name="work watcher").start()
+            yield
+        finally:
+            done.set()
+            scope["stop"] = None
+            local.depth = 0
+            self.slots.release()
+            self.queue.release()
+            _return_memory()
+
+    def _watch(self, scope: dict, stop: Stop, what: str, done: threading.Event) -> None:
+        """Raise ``stop`` at the request's time limit, or as soon as its client has gone
+        (nobody would read the answer), until the piece of work is ``done``."""
+        deadline = scope["started"] + self.request_seconds
+        while not done.wait(max(0.0, min(ABANDON_CHECK_SECONDS, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                stop.raise_(ServerBusyError(self._over_time(what)))
+                return
+            if _abandoned(scope):
+                stop.raise_(AbandonedError(f"{what} stopped: the client has gone"))
+                return
+
+    def _wait_for_slot(self, scope: dict, what: str) -> None:
+        """A free slot, within ``wait_seconds``; a request whose client has gone meanwhile
+        (a page that moved on) gives its place up rather than run work nobody reads."""
+        deadline = time.monotonic() + self.wait_seconds
+        if scope["started"] is not None:  # a later piece: never waits past the request's limit
+            deadline = min(deadline, scope["started"] + self.request_seconds)
+        while True:
+            if _abandoned(scope):
+                raise AbandonedError(f"{what} not started: the client has gone")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._check_time(scope, what)
+                raise ServerBusyError(f"the server is busy: {what} waited "
+                                      f"{self.wait_seconds:g} s for a free slot; retry later")
+            if self.slots.acquire(timeout=min(left, ABANDON_CHECK_SECONDS)):
+                if _abandoned(scope):
+                    self.slots.release()
+                    raise AbandonedError(f"{what} not started: the client has gone")
+                return
+
+    def _check_time(self, scope: dict, what: str) -> None:
+        if (scope["started"] is not None
+                and time.monotonic() - scope["started"] >= self.request_seconds):
+            raise ServerBusyError(self._over_time(what))
+
+    def _over_time(self, what: str) -> str:
+        return (f"{what} stopped: the request took more than the server's "
+                f"{self.request_seconds:g} s; ask the command line (`query ...`), which has "
+                "no such limit")
+
+
+ABANDON_CHECK_SECONDS = 0.2
+"""How often work waiting for a slot, or running, asks whether its client is still there."""
+
+_request: contextvars.ContextVar[dict] = contextvars.ContextVar("work_request")
+
+
+@contextlib.contextmanager
+def request_scope(gate: WorkGate, client_gone: Callable[[], bool] | None = None
+                  ) -> Iterator[None]:
+    """One request of a server whose expensive work goes through ``gate``: its pieces
+    share one time limit, counted from the first; ``client_gone`` says whether the
+    client has hung up (work not yet started is then dropped, and work running is
+    stopped); it is asked from other threads than the request's.  Outside such a scope
+    (a command line, a test calling the engine) nothing is limited."""
+    token = _request.set({"started": None, "gate": gate, "client_gone": client_gone,
+                          "stop": None, "kept": {}})
+    try:
+        yield
+    finally:
+        _request.reset(token)
+
+
+def _abandoned(scope: dict) -> bool:
+    client_gone = scope.get("client_gone")
+    return bool(client_gone and client_gone())
+
+
+def _gate() -> WorkGate | None:
+    scope = _request.get(None)
+    return scope["gate"] if scope else None
+
+
+@contextlib.contextmanager
+def expensive(what: str) -> Iterator[None]:
+    """Mark a piece of expensive work (its name for the refusal message)."""
+    gate = _gate()
+    if gate is None:
+        yield
+        return
+    with gate.hold(what):
+        yield
+
+
+def stop_signal() -> Stop:
+    """The stop signal of the expensive work running now in this request (a numba kernel
+    polls its ``flag``); outside a server's expensive work, one never raised."""
+    scope = _request.get(None)
+    stop = scope.get("stop") if scope else None
+    return stop if stop is not None else Stop()
+
+
+def checkpoint() -> None:
+    """Where long Python work (a search's level) may be stopped: raises the request's
+    stop reason (its time limit passed, its client gone); nothing outside a server."""
+    scope = _request.get(None)
+    stop = scope.get("stop") if scope else None
+    if stop is not None:
+        stop.check()
+
+
+def once_per_request(key: Hashable, make: Callable[[], T]) -> T:
+    """``make()``, made once in a server's request and kept until the request ends (a
+    request that asks for the same expensive result again never pays for it twice);
+    outside a request, made at each call (the caller keeps what it wants)."""
+    scope = _request.get(None)
+    if scope is None:
+        return make()
+    kept = scope["kept"]
+    if key not in kept:
+        kept[key] = make()
+    return kept[key]
+
+
+def capped_budget(budget: int, what: str = "--budget") -> int:
+    """``budget`` if the request's gate allows it; an OverBudgetError otherwise."""
+    gate = _gate()
+    if gate is not None and budget > gate.max_budget:
+        raise OverBudgetError(f"{what} {budget:,} is over this server's {gate.max_budget:,} "
+                              "states a request: ask for less, or use the command line")
+    return budget
+
+
+def work_seconds(asked: float) -> float:
+    """Seconds a piece of work that can stop itself may run: ``asked``, within the
+    request's gate limit."""
+    gate = _gate()
+    return asked if gate is None else min(asked, gate.request_seconds)
+
+
+def _return_memory() -> None:
+    """Hand freed memory back to the system after a large piece of work (glibc keeps
+    freed arenas otherwise, and a server's RSS stays at its peak).  No ``gc.collect``: it
+    holds the interpreter for tens of milliseconds, which every hint would wait for."""
+    import ctypes
+
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+_progress: contextvars.ContextVar[Callable[[int, str], None] | None] = contextvars.ContextVar(
+    "work_progress", default=None)
+
+
+@contextlib.contextmanager
+def progress_to(sink: Callable[[int, str], None]) -> Iterator[None]:
+    """Long work inside the block reports its steps to ``sink(step, note)`` (a server's
+    table build shows them to the page)."""
+    token = _progress.set(sink)
+    try:
+        yield
+    finally:
+        _progress.reset(token)
+
+
+def report_progress(step: int, note: str = "") -> None:
+    """A step of long work done (a search's level): told to whoever asked (``progress_to``),
+    else nobody (a command line has its bars); work a request no longer wants stops here
+    (``checkpoint``)."""
+    checkpoint()
+    sink = _progress.get()
+    if sink is not None:
+        sink(step, note)
+

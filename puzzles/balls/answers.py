@@ -1,0 +1,290 @@
+"""Ball-tube answers at query time: fewest moves to clear any states from the stored
+tables (a state's distance is its symmetry class's, found by its class key), fair deals
+drawn from a table, and the solver's proven answers at any size (what `query solve`,
+`query random balls` and the endpoints under /api/balls print or return: ``cli.py``,
+``web.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from builder.contract.base import FoundPath, TableLookup
+from builder.contract.errors import MissingTableError, QueryError, UnreachableError, check_length
+from builder.contract.work import capped_budget, expensive, work_seconds
+from puzzles.balls.rules import Balls, BallsError
+from puzzles.balls.tables import TABLE_LAYOUT
+
+UNREACHABLE = 255
+
+
+class NotClearableError(UnreachableError):
+    """The state can never be cleared."""
+
+
+class BallsTable:
+    """Fewest moves to be cleared for every symmetry class of one (T, c, k) ball-tube game,
+    looked up by class key: the first key of every chunk (``key_index``) says which one
+    chunk of keys and of moves to read."""
+
+    def __init__(self, tables: TableLookup, rules: Balls):
+        self.rules, self.tables = rules, tables
+        self.table = ("balls", rules.name)
+        try:
+            water = {"rules": "water"} if rules.water else {}
+            tables.require(self.table, {"puzzle": "balls", "tubes": rules.tubes,
+                                        "capacity": rules.capacity, "colours": rules.colours,
+                                        "layout": TABLE_LAYOUT, **water})
+        except MissingTableError:  # the advice lists the folder: only when it is needed
+            built = tables.stored(("balls",))
+            raise MissingTableError(
+                f"no {'water-sort' if rules.water else 'ball-tube'} table for {rules.tubes} "
+                f"tubes of {rules.capacity} with {rules.colours} colours"
+                f"{' (built: ' + ', '.join(built) + ')' if built else ''}: run "
+                f"`builder balls --tubes {rules.tubes} --capacity {rules.capacity} "
+                f"--colours {rules.colours}{' --rules water' if rules.water else ''}`"
+                ) from None
+        self.where = tables.describe(self.table)
+        self.class_key = tables.vector(self.table, "class_key")
+        self.moves = tables.vector(self.table, "moves_to_clear")
+        self.class_states = tables.vector(self.table, "class_states")
+
+    def moves_of_states(self, states: np.ndarray) -> np.ndarray:
+        """Fewest moves to clear (255: never) for (N, T) tube codes."""
+        keys = self.rules.class_keys(np.asarray(states).reshape(-1, self.rules.tubes))
+        classes = self.tables.positions(self.table, "class_key", keys, "key_index")
+        chunks, within = np.divmod(classes, self.moves.chunk_size)
+        found = np.empty(len(classes), dtype=np.int64)
+        for number in np.unique(chunks):
+            chosen = chunks == number
+            found[chosen] = self.moves.chunk(int(number))[within[chosen]]
+        return found
+
+    def moves_to_clear(self, state: tuple[int, ...]) -> int:
+        return int(self.moves_of_states(np.array([state]))[0])
+
+
+def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_moves: int = 0,
+               clearable: bool = False) -> tuple[tuple[int, ...], int]:
+    """A starting state (first k tubes full) drawn uniformly from those that meet the
+    request, with its fewest moves (255: never): a class is drawn in proportion to its
+    starting states, then one of them by a random relabelling and tube order."""
+    keys = table.class_key.whole()
+    moves = table.moves.whole()
+    starting = rules.initial_states_in_classes(keys, table.class_states.whole())
+    weights = starting
+    if clearable or min_moves:
+        weights = np.where((moves != UNREACHABLE) & (moves >= min_moves), starting, 0)
+    if not weights.sum():
+        hardest = moves[(starting > 0) & (moves != UNREACHABLE)].max(initial=0)
+        raise QueryError(f"no starting state of {rules.name} needs {min_moves} or more moves "
+                         f"(the hardest needs {hardest})")
+    chosen = int(np.searchsorted(np.cumsum(weights), rng.integers(weights.sum()), side="right"))
+    codes = rules.codes_of_keys(keys[chosen : chosen + 1])[0]
+    while True:  # one of the class's states at random, until its full tubes come first
+        relabelled = rules.colour_relabellings[rng.integers(len(rules.colour_relabellings)), codes]
+        state = tuple(int(code) for code in rng.permutation(relabelled))
+        if all(rules.code_length[code] == rules.capacity for code in state[: rules.colours]):
+            return state, int(moves[chosen])
+
+
+def rules_of(state: str, rules: str = "balls") -> Balls:
+    """The game (tubes, capacity, colours) a state is written in, under ``rules``."""
+    return Balls.of_state(check_length(state, "state", BallsError), rules)
+
+
+# --- any size: the solver where no table answers ----------------------------------------
+
+DEAL_SECONDS = 30.0
+"""How long `query random balls --clearable` hunts at sizes no table holds (--seconds)."""
+
+SOLVER_BUDGET = 2_000_000
+"""States the solver may store by default (`--budget`)."""
+DEAL_ATTEMPTS = 200
+"""Random deals `query random balls` tries before giving up on a difficulty."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What is known about clearing one state: the verdict, and the solution if any (in
+    the state's own tube numbering)."""
+
+    rules: Balls
+    verdict: str
+    """optimal, unclearable, best_found or unresolved (``solver.Solution``)."""
+    states: tuple[tuple[int, ...], ...]
+    moves: tuple[tuple[int, int], ...]
+    lower_bound: int
+    explored: int
+    how: str
+
+    @property
+    def length(self) -> int | None:
+        return len(self.moves) if self.states else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"state": self.rules.format(self.states[0]) if self.states else None,
+                "verdict": self.verdict, "length": self.length,
+                "lower_bound": self.lower_bound, "moves": [list(m) for m in self.moves],
+                "states": [self.rules.format(s) for s in self.states],
+                "explored": self.explored, "how": self.how}
+
+
+def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) -> Answer:
+    """The solver's answer for one state (``solver.py``), its solution replayed in the
+    state's own tube numbering."""
+    from puzzles.balls.rules import tube_moves
+    from puzzles.balls.solver import canonical, solve
+
+    tubes = rules.tubes_of_state(start)
+    with expensive("the ball solver"):
+        found = solve(tubes, rules.colours, rules.capacity, capped_budget(budget, "budget"),
+                      water=rules.water)
+    how = f"search: A* over {found.explored:,} states"
+    if not found.states:
+        return Answer(rules, found.verdict, (), (), found.lower_bound, found.explored, how)
+    states, moves = [start], []
+    for wanted in found.states[1:]:
+        for source, destination, following in tube_moves(tubes, rules.capacity,
+                                                         rules.water):
+            if canonical(following) == wanted:
+                break
+        else:
+            raise RuntimeError("the solver's solution does not replay")  # a bug, not input
+        tubes = following
+        states.append(rules.state_of_tubes(tubes))
+        moves.append((source, destination))
+    return Answer(rules, found.verdict, tuple(states), tuple(moves), found.lower_bound,
+                  found.explored, how)
+
+
+def answer(tables: TableLookup, state: str, budget: int = SOLVER_BUDGET,
+           rules_name: str = "balls") -> Answer:
+    """A state's answer under the rules named (balls or water): by table walk where a
+    table holds its game, else by the solver."""
+    rules = rules_of(state, rules_name)
+    return answer_of(tables, rules, rules.parse(state), budget)
+
+
+def first_moves(tables: TableLookup, found: Answer, budget: int = SOLVER_BUDGET
+                ) -> dict[str, int]:
+    """What makes a deal hard, for a level designer: its legal first moves, how many of
+    them keep it clearable, how many keep it optimal (one move nearer), and how many the
+    solver could not decide within ``budget`` (each first move's state answered as the
+    deal is: table walk or solver)."""
+    from puzzles.balls.rules import tube_moves
+
+    rules = found.rules
+    start = found.states[0] if found.states else None
+    counts = {"first_moves": 0, "clearable_first_moves": 0, "optimal_first_moves": 0,
+              "undecided_first_moves": 0}
+    if start is None:  # unclearable (or unresolved): no first move keeps it clearable
+        return counts
+    for _, _, following in tube_moves(rules.tubes_of_state(start), rules.capacity,
+                                      rules.water):
+        after = answer_of(tables, rules, rules.state_of_tubes(following), budget)
+        counts["first_moves"] += 1
+        if after.verdict in ("optimal", "best_found"):
+            counts["clearable_first_moves"] += 1
+        if after.verdict == "optimal" and after.length == found.length - 1:
+            counts["optimal_first_moves"] += 1
+        if after.verdict == "unresolved":
+            counts["undecided_first_moves"] += 1
+    return counts
+
+
+def answer_of(tables: TableLookup, rules: Balls, start: tuple[int, ...],
+              budget: int = SOLVER_BUDGET) -> Answer:
+    """``answer`` for a parsed state."""
+    try:
+        table = BallsTable(tables, rules)
+    except MissingTableError:
+        return searched(rules, start, budget)
+    from puzzles.balls import BallsPuzzle
+
+    if table.moves_to_clear(start) == UNREACHABLE:
+        return Answer(rules, "unclearable", (), (), 0, 0, "table")
+    found = tables.walk(BallsPuzzle(), rules, start, "cleared")  # as `query path` walks
+    moves = tuple(tuple(int(tube) for tube in label.split(" -> ")) for label in found.labels)
+    return Answer(rules, "optimal", found.nodes, moves, found.length, 0, found.how)
+
+
+def search_path(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET
+                ) -> FoundPath:
+    """A proven shortest way to clear ``start`` by the solver (the engine's fallback where
+    no table answers)."""
+    found = proven(rules, start, budget)
+    return FoundPath(found.states, tuple(f"{s} -> {d}" for s, d in found.moves),
+                     found.how + ", proven optimal")
+
+
+def proven(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) -> Answer:
+    """The solver's answer when it proves a shortest solution; NotClearableError when it
+    proves there is none, a QueryError when its budget runs out first."""
+    found = searched(rules, start, budget)
+    if found.verdict == "unclearable":
+        raise NotClearableError(f"{rules.format(start)} can never be cleared (every one of "
+                                f"the {found.explored:,} states it reaches explored)")
+    if found.verdict != "optimal":
+        best = f"; best found {found.length} moves" if found.length is not None else ""
+        raise QueryError(f"no shortest solution proven within {budget:,} states (at least "
+                         f"{found.lower_bound} moves{best}): try `query solve STATE "
+                         "--budget N` with a larger N")
+    return found
+
+
+def random_start(rules: Balls, rng: np.random.Generator) -> tuple[int, ...]:
+    """A uniformly random starting state: the balls shuffled into the first tubes, full,
+    the rest empty."""
+    balls = np.repeat(np.arange(rules.colours), rules.capacity)
+    rng.shuffle(balls)
+    full = [[int(ball) for ball in balls[t * rules.capacity:(t + 1) * rules.capacity]]
+            for t in range(rules.colours)]
+    return rules.state_of_tubes(full + [[]] * (rules.tubes - rules.colours))
+
+
+HOPELESS_DEALS = 40
+"""Random deals all proven unclearable after which a size is said to be (almost) never
+clearable, at once, instead of hunting on."""
+
+
+def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
+             rng: np.random.Generator, budget: int = SOLVER_BUDGET,
+             seconds: float = DEAL_SECONDS, progress: bool = False,
+             water: bool = False) -> Answer:
+    """A random starting game (colours tubes full, ``empty`` empty) that the solver proves
+    clearable in at least ``min_moves`` moves (fewest): deals are drawn uniformly until
+    one qualifies, for at most ``DEAL_ATTEMPTS`` deals and ``seconds``."""
+    import time
+
+    from tqdm import tqdm
+
+    rules = Balls(colours + empty, capacity, colours, water=water)
+    started = time.monotonic()
+    deadline = started + work_seconds(seconds)
+    tried, unclearable, longest = 0, 0, None
+    with tqdm(total=DEAL_ATTEMPTS, desc="deals tried", unit="deal",
+              disable=None if progress else True, leave=False) as bar:  # None: a terminal's
+        while tried < DEAL_ATTEMPTS and time.monotonic() < deadline:
+            found = searched(rules, random_start(rules, rng), budget)
+            tried += 1
+            bar.update()
+            if found.verdict == "optimal":
+                if found.length >= min_moves:
+                    return found
+                longest = max(longest or 0, found.length)
+            unclearable += found.verdict == "unclearable"
+            if unclearable == tried >= HOPELESS_DEALS:
+                break  # this size is (almost) never clearable: say so now
+    size = (f"{colours} colours in tubes of {capacity} with {empty} empty "
+            f"tube{'s' if empty > 1 else ''}")
+    if longest is None:
+        proven = "each proven unclearable" if unclearable == tried else (
+            f"{unclearable} proven unclearable, the others unresolved")
+        raise QueryError(f"no deal of {size} could be cleared: {tried} random deals tried, "
+                         f"{proven}; add an empty tube (or fewer colours)")
+    raise QueryError(f"no deal of {size} needing {min_moves}+ moves in {tried} tries "
+                     f"({time.monotonic() - started:.0f} s; the longest clearable one "
+                     f"needed {longest}): ask for fewer moves")

@@ -1,0 +1,167 @@
+"""The Tower of Hanoi, on three pegs or four (the four-peg one is Dudeney's Reve's
+puzzle), with up to 12 discs.
+
+Notation: the peg of each disc, smallest disc first: ``AAAAAA`` is six discs on peg A,
+``DDDDDD`` all on peg D.  A move takes the top disc of one peg onto a peg that is empty or
+whose top disc is larger.  Positions are ranked ``sum(peg(d) * pegs**d)``.
+
+Tables (``hanoi/3pegs``, ``hanoi/4pegs``): for every n from 1 to 12, the fewest moves from
+every position to all discs on the last peg (array ``n{n}``).  All discs on any other
+peg is the same table with two pegs' names swapped; a target that is not all discs on
+one peg is searched when asked (4**12 positions in about a second).
+"""
+
+from __future__ import annotations
+
+from builder.contract.base import DistanceArray, Move, PuzzleOption, WalkablePuzzle
+from builder.contract.errors import shown
+from builder.contract.specs import BreadthFirstSearch, TableSpec
+from puzzles.hanoi.rules import MAX_DISCS, PEG_LETTERS, HanoiError, rank, swap_pegs, unrank
+
+
+class HanoiPuzzle(WalkablePuzzle):
+    """The variant is (pegs, discs): four pegs when either position uses peg D, else
+    three; `--variant 4` (or 3) says so outright."""
+
+    name = "hanoi"
+    unit = "moves"
+    summary = "Tower of Hanoi on 3 or 4 pegs (the Reve's puzzle), up to 12 discs"
+    example = ("AAAAAA", "DDDDDD")
+    renderer = "renderer.js"
+    options = (PuzzleOption(
+        "variant", "3 or 4 pegs (default: 4 when a position uses peg D)", ("3", "4")),)
+
+    def recognises(self, text: str) -> bool:
+        text = text.strip()
+        return bool(text) and set(text.upper()) <= set(PEG_LETTERS)
+
+    def variant(self, start: str, target: str, options: dict) -> tuple[int, int]:
+        start, target = start.strip().upper(), target.strip().upper()
+        chosen = options.get("variant")
+        if chosen is None:
+            pegs = 4 if "D" in start + target else 3
+        elif str(chosen).strip().lower() in ("3", "4", "3 pegs", "4 pegs", "3pegs", "4pegs"):
+            pegs = int(str(chosen).strip()[0])
+        else:
+            raise HanoiError(f"--variant {shown(str(chosen))}: 3 or 4 (pegs)")
+        discs = len(start)
+        if not 1 <= discs <= MAX_DISCS:
+            raise HanoiError(f"{shown(start)}: from 1 to {MAX_DISCS} discs (one peg letter per "
+                             f"disc, smallest first); {MAX_DISCS} discs on 4 pegs are already "
+                             f"{4**MAX_DISCS:,} positions")
+        if target and len(target) != discs:
+            raise HanoiError(f"{shown(start)} has {discs} discs but {shown(target)} has "
+                             f"{len(target)}")
+        return pegs, discs
+
+    def parse(self, variant: tuple[int, int], text: str) -> int:
+        pegs, discs = variant
+        letters = text.strip().upper()
+        allowed = PEG_LETTERS[:pegs]
+        if len(letters) != discs or not set(letters) <= set(allowed):
+            raise HanoiError(f"position {shown(text)} is not {discs} peg letters from "
+                             f"{', '.join(allowed)} (smallest disc first)")
+        return rank(pegs, letters)
+
+    def format(self, variant: tuple[int, int], state: int) -> str:
+        return unrank(*variant, state)
+
+    def default_target(self, variant: tuple[int, int]) -> str:
+        pegs, discs = variant
+        return PEG_LETTERS[pegs - 1] * discs
+
+    def moves(self, variant: tuple[int, int], node: int) -> list[Move]:
+        pegs, discs = variant
+        letters = unrank(pegs, discs, node)
+        tops = {peg: letters.find(peg) for peg in PEG_LETTERS[:pegs] if peg in letters}
+        found = []
+        for source, disc in tops.items():
+            for destination in PEG_LETTERS[:pegs]:
+                if destination != source and disc < tops.get(destination, discs):
+                    moved = letters[:disc] + destination + letters[disc + 1:]
+                    found.append(Move(f"disc {disc + 1} {source}->{destination}",
+                                      rank(pegs, moved)))
+        return found
+
+    def distance(self, tables, variant: tuple[int, int], node: int,
+                 target: int) -> int | None:
+        pegs, discs = variant
+        goal = unrank(pegs, discs, target)
+        last = PEG_LETTERS[pegs - 1]
+        if len(set(goal)) == 1:  # all on one peg: the stored table, pegs renamed
+            letters = swap_pegs(unrank(pegs, discs, node), goal[0], last)
+            spec = self.table({"puzzle": "hanoi", "pegs": pegs, "max_discs": MAX_DISCS})
+            found = tables.value(spec.parts, f"n{discs}", rank(pegs, letters),
+                                 missing=f"no Hanoi table for {pegs} pegs: run `make tables` "
+                                         f"or `builder build hanoi {pegs}`")
+        else:
+            spec = self.table({"puzzle": "hanoi", "pegs": pegs, "discs": discs,
+                               "target": goal})
+            found = int(tables.computed(spec)["moves"][node])
+        return None if found == self._never(pegs) else found
+
+    @staticmethod
+    def _never(pegs: int) -> int:
+        return 65535 if pegs == 3 else 255
+
+    def _search(self, pegs: int, discs: int, target: int) -> BreadthFirstSearch:
+        # three pegs: 2**n - 1 moves between corners, past a byte from 8 discs on
+        return BreadthFirstSearch(pegs**discs, (target,), "puzzles.hanoi.search:hanoi_moves",
+                                  pegs * (pegs - 1),
+                                  parameters=(pegs, discs), wide=pegs == 3)
+
+    def table(self, identity: dict) -> TableSpec:
+        pegs = identity.get("pegs")
+        if pegs not in (3, 4):
+            raise HanoiError(f"{shown(str(pegs))} pegs: 3 or 4")
+        last = PEG_LETTERS[pegs - 1]
+        if "target" in identity:
+            goal, discs = identity["target"], identity["discs"]
+            return TableSpec(
+                ("hanoi", f"{pegs}pegs", goal),
+                {"puzzle": "hanoi", "pegs": pegs, "discs": discs, "target": goal},
+                {"moves": self._search(pegs, discs, rank(pegs, goal))},
+                encoding=f"moves[position]: fewest moves to {goal}; position = sum(peg of "
+                         f"disc d * {pegs}**d), disc 0 the smallest; {self._never(pegs)} = "
+                         "never")
+        top = identity.get("max_discs", MAX_DISCS)
+        if not 1 <= top <= MAX_DISCS:
+            raise HanoiError(f"{top} discs: from 1 to {MAX_DISCS}")
+        return TableSpec(
+            ("hanoi", f"{pegs}pegs"),
+            {"puzzle": "hanoi", "pegs": pegs, "max_discs": top},
+            {f"n{discs}": self._search(pegs, discs, rank(pegs, last * discs))
+             for discs in range(1, top + 1)},
+            encoding=f"n{{discs}}[position]: fewest moves to all discs on peg {last}; "
+                     f"position = sum(peg of disc d * {pegs}**d), disc 0 the smallest; "
+                     f"{self._never(pegs)} = never")
+
+    def default_tables(self) -> list[TableSpec]:
+        return [self.table({"puzzle": "hanoi", "pegs": pegs, "max_discs": MAX_DISCS})
+                for pegs in (3, 4)]
+
+    def table_for(self, text: str) -> TableSpec:
+        """``3`` or ``4``: that many pegs, 1 to 12 discs; ``4:ABCDABCD``: towards one
+        position (stored, so later paths to it are walked, not searched)."""
+        pegs_text, colon, goal = text.strip().upper().partition(":")
+        if pegs_text not in ("3", "4") or (colon and not goal.strip()):
+            raise HanoiError(f"{shown(text)}: 3 or 4 (pegs), or 4:POSITION for a table "
+                             "towards one position")
+        pegs = int(pegs_text)
+        if not goal:
+            return self.table({"puzzle": "hanoi", "pegs": pegs, "max_discs": MAX_DISCS})
+        variant = self.variant(goal, goal, {"variant": pegs_text})
+        return self.table({"puzzle": "hanoi", "pegs": pegs, "discs": variant[1],
+                           "target": self.format(variant, self.parse(variant, goal))})
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        pegs = attributes["pegs"]
+        never = self._never(pegs)
+        if "target" in attributes:
+            return [DistanceArray(f"{pegs} pegs, {attributes['discs']} discs",
+                                  f"to {attributes['target']}", "moves", never)]
+        last = PEG_LETTERS[pegs - 1]
+        return [DistanceArray(f"{pegs} pegs, {discs} disc{'s' if discs > 1 else ''}",
+                              f"to {last * discs}",
+                              f"n{discs}", never)
+                for discs in range(1, attributes["max_discs"] + 1)]

@@ -1,0 +1,141 @@
+"""Quinto / Lights Out (document 001) as a plug-in: the adapter the engine calls.  The
+rules and their algebra are ``rules.py``, the table ``tables.py``, the kernel
+``search.py``, the commands ``cli.py``, the endpoint ``web.py``, the board ``renderer.js``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from builder.contract.base import CatalogTable, DistanceArray, FoundPath, Move, WalkablePuzzle
+from builder.contract.errors import MissingTableError, UnreachableError
+from builder.contract.specs import TableSpec
+from puzzles.lightsout.rules import LightsOut
+from puzzles.lightsout.tables import (
+    SUMMARY_SIZE,
+    TABLE_BUTTONS,
+    TABLE_PARTS,
+    TABLE_SHAPE,
+    VIEWS,
+    compute_table,
+)
+
+
+class LightsOutPuzzle(WalkablePuzzle):
+    """Lights Out as a plug-in: clicks commute and cancel, so the fewest clicks from one
+    board to another are the stored fewest clicks from all off to their difference."""
+
+    name = "lightsout"
+    summary = "Quinto / Lights Out: a click inverts a button and its four neighbours"
+    example = ("00000.00000.00000.00000.00000", "11111.11111.11111.11111.11111")
+    unit = "clicks"
+
+    def recognises(self, text: str) -> bool:
+        letters = set(text.strip())
+        return bool(letters) and letters <= {"0", "1", "."} and letters != {"."}
+
+    def variant(self, start: str, target: str, options: dict) -> LightsOut:
+        return LightsOut(*LightsOut.shape_of(start))
+
+    def parse(self, rules: LightsOut, text: str) -> int:
+        return rules.parse(text)
+
+    def format(self, rules: LightsOut, state: int) -> str:
+        return rules.format(state)
+
+    def default_target(self, rules: LightsOut) -> str:
+        return rules.format(0)
+
+    def moves(self, rules: LightsOut, node: int) -> list[Move]:
+        return [Move(str(button), node ^ mask) for button, mask in enumerate(rules.click_masks)]
+
+    def distance(self, tables, rules: LightsOut, node: int, target: int) -> int | None:
+        if (rules.rows, rules.cols) != TABLE_SHAPE:
+            raise MissingTableError(f"only the 5x5 board has a table; solve {rules.rows}x"
+                                    f"{rules.cols} boards with `query lightsout solve`")
+        table = ("lightsout", "tables")
+        tables.require(table, {"puzzle": "lightsout"},
+                       "no Lights Out table: run `make tables` or `builder lightsout`")
+        found = tables.value(table, "clicks_5x5", node ^ target)
+        return None if found == 255 else found
+
+    def search_path(self, rules: LightsOut, node: int, target: int) -> FoundPath | None:
+        """The fewest clicks on any board by linear algebra over GF(2) (clicks commute, so
+        a shortest path is a minimum-weight solution in any order); None where the
+        solutions are too many to enumerate for a proven minimum."""
+        solution = rules.solve(node, target)
+        if not solution.solvable:
+            raise UnreachableError(self.explain_unreachable(rules, node, target))
+        if not solution.exact_minimum:
+            return None
+        nodes = [node]
+        for button in solution.clicks:
+            nodes.append(nodes[-1] ^ rules.click_masks[button])
+        return FoundPath(tuple(nodes), tuple(map(str, solution.clicks)),
+                         how="linear algebra over GF(2)")
+
+    def explain_unreachable(self, rules: LightsOut, start: int, target: int) -> str:
+        return (f"{rules.format(target)} cannot be reached from {rules.format(start)}: the "
+                f"{rules.rows}x{rules.cols} board has nullity {rules.nullity}, so only 1 "
+                f"board in {2 ** rules.nullity} is reachable from a given one")
+
+    renderer = "renderer.js"
+
+    def web_routes(self, tables):
+        from puzzles.lightsout.web import routes
+
+        return routes()
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        return [DistanceArray("5x5", "from all off", "clicks_5x5", 255)]
+
+    def table(self, identity: dict) -> TableSpec:
+        return TableSpec(
+            TABLE_PARTS, {"puzzle": "lightsout", "summary_size": SUMMARY_SIZE,
+                          "table_buttons": TABLE_BUTTONS},
+            compute=compute_table, chunk=1 << 20,
+            encoding="clicks_5x5[state]: fewest clicks between all off and the state "
+                     "(bit i = button i, row-major), 255 = unreachable")
+
+    def default_tables(self) -> list[TableSpec]:
+        return [self.table({})]
+
+    catalog_tables = (
+        CatalogTable("lightsout_boards",
+                     "rows INTEGER, cols INTEGER, nullity INTEGER, max_min_clicks INTEGER"),
+        CatalogTable("lightsout_5x5_clicks", "clicks UTINYINT, states BIGINT"),
+    )
+    catalog_views = VIEWS
+
+    def catalog_rows(self, attributes: dict, read) -> dict[str, list[tuple]]:
+        import numpy as np
+
+        counts = np.bincount(read("clicks_5x5"), minlength=256)
+        return {
+            "lightsout_boards": [(row["rows"], row["cols"], row["nullity"],
+                                  row["max_min_clicks"]) for row in attributes["summary"]],
+            "lightsout_5x5_clicks": [(None if clicks == 255 else clicks, int(states))
+                                     for clicks, states in enumerate(counts) if states],
+        }
+
+    def query_commands(self) -> dict:
+        from puzzles.lightsout import cli
+
+        return {"solve": cli.solve}
+
+    def verify_checks(self, attributes: dict) -> str:
+        return "0 clicks exactly at the dark board; fewest clicks = 1 + the least after a click"
+
+    def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
+        board = LightsOut(*TABLE_SHAPE)
+        clicks = read("clicks_5x5")
+        if np.flatnonzero(clicks == 0).tolist() != [0]:  # checked whole: a forgery that
+            return "clicks_5x5 is 0 elsewhere than at the dark board (or not there)"  # shifts all
+        for state in rng.integers(0, 1 << board.n_buttons, samples):
+            after = [int(clicks[state ^ mask]) for mask in board.click_masks]
+            reachable = [value for value in after if value != 255]
+            expected = 0 if state == 0 else (min(reachable) + 1 if reachable else 255)
+            if int(clicks[state]) != expected:
+                return f"clicks_5x5: state {board.format(int(state))} holds " \
+                       f"{int(clicks[state])}, the recurrence gives {expected}"
+        return None

@@ -1,0 +1,193 @@
+"""Shortest paths by walking stored tables, for any walkable plug-in (no search at query
+time unless the plug-in offers one where no table answers).
+
+From each node the walk takes the first legal move whose node is exactly one move nearer
+the target, reading the distances of all of a node's successors at once through the
+plug-in's ``distances`` hook and refusing a node where they contradict its own
+(``check_recurrence``: a table altered with its checksums recomputed); every puzzle's `query path` and the page's hints come
+through ``walk_node``, and one printer (`query path`) shows what it returns; ``move_values``
+gives every legal move's distance after it (`query moves`).  Where no table answers, a
+plug-in's search stands in, or on request its instant approximate solver (the page's
+hints).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from builder import reader
+from builder.contract.base import FoundPath
+from builder.contract.errors import CorruptTableError, MissingTableError, UnreachableError
+from builder.contract.parts import Walking
+from builder.contract.work import expensive
+
+__all__ = ["FoundPath", "MoveValue", "Tables", "UnreachableError", "answered_distance",
+           "check_recurrence", "distance_between", "move_values", "walk", "walk_node"]
+
+
+class Tables(reader.Tables):
+    """The stored tables as the read side lends them to a plug-in: the data layout's
+    reader, and the walk over it (``TableLookup.walk``, for a plug-in's own commands that
+    answer with a path)."""
+
+    def walk(self, puzzle, variant, start, target) -> FoundPath:
+        return walk(puzzle, self, variant, start, target)
+
+
+def walk(puzzle, tables, variant, start, target) -> FoundPath:
+    """A shortest path from position ``start`` to ``target`` by table walk; where the
+    table is missing, the plug-in's own search (``search_path``) if it offers one."""
+    return walk_node(puzzle, tables, variant, Walking.of(puzzle).start_node(variant, start), target,
+                     start)
+
+
+def walk_node(puzzle, tables, variant, node, target, position, approximate: bool = False
+              ) -> FoundPath:
+    """A shortest path from walk node ``node`` (whose position is ``position``) to
+    ``target``: a game in progress may carry more than its position (say, the square
+    clicked last).  Where no table answers: the plug-in's search, or with ``approximate``
+    first its instant ``approximate_path`` (a player's hint; its ``optimal`` is False);
+    where neither a table nor a search answers, the approximate path all the same (a
+    variant that asks for it by name, such as a method option naming the solver)."""
+    walking = Walking.of(puzzle)
+    try:
+        remaining = puzzle.distance(tables, variant, node, target)
+    except MissingTableError:
+        found = None
+        if approximate:
+            try:
+                found = walking.approximate_path(tables, variant, node, target)
+            except MissingTableError:  # the solver's own tables are missing: search
+                found = None
+        if found is None:
+            found = _searched(puzzle, variant, node, target)
+        if found is None and not approximate:
+            found = walking.approximate_path(tables, variant, node, target)
+        if found is None:
+            raise
+        return found
+    if not remaining:  # 0 or never: one step of the recurrence, as every other node's
+        check_recurrence(puzzle, tables, variant, node, target, remaining)
+    if remaining is None:
+        raise UnreachableError(walking.explain_unreachable(variant, position, target))
+    nodes, labels = [node], []
+    distances = walking.distances  # looked up once: a walk asks at every step
+    while remaining > 0:
+        # every move's distance, not just the first one nearer: a node none of whose
+        # moves is nearer than one less is what makes the path the shortest
+        options = list(puzzle.moves(variant, node))
+        after = list(distances(tables, variant, [move.state for move in options], target))
+        check_recurrence(puzzle, tables, variant, node, target, remaining, after)
+        move = options[after.index(remaining - 1)]
+        node, remaining = move.state, remaining - 1
+        nodes.append(node)
+        labels.append(move.label)
+    if not walking.at_target(variant, node, target):
+        raise CorruptTableError(f"the {puzzle.name} tables: the walk did not end on the "
+                                "target; rebuild them (`make tables FORCE=1`)")
+    return FoundPath(tuple(nodes), tuple(labels))
+
+
+def _searched(puzzle, variant, node, target) -> FoundPath | None:
+    """The plug-in's search where no table answers: expensive work (``builder.contract.work``:
+    a server runs a few at a time, within its limits)."""
+    with expensive(f"the {puzzle.name} search"):
+        return Walking.of(puzzle).search_path(variant, node, target)
+
+
+def distance_between(puzzle, tables, variant, start, target) -> int | None:
+    """Fewest moves from position ``start`` to ``target`` (None: never): the table's value,
+    or the length of the plug-in's search where no table answers."""
+    node = Walking.of(puzzle).start_node(variant, start)
+    return _node_distance(puzzle, tables, variant, node, target)
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    label: str
+    node: object
+    distance: int | None
+    """Fewest moves to the target after this move (None: never)."""
+
+
+def answered_distance(puzzle, tables, variant, node, target, search: bool = True
+                      ) -> tuple[int | None, str, str]:
+    """A node's distance and what answered it: ``(distance, "table", "")`` from the
+    tables; where they lack it and ``search`` is asked for, the plug-in's search,
+    ``(length or None when unreachable, "search", "")``; else ``(None, "none", why)``
+    with the missing table's message."""
+    try:
+        distance = puzzle.distance(tables, variant, node, target)
+    except MissingTableError as missing:
+        if not search:
+            return None, "none", str(missing)
+        try:
+            found = _searched(puzzle, variant, node, target)
+        except UnreachableError:
+            return None, "search", ""
+        if found is None:
+            return None, "none", str(missing)
+        if not found.optimal:  # a path, not a distance: never answered as one
+            return None, "none", f"{found.how} finds a path, not the fewest moves"
+        return found.length, "search", ""
+    check_recurrence(puzzle, tables, variant, node, target, distance)
+    return distance, "table", ""
+
+
+def check_recurrence(puzzle, tables, variant, node, target, distance: int | None,
+                     after: list[int | None] | None = None) -> None:
+    """Refuse (CorruptTableError, one line) a distance read from the tables that one step
+    of the shortest-path recurrence contradicts: 0 exactly where the walk has arrived,
+    else some move one nearer and none nearer than that, or none reaching the target
+    where the distance is "never".  ``after``: the distances after each legal move, where
+    the caller has read them already.  Checksums catch damage; this catches a table
+    whose values were altered and its checksums recomputed, before it is ever printed."""
+    walking = Walking.of(puzzle)
+    if after is None:
+        after = list(walking.distances(tables, variant,
+                                       [move.state for move in puzzle.moves(variant, node)],
+                                       target))
+    reachable = [value for value in after if value is not None]
+    nearest = min(reachable) if reachable else None
+    arrived = walking.at_target(variant, node, target)
+    if arrived:
+        consistent = distance == 0
+    elif distance is None:
+        consistent = nearest is None
+    else:
+        consistent = distance > 0 and nearest == distance - 1
+    if not consistent:
+        said = "never" if distance is None else distance
+        raise CorruptTableError(
+            f"the {puzzle.name} tables contradict themselves at "
+            f"{puzzle.format(variant, node)}: it holds {said}, but "
+            + ("it is the target" if arrived else
+               f"its nearest move leads to {'never' if nearest is None else nearest}")
+            + "; rebuild them (`make tables FORCE=1`)")
+
+
+def _node_distance(puzzle, tables, variant, node, target) -> int | None:
+    """A node's distance: the table's, or the length of the plug-in's search where no
+    table answers (None: never); the missing table's error when neither answers."""
+    distance, answered_by, missing = answered_distance(puzzle, tables, variant, node, target)
+    if answered_by == "none":
+        raise MissingTableError(missing)
+    return distance
+
+
+def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list[MoveValue]]:
+    """The distance from ``node`` and every legal move with the distance after it (by the
+    plug-in's search, a move at a time, where no table answers)."""
+    options = list(puzzle.moves(variant, node))
+    try:
+        here = puzzle.distance(tables, variant, node, target)
+        after = list(Walking.of(puzzle).distances(tables, variant,
+                                                  [move.state for move in options], target))
+    except MissingTableError:  # the plug-in's search answers, one move at a time
+        here = _node_distance(puzzle, tables, variant, node, target)
+        after = [_node_distance(puzzle, tables, variant, move.state, target)
+                 for move in options]
+    else:  # the values read already are the recurrence's step
+        check_recurrence(puzzle, tables, variant, node, target, here, after)
+    return here, [MoveValue(move.label, move.state, distance)
+                  for move, distance in zip(options, after)]
