@@ -279,8 +279,8 @@ def walkable(puzzle: Puzzle) -> bool:
 
 class Part:
     """An optional part of the plug-in interface: a class whose public members are the
-    defaults the engine uses where a plug-in defines none (a method's ``self`` is then
-    the plug-in).  ``Part.of(puzzle)`` is the puzzle seen through the part; asking it for
+    defaults the engine uses where a plug-in defines none (a default method's first
+    parameter is named ``puzzle``: it is handed the plug-in, never a part).  ``Part.of(puzzle)`` is the puzzle seen through the part; asking it for
     a member the part does not declare is an error, so that a part says all it reads."""
 
     members: ClassVar[frozenset[str]] = frozenset()

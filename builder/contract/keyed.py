@@ -95,7 +95,9 @@ class KeyedPuzzle(WalkablePuzzle):
         return self.variant("", "", {self._only_option().name: name})
 
     def _only_option(self):
-        options = getattr(self, "options", ())  # an optional part's member (Describing)
+        from builder.contract.parts import Describing  # the parts know KeyedPuzzle
+
+        options = Describing.of(self).options
         if len(options) != 1:
             raise TypeError(f"{self.name}: give table_variants, variant_name and "
                             "variant_named (the defaults need one option)")

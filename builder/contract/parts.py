@@ -21,7 +21,7 @@ Playing         ``query serve``                        renderer, endpoints, hint
 
 A plug-in offers a part's hook simply by defining the member; the engine reads it through
 the part (``Walking.of(puzzle).start_node(...)``): the plug-in's member, else the part's
-default (whose ``self`` is then the puzzle).  ``check_hooks`` refuses, in one line, a
+default, which is handed the puzzle as its first argument (``puzzle``, never a part).  ``check_hooks`` refuses, in one line, a
 plug-in that defines a public member no part or core declares (a misspelled hook would
 otherwise be silently ignored), naming the nearest hook.
 """
@@ -65,7 +65,7 @@ class Describing(Part):
     every command that takes a position (`--method`) and on the web API (a query
     parameter); the engine refuses any other option given for it."""
 
-    def variant_fields(self, variant: Any) -> dict[str, Any]:
+    def variant_fields(puzzle, variant: Any) -> dict[str, Any]:
         """The rule variant as `--json` fields (say its method); none by default."""
         return {}
 
@@ -79,19 +79,19 @@ class Walking(Part):
     in words, walk nodes that carry more than a position, batched distances, and the
     searches where no table answers."""
 
-    def parse_target(self, variant: Any, text: str) -> Hashable:
+    def parse_target(puzzle, variant: Any, text: str) -> Hashable:
         """A target from its notation (a plug-in may accept words such as 'cleared')."""
-        return self.parse(variant, text)
+        return puzzle.parse(variant, text)
 
-    def start_node(self, variant: Any, state: Hashable) -> Hashable:
+    def start_node(puzzle, variant: Any, state: Hashable) -> Hashable:
         """The walk node of a position at the start of play."""
         return state
 
-    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
+    def at_target(puzzle, variant: Any, node: Hashable, target: Hashable) -> bool:
         """True when the walk has arrived (a start equal to its target has not)."""
         return node == target
 
-    def distances(self, tables: TableLookup, variant: Any, nodes: Iterable[Hashable],
+    def distances(puzzle, tables: TableLookup, variant: Any, nodes: Iterable[Hashable],
                   target: Hashable) -> Iterable[int | None]:
         """``distance`` of many nodes, in order (a walk asks for all of a node's
         successors together, and stops at the first one nearer the target): override it
@@ -99,9 +99,9 @@ class Walking(Part):
         cheap but each chunk costs, to read them lazily (an iterator, as the default
         does).  ``nodes`` is a list where ``moves`` gives a list, and an iterator (each
         successor made as it is asked for) where ``moves`` is lazy."""
-        return (self.distance(tables, variant, node, target) for node in nodes)
+        return (puzzle.distance(tables, variant, node, target) for node in nodes)
 
-    def search_path(self, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
+    def search_path(puzzle, variant: Any, node: Hashable, target: Hashable) -> FoundPath | None:
         """A shortest path found by searching from ``node`` at query time, for when no
         stored table answers (boards too large to table every target): the engine's walk
         and `query distance` fall back to it on a missing table.  None (the default): the
@@ -109,7 +109,7 @@ class Walking(Part):
         UnreachableError when the search proves the target unreachable."""
         return None
 
-    def approximate_path(self, tables: TableLookup, variant: Any, node: Hashable,
+    def approximate_path(puzzle, tables: TableLookup, variant: Any, node: Hashable,
                          target: Hashable) -> FoundPath | None:
         """A path from ``node`` to ``target`` found at once but not shortest in general,
         for where no table answers and the exact search is slow (a solver that combines
@@ -117,37 +117,37 @@ class Walking(Part):
         variant or node; the engine then walks or searches exactly."""
         return None
 
-    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
+    def explain_unreachable(puzzle, variant: Any, start: Hashable, target: Hashable) -> str:
         """Why ``target`` cannot be reached from ``start`` (one line)."""
-        return (f"{self.format(variant, target)} cannot be reached from "
-                f"{self.format(variant, start)}")
+        return (f"{puzzle.format(variant, target)} cannot be reached from "
+                f"{puzzle.format(variant, start)}")
 
 
 class Building(Part):
     """A puzzle's tables, as the build routine, `builder` and `make tables` ask for
     them (all optional: a puzzle without tables is walked by its search alone)."""
 
-    def default_tables(self) -> list[TableSpec]:
+    def default_tables(puzzle) -> list[TableSpec]:
         """The tables `builder tables` (and `make tables`) builds for it through the
         engine's build routine; none by default."""
         return []
 
-    def table(self, identity: dict[str, Any]) -> TableSpec:
+    def table(puzzle, identity: dict[str, Any]) -> TableSpec:
         """The spec of one of its tables, from its identity or a stored table's attributes
         (which hold it, among other keys to ignore); a PuzzleInputError when no such table
         can exist."""
         from builder.contract.errors import PuzzleInputError
 
-        raise PuzzleInputError(f"{self.name} builds no table through specs")
+        raise PuzzleInputError(f"{puzzle.name} builds no table through specs")
 
-    def table_for(self, text: str) -> TableSpec:
+    def table_for(puzzle, text: str) -> TableSpec:
         """The spec a user names on the command line (`builder build NAME TEXT`), e.g.
         ``4x12`` for a 4-by-12 variant; a PuzzleInputError naming the choices."""
         from builder.contract.errors import PuzzleInputError
 
-        raise PuzzleInputError(f"{self.name} takes no table choice")
+        raise PuzzleInputError(f"{puzzle.name} takes no table choice")
 
-    def build_command(self) -> Callable[..., list[TableSpec]] | None:
+    def build_command(puzzle) -> Callable[..., list[TableSpec]] | None:
         """The choices of `builder NAME`: a function whose keyword parameters are typer
         options (``Annotated[int, typer.Option(help=...)] = 4``), returning the specs to
         build; its docstring is the command's help.  Parameters named ``data`` (the data
@@ -156,12 +156,12 @@ class Building(Part):
         not options.  None (the default): `builder NAME` builds ``default_tables()``."""
         return None
 
-    def build_commands(self) -> dict[str, Callable[..., list[TableSpec]] | None]:
+    def build_commands(puzzle) -> dict[str, Callable[..., list[TableSpec]] | None]:
         """Every `builder` command of the plug-in, by command name (each as
         ``build_command``); by default the one command named after the puzzle."""
-        return {self.name: Building.of(self).build_command()}
+        return {puzzle.name: Building.of(puzzle).build_command()}
 
-    def table_answering(self, variant: Any, start: Hashable, target: Hashable
+    def table_answering(puzzle, variant: Any, start: Hashable, target: Hashable
                         ) -> TableSpec | None:
         """The table that would answer a path from ``start`` to ``target`` by walk, when
         building it on request is worth it (`query path --build-table`: a table
@@ -173,7 +173,7 @@ class Cataloguing(Part):
     """What the DuckDB catalog takes from a puzzle's stored tables (all optional: the
     generic views need only ``catalog_distances``)."""
 
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+    def catalog_distances(puzzle, attributes: dict) -> list[DistanceArray]:
         """The distance arrays of one of its stored tables (given the table's attributes),
         for the catalog's generic views; none by default."""
         return []
@@ -185,7 +185,7 @@ class Cataloguing(Part):
     """SQL creating its views over its ``catalog_tables`` (run after every table is
     filled); the generic views need none."""
 
-    def catalog_rows(self, attributes: dict, read: Callable[[str], Any]
+    def catalog_rows(puzzle, attributes: dict, read: Callable[[str], Any]
                      ) -> dict[str, list[tuple] | dict[str, Any]]:
         """Rows of its ``catalog_tables`` from one of its stored tables: per catalog table
         name, a list of tuples or a dict of numpy columns (without ``source``).
@@ -197,12 +197,12 @@ class Verifying(Part):
     """`builder verify`'s own checks of a puzzle's tables, beyond the engine's (all
     optional)."""
 
-    def verify_checks(self, attributes: dict) -> str:
+    def verify_checks(puzzle, attributes: dict) -> str:
         """What ``verify_sample`` checks of a stored table (given its attributes), for
         `builder verify`'s report line; "" (the default) when it checks nothing."""
         return ""
 
-    def verify_sample(self, attributes: dict, read: Callable[[str], Any], samples: int,
+    def verify_sample(puzzle, attributes: dict, read: Callable[[str], Any], samples: int,
                       rng: Any) -> str | None:
         """`builder verify`'s own check of one of its stored tables at ``samples`` states
         drawn from ``rng`` (numpy Generator), beyond the recurrence the engine checks on
@@ -224,12 +224,12 @@ class Printing(Part):
     """True: the text table shows each move on the line of the position it leads to (the
     layout some documents use); False: on the line of the position it is made from."""
 
-    def step_value(self, variant: Any, label: str) -> Any:
+    def step_value(puzzle, variant: Any, label: str) -> Any:
         """A move's label as `--json` gives it (say a square's number); the
         label itself by default.  The one thing a plug-in may change in a printed path."""
         return label
 
-    def query_commands(self) -> dict[str, Callable[..., int | None]]:
+    def query_commands(puzzle) -> dict[str, Callable[..., int | None]]:
         """Its own `query` commands, by name: each is mounted as `query NAME COMMAND`,
         except those named ``random`` and ``stats``, mounted as `query random NAME` and
         `query stats NAME` beside the other puzzles' deals and statistics.  A command is
@@ -253,7 +253,7 @@ class Charting(Part):
     figure_names: ClassVar[tuple[str, ...]] = ()
     """The charts ``figures`` draws (none by default)."""
 
-    def figures(self, catalog: Any) -> dict[str, Any]:
+    def figures(puzzle, catalog: Any) -> dict[str, Any]:
         """Its charts (``figure_names``), drawn from the catalog (a read-only DuckDB
         connection): name -> matplotlib ``Figure``.  `query plot NAME` writes them and the
         web serves them at ``/api/NAME/plots/CHART.svg``."""
@@ -270,7 +270,7 @@ class Playing(Part):
     module's contract (``title``, ``rules``, ``settings``, ``newGame``, ``draw``...) is
     written at the top of ``query/static/app.js``, which drives it."""
 
-    def web_routes(self, tables: TableLookup) -> Any:
+    def web_routes(puzzle, tables: TableLookup) -> Any:
         """Its own JSON endpoints for `query serve`: a FastAPI ``APIRouter`` (fastapi
         imported inside the hook), mounted under ``/api/NAME``; its handlers read through
         ``tables`` and raise the shared one-line errors, which the web answers as 4xx
@@ -281,21 +281,21 @@ class Playing(Part):
     """What ``approximate_path`` is, in a few words for the page (say "a
     decomposition into halves"); empty (the default): the plug-in offers none."""
 
-    def node_context(self, variant: Any, node: Hashable) -> str:
+    def node_context(puzzle, variant: Any, node: Hashable) -> str:
         """What a walk node carries beyond its position's notation, as text, so that a web
         page can hand the node back (say the square clicked last); "" (the default):
         nothing, the notation is the node."""
         return ""
 
-    def resume_node(self, variant: Any, state: Hashable, context: str) -> Hashable:
+    def resume_node(puzzle, variant: Any, state: Hashable, context: str) -> Hashable:
         """The walk node of position ``state`` with ``context`` from ``node_context`` (""
         is the start of play); a PuzzleInputError when the context is malformed."""
         if context:
             from builder.contract.errors import shown
 
-            raise PuzzleInputError(f"context {shown(context)}: {self.name} positions carry "
+            raise PuzzleInputError(f"context {shown(context)}: {puzzle.name} positions carry "
                                    "none (leave it empty)")
-        return Walking.of(self).start_node(variant, state)
+        return Walking.of(puzzle).start_node(variant, state)
 
 
 PARTS: tuple[type[Part], ...] = (Describing, Walking, Building, Cataloguing, Verifying,
