@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.baselines import document_ball_search
-from bench.run import row
+from bench.rows import merge_rows, row
 
 LARGE = (5, 4, 4)
 
@@ -201,8 +201,6 @@ def main() -> None:
         return
     rows: list[dict] = []
     bench_balls(rows, args.data.resolve())
-    from bench.run import merge_rows
-
     merge_rows(args.data, rows)
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import merge_rows, row
+from bench.rows import merge_rows, row
 from puzzles.balls.solver import Workspace, solve
 
 GROUPS = ([(k, 4, 2) for k in range(4, 15)] + [(k, 4, 3) for k in range(6, 11)]

@@ -19,6 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.rows import row, run_alone
+
 KERNEL_RUN = """
 import json, sys, time
 import numba
@@ -52,8 +54,6 @@ def with_a_spinner(work, *arguments):
 
 
 def bench_busy_machine(rows: list) -> None:
-    from bench.run import row
-
     product_environment = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
     spinning_environment = {**product_environment, "OMP_WAIT_POLICY": "ACTIVE"}
     measured = {}
@@ -73,6 +73,4 @@ def bench_busy_machine(rows: list) -> None:
 
 
 if __name__ == "__main__":
-    from bench.run import run_alone
-
     run_alone(__doc__, bench_busy_machine)

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import row
+from bench.rows import row
 from builder.execute import Dask, InProcess
 from builder.routine import build_table
 from puzzles.tricolore.tables import all_pairs_spec

@@ -25,6 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.rows import merge_rows, row
 from puzzles.tricolore import METHODS, Tricolore
 
 SECONDS_PER_RUN = 5.0
@@ -122,8 +123,6 @@ def load(port: int, urls: list[str], clients: int, seconds: float) -> dict:
 
 
 def bench_load(rows: list, data: Path, seconds: float = SECONDS_PER_RUN) -> None:
-    from bench.run import row
-
     server, port = start_server(data)
     try:
         rss_before = rss_mib(server.pid)
@@ -179,8 +178,6 @@ def bench_solver_load(rows: list, data: Path, seconds: float = SECONDS_PER_RUN) 
     ball-solver requests (which the server runs in its bounded pool, within its time
     limit); the hint p99 of each, what became of the solver requests (HTTP statuses), and
     the server's RSS after."""
-    from bench.run import row
-
     server, port = start_server(data)
     try:
         hints = hint_requests((4, 2), 2000, seed=11)
@@ -217,8 +214,6 @@ def main() -> None:
     rows: list[dict] = []
     bench_load(rows, args.data.resolve(), args.seconds)
     bench_solver_load(rows, args.data.resolve(), args.seconds)
-    from bench.run import merge_rows
-
     merge_rows(args.data, rows)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import row, run_alone
+from bench.rows import row, run_alone
 from builder.kernels.graph_bfs import breadth_first
 from puzzles.hanoi.rules import rank as hanoi_rank
 from puzzles.hanoi.search import hanoi_moves

@@ -3,7 +3,8 @@
 Prints one table and writes the same rows to data/bench.json as a list of
 {"name", "product_s", "baseline_s", "ratio", "notes"} with ratio = baseline_s /
 product_s (the speed-up).  Rows that measure something without a baseline (a full
-`make tables`, storage) carry null times or a ratio of sizes, explained in notes.
+`make tables`, storage) carry null times or a ratio of sizes, explained in notes.  The
+row format, and the main of a bench script run on its own, are bench/rows.py's.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import platform
 import random
 import statistics
 import subprocess
@@ -25,62 +24,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.balls import bench_balls
 from bench.baselines import per_start_queue_bfs, pure_python_single_pair
+from bench.load import bench_load, bench_solver_load
+from bench.plugins import bench_plugins
+from bench.rows import environment, row
 from builder.compute import compute_arrays
 from puzzles.tricolore import METHODS, Tricolore
 from puzzles.tricolore.tables import all_pairs_spec
 
 SEARCH_REPEATS = 3
 """Runs of a 4×4 search or target build whose median a row reports."""
-
-
-def row(name, product_s, baseline_s, notes, ratio=None):
-    if ratio is None and product_s and baseline_s:
-        ratio = baseline_s / product_s
-    return {
-        "name": name,
-        "product_s": None if product_s is None else round(product_s, 6),
-        "baseline_s": None if baseline_s is None else round(baseline_s, 6),
-        "ratio": None if ratio is None else round(ratio, 3),
-        "notes": notes,
-    }
-
-
-def run_alone(description: str, *benches) -> None:
-    """A bench script's main: ``--data``, the environment, each of ``benches(rows)``, the
-    rows printed and merged into the data directory's bench.json."""
-    parser = argparse.ArgumentParser(description=description.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT / "data")
-    args = parser.parse_args()
-    print(environment())
-    rows: list[dict] = []
-    for bench in benches:
-        bench(rows)
-    for found in rows:
-        print(json.dumps(found))
-    merge_rows(args.data, rows)
-
-
-def merge_rows(data: Path, rows: list[dict]) -> None:
-    """Print rows and merge them into data/bench.json (replacing rows of the same name):
-    how a benchmark run on its own records its figures beside `make bench`'s."""
-    for r in rows:
-        print(json.dumps(r))
-    path = Path(data) / "bench.json"
-    kept = [r for r in json.loads(path.read_text())
-            if r["name"] not in {n["name"] for n in rows}] if path.exists() else []
-    path.write_text(json.dumps(kept + rows, indent=1) + "\n")
-    print(f"merged into {path}")
-
-
-def environment() -> str:
-    import numba
-
-    return (
-        f"{platform.node()} {platform.machine()} cores={os.cpu_count()} "
-        f"python={platform.python_version()} numpy={np.__version__} numba={numba.__version__} "
-        f"numba_threads={numba.get_num_threads()}"
-    )
 
 
 def tricolore_all_pairs(rules, method: str, progress: bool = False) -> dict:
@@ -470,14 +424,8 @@ def main() -> None:
                         "`builder tricolore --force`: the three 4x2 searches, zarr writes and "
                         "the DuckDB catalog updated for those three tables"))
     bench_all_pairs(rows)
-    from bench.balls import bench_balls  # imports this module: not at the top
-
     bench_balls(rows, data)
-    from bench.plugins import bench_plugins
-
     bench_plugins(rows)
-    from bench.load import bench_load, bench_solver_load
-
     bench_load(rows, data)
     bench_solver_load(rows, data)
     bench_tricolore_4x4(rows, data)

@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import row, run_alone
+from bench.rows import row, run_alone
 from builder import registry
 from builder.sparse import sparse_search
 

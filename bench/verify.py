@@ -23,7 +23,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import environment, merge_rows, row
+from bench.rows import environment, merge_rows, row
 
 BASELINE_ENTRIES = 20_000
 

@@ -29,7 +29,7 @@ import numpy as np
 from numba import get_num_threads, njit, prange
 
 from builder.contract.intrinsics import take_next
-from puzzles.tricolore.tables import TARGETS_PER_TASK as BATCH
+from puzzles.tricolore.all_pairs_batch import TARGETS_PER_TASK as BATCH
 
 UNREACHABLE = 255
 LEVEL_PLANES = 6

@@ -11,11 +11,10 @@ From node (board, last click) the remaining distance to the target is the stored
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from builder.contract.base import FoundPath, TableLookup
 from builder.contract.errors import CorruptTableError, MissingTableError, UnreachableError
 from builder.contract.work import expensive
+from puzzles.tricolore.bidirectional import TricolorePath, bidirectional_path
 from puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
     NO_CLICK,
@@ -24,19 +23,6 @@ from puzzles.tricolore.rules import (
     Tricolore,
     check_method,
 )
-
-
-@dataclass(frozen=True)
-class TricolorePath:
-    start: int
-    target: int
-    method: str
-    clicks: tuple[int, ...]
-    boards: tuple[int, ...]
-
-    @property
-    def length(self) -> int:
-        return len(self.clicks)
 
 
 def all_pairs_table(tables: TableLookup, rules: Tricolore, method: str) -> tuple[str, ...]:
@@ -130,8 +116,6 @@ def searched(rules: Tricolore, start: int, target: int, method: str,
     target unreachable."""
     if method != "unrestricted" or rules.n_squares <= ALL_PAIRS_MAX_SQUARES:
         return None
-    from puzzles.tricolore.bidirectional import bidirectional_path
-
     with expensive("the Tricolore search"):
         found = bidirectional_path(rules, start, target, last=last)
     if found is None:

@@ -7,20 +7,38 @@ path.  A forward state (b, l) at depth x meets a backward state (b, n) at depth 
 l != n, giving a path of x + y clicks.  Levels are expanded alternately, the smaller
 side first, until the explored depths add up to the best meeting found: then no
 shorter path can exist.  Vectorised numpy over whole levels (unrestricted clicks).
+A path found is a ``TricolorePath``, which ``answers`` replays before the engine gets it.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from builder.contract.errors import QueryError
 from builder.contract.work import checkpoint
-from puzzles.tricolore.answers import TricolorePath
 from puzzles.tricolore.rules import NO_CLICK, Tricolore
 
 SEARCH_BYTES_PER_STATE = 24 * 3
 """A stored state is three int64 (board, click, parent); sorting and deduplicating a level
 needs about as much again twice over."""
+
+
+@dataclass(frozen=True)
+class TricolorePath:
+    """A path the search found: the squares clicked from ``start`` to ``target`` under
+    ``method``, and the boards along it (``start`` first, then the board after each)."""
+
+    start: int
+    target: int
+    method: str
+    clicks: tuple[int, ...]
+    boards: tuple[int, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.clicks)
 
 
 class SearchTooLargeError(QueryError):

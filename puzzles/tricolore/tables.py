@@ -16,6 +16,7 @@ import numpy as np
 from builder.contract.base import TableLookup
 from builder.contract.specs import ChunkTasks, Computed, TableSpec, TaskBlock
 from builder.contract.work import report_progress
+from puzzles.tricolore.all_pairs_batch import TARGETS_PER_TASK
 from puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
     METHODS,
@@ -27,9 +28,6 @@ from puzzles.tricolore.rules import (
 
 ARRAYS = WALK_ARRAYS
 """The arrays of every Tricolore distance table: those the walk reads, in its order."""
-TARGETS_PER_TASK = 256
-"""Target columns per chunk task on small boards, and the all-pairs kernel's smallest batch
-(a multiple of 64: it keeps one bit per target in 64-bit words)."""
 LARGE_TASK = 1024
 """Target columns per chunk task on boards with room for four such tasks or more: each
 parallel pass over the boards then does four times the work, and the 4x2 tables on two
