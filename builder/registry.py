@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from builder.contract.base import Puzzle, PuzzleOption
 from builder.contract.errors import PuzzleInputError, shown
-from builder.contract.parts import Describing, check_hooks
+from builder.contract.hooks import check_hooks
+from builder.contract.parts import Describing
 from puzzles.balls import BallsPuzzle
 from puzzles.cube import CubePuzzle
 from puzzles.hanoi import HanoiPuzzle
@@ -22,7 +23,7 @@ from puzzles.tricolore import TricolorePuzzle
 
 def registered(puzzles: tuple[Puzzle, ...]) -> tuple[Puzzle, ...]:
     """``puzzles`` once each is checked against the contract: every public member a hook
-    (``builder.contract.check_hooks``: a misspelled one is a one-line error naming the
+    (``builder.contract.hooks.check_hooks``: a misspelled one is a one-line error naming the
     nearest hook) and no two sharing a name."""
     names: set[str] = set()
     for puzzle in puzzles:

@@ -261,7 +261,7 @@ def test_a_misspelled_hook_is_refused_in_one_line_naming_the_nearest_hook():
     """A plug-in's public member that no part of the contract declares would be silently
     ignored: registering it is refused, naming the hook it was probably meant to be."""
     from builder.contract.base import Move, WalkablePuzzle
-    from builder.contract.parts import UnknownHookError
+    from builder.contract.hooks import UnknownHookError
 
     class Lamps(WalkablePuzzle):
         name = "lamps"
@@ -301,10 +301,10 @@ def test_a_misspelled_hook_is_refused_in_one_line_naming_the_nearest_hook():
 def test_every_hook_is_declared_in_the_one_contract_module():
     """Each part of the contract lives in builder.contract, and every registered plug-in's
     public members are hooks declared there."""
-    from builder.contract import parts
+    from builder.contract import hooks, parts
 
     assert all(part.__module__ == "builder.contract.parts" for part in parts.PARTS)
-    declared = parts.hooks()
+    declared = hooks.hooks()
     for puzzle in registry.PUZZLES:
         for cls in type(puzzle).__mro__:
             if cls.__module__.startswith("puzzles." + puzzle.name):

@@ -5,8 +5,8 @@ else of the engine (an import-linter contract says so).
   ``MissingTableError``...);
 - ``base``: the core a plug-in implements (``Puzzle``, ``WalkablePuzzle``), what the
   engine lends it (``TableLookup``) and the value types (``Move``, ``FoundPath``...);
-- ``parts``: every optional hook, grouped by the consumer that reads it, and the check
-  that refuses a member no part declares;
+- ``parts``: every optional hook, grouped by the consumer that reads it; ``hooks``: the
+  check that refuses a plug-in member that no part or core declares;
 - ``keyed``: ``KeyedPuzzle``, for puzzles whose tables are sparse (positions as keys);
 - ``specs``: table specs as data; ``keys``: one- and two-word keys as numpy arrays;
 - ``bits``, ``intrinsics``: helpers for a plug-in's numba kernels;

@@ -21,14 +21,13 @@ Playing         ``query serve``                        renderer, endpoints, hint
 
 A plug-in offers a part's hook simply by defining the member; the engine reads it through
 the part (``Walking.of(puzzle).start_node(...)``): the plug-in's member, else the part's
-default, which is handed the puzzle as its first argument (``puzzle``, never a part).  ``check_hooks`` refuses, in one line, a
-plug-in that defines a public member no part or core declares (a misspelled hook would
-otherwise be silently ignored), naming the nearest hook.
+default, which is handed the puzzle as its first argument (``puzzle``, never a part).
+``builder.contract.hooks`` refuses a plug-in that defines a public member no part or core
+declares.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, ClassVar
 
@@ -37,10 +36,8 @@ from builder.contract.base import (
     DistanceArray,
     FoundPath,
     Part,
-    Puzzle,
     PuzzleOption,
     TableLookup,
-    WalkablePuzzle,
 )
 from builder.contract.errors import PuzzleInputError
 from builder.contract.specs import TableSpec
@@ -301,43 +298,3 @@ class Playing(Part):
 PARTS: tuple[type[Part], ...] = (Describing, Walking, Building, Cataloguing, Verifying,
                                  Printing, Charting, Playing)
 """Every optional part of the contract, in the order the table above lists them."""
-
-
-class UnknownHookError(PuzzleInputError):
-    """A plug-in defines a public member that no part of the contract declares."""
-
-
-def _core_classes() -> tuple[type, ...]:
-    from builder.contract.keyed import KeyedPuzzle
-
-    return (Puzzle, WalkablePuzzle, KeyedPuzzle)
-
-
-def hooks() -> dict[str, str]:
-    """Every hook a plug-in may define, and where it is declared (a core class or a part)."""
-    found: dict[str, str] = {}
-    for core in _core_classes():
-        names = set(vars(core)) | set(getattr(core, "__annotations__", {}))
-        found.update({name: core.__name__ for name in names if not name.startswith("_")})
-    for part in PARTS:
-        found.update({name: part.__name__ for name in part.members})
-    return found
-
-
-def check_hooks(plugin: type) -> None:
-    """Refuse a plug-in class that defines a public member the contract does not declare
-    (``defualt_target``: "did you mean default_target?"): one line, naming the class."""
-    known = hooks()
-    core = _core_classes()
-    for cls in plugin.__mro__:
-        if cls in core or cls is object or cls.__module__.startswith("abc"):
-            continue
-        for name in vars(cls):
-            if name.startswith("_") or name in known:
-                continue
-            nearest = difflib.get_close_matches(name, known, n=1)
-            hint = (f"did you mean {nearest[0]}?" if nearest else
-                    "no hook has that name (see builder/contract/parts.py), or make it private "
-                    "with a leading underscore")
-            raise UnknownHookError(f"plug-in {plugin.__module__}.{plugin.__qualname__} "
-                                   f"defines {name!r}, which is no hook: {hint}")
