@@ -8,6 +8,7 @@ data directory); 130 Ctrl-C.  Usage errors are printed as one line naming the co
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import sys
@@ -20,6 +21,17 @@ from builder.contract.errors import OneLineError
 def _fail(message: str, code: int) -> None:
     print(f"error: {message}", file=sys.stderr, flush=True)
     sys.exit(code)
+
+
+@contextlib.contextmanager
+def plugins_loaded():
+    """Around a console script's import of its command line, which loads every plug-in
+    (``builder.registry``): a plug-in that cannot be loaded or breaks the contract is one
+    line and exit 2, not a traceback."""
+    try:
+        yield
+    except OneLineError as error:
+        _fail(str(error), 2)
 
 
 def run_app(app: Callable, interruptible: bool = False, on_interrupt: str = "interrupted"

@@ -1,24 +1,49 @@
-"""The one list of puzzles, each checked against the contract (``builder.contract.parts``) as it
-is registered.  Adding a puzzle is one line here (and its plug-in module); everything that
-works "for every puzzle" (`query path` dispatch, `query moves`, the listings) reads this
-list and names no puzzle itself."""
+"""The one list of puzzles: every plug-in that an installed package registers in the entry
+point group ``puzzle_tablebase.puzzles`` (``NAME = "module:Class"``, the built-in ones in
+this project's pyproject.toml like any other package's), each checked against the contract
+(``builder.contract``) as it is loaded.  Everything that works "for every puzzle"
+(`query path` dispatch, `query moves`, the listings, `make tables`) reads this list and
+names no puzzle itself."""
 
 from __future__ import annotations
 
 from builder.contract.base import Puzzle, PuzzleOption
-from builder.contract.errors import PuzzleInputError, shown
+from builder.contract.errors import OneLineError, PuzzleInputError, shown
 from builder.contract.hooks import check_hooks
 from builder.contract.parts import Describing
-from puzzles.balls import BallsPuzzle
-from puzzles.cube import CubePuzzle
-from puzzles.hanoi import HanoiPuzzle
-from puzzles.klotski import KlotskiPuzzle
-from puzzles.lightsout import LightsOutPuzzle
-from puzzles.lucas import LucasPuzzle
-from puzzles.pegs import PegsPuzzle
-from puzzles.sliding import SlidingPuzzle
-from puzzles.spots import SpotsPuzzle
-from puzzles.tricolore import TricolorePuzzle
+
+ENTRY_POINT_GROUP = "puzzle_tablebase.puzzles"
+
+
+class PluginError(OneLineError):
+    """An installed plug-in that cannot be loaded: its module fails to import, its value is
+    no puzzle class, or its name is not the puzzle's."""
+
+
+def load_plugins() -> tuple[Puzzle, ...]:
+    """One instance of every plug-in class registered in ``ENTRY_POINT_GROUP``, by name."""
+    from importlib.metadata import entry_points
+
+    found = []
+    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            plugin = entry.load()
+        except Exception as error:  # noqa: BLE001 (any failure of a third party's import is one line)
+            raise PluginError(f"plug-in {entry.name} ({entry.value}) cannot be loaded: "
+                              f"{type(error).__name__}: {str(error)[:200]}") from None
+        if not (isinstance(plugin, type) and issubclass(plugin, Puzzle)):
+            raise PluginError(f"plug-in {entry.name} ({entry.value}) is not a puzzle class "
+                              "(a subclass of builder.contract.base.Puzzle)")
+        try:
+            puzzle = plugin()
+        except TypeError as error:  # a core hook left abstract, say
+            raise PluginError(f"plug-in {entry.name} ({entry.value}) cannot be made: "
+                              f"{str(error)[:200]}") from None
+        if puzzle.name != entry.name:
+            raise PluginError(f"plug-in {entry.name} ({entry.value}) names its puzzle "
+                              f"{puzzle.name!r}: the entry point's name must be the puzzle's")
+        found.append(puzzle)
+    return tuple(found)
 
 
 def registered(puzzles: tuple[Puzzle, ...]) -> tuple[Puzzle, ...]:
@@ -34,18 +59,8 @@ def registered(puzzles: tuple[Puzzle, ...]) -> tuple[Puzzle, ...]:
     return puzzles
 
 
-PUZZLES: tuple[Puzzle, ...] = registered((
-    TricolorePuzzle(),
-    BallsPuzzle(),
-    LucasPuzzle(),
-    LightsOutPuzzle(),
-    SpotsPuzzle(),
-    HanoiPuzzle(),
-    SlidingPuzzle(),
-    KlotskiPuzzle(),
-    CubePuzzle(),
-    PegsPuzzle(),
-))
+PUZZLES: tuple[Puzzle, ...] = registered(load_plugins())
+"""Every installed plug-in, by name."""
 
 
 def by_name(name: str) -> Puzzle:
@@ -131,7 +146,7 @@ def option_names(puzzle: Puzzle) -> tuple[str, ...]:
 
 def all_options() -> dict[str, list[tuple[Puzzle, PuzzleOption]]]:
     """Every option any registered puzzle declares, by name, with the puzzles that take
-    it (two puzzles may share a name: Lucas and Hanoi both take ``variant``)."""
+    it (two puzzles may share a name: two may both take ``variant``)."""
     found: dict[str, list[tuple[Puzzle, PuzzleOption]]] = {}
     for puzzle in PUZZLES:
         for option in Describing.of(puzzle).options:

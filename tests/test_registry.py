@@ -42,7 +42,7 @@ def test_tricolore_claims_rows_joined_by_dots_and_single_rows_of_its_colours_onl
 
 
 def test_two_puzzles_recognising_one_text_is_an_error_naming_both(monkeypatch):
-    twin = type("Twin", (type(registry.PUZZLES[0]),), {"name": "twin"})()
+    twin = type("Twin", (type(registry.by_name("tricolore")),), {"name": "twin"})()
     monkeypatch.setattr(registry, "PUZZLES", (*registry.PUZZLES, twin))
     with pytest.raises(PuzzleInputError, match="tricolore and twin: choose one with --puzzle"):
         registry.choose("WBWW.WBRB")
@@ -227,7 +227,7 @@ def test_a_named_prefix_chooses_the_puzzle_and_two_readings_name_the_prefix_form
     assert registry.resolve("sliding:123.456.780") == (registry.by_name("sliding"),
                                                       "123.456.780")
     assert registry.resolve("WBWW.WBRB") == (registry.by_name("tricolore"), "WBWW.WBRB")
-    twin = type("Twin", (type(registry.PUZZLES[0]),), {"name": "twin"})()
+    twin = type("Twin", (type(registry.by_name("tricolore")),), {"name": "twin"})()
     monkeypatch.setattr(registry, "PUZZLES", (*registry.PUZZLES, twin))
     with pytest.raises(PuzzleInputError, match="write tricolore:STATE"):
         registry.resolve("WBWW.WBRB")

@@ -1,0 +1,110 @@
+"""A plug-in from any installed package: registered through the entry point group
+``puzzle_tablebase.puzzles``, as the built-in ones are, it appears in every listing and
+command with no change to this repository; a broken one is one line, not a traceback.
+The packages are written in the test (a module and its ``.dist-info``) and put on the
+path of real `query` and `builder` processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+
+LAMPS = '''
+from builder.contract.base import Move, WalkablePuzzle
+
+
+class Lamps(WalkablePuzzle):
+    """A row of lamps; a move toggles one lamp (no table: the distance is counted)."""
+
+    name = "lamps"
+    summary = "a row of lamps; a move toggles one lamp"
+    example = ("1100", "0000")
+    unit = "toggles"
+
+    def recognises(self, text):
+        return bool(text) and set(text) <= {"0", "1"} and len(text) == 7
+
+    def variant(self, start, target, options):
+        return len(start)
+
+    def parse(self, lamps, text):
+        return int(text, 2)
+
+    def format(self, lamps, state):
+        return format(state, f"0{lamps}b")
+
+    def moves(self, lamps, state):
+        return [Move(f"toggle {lamp}", state ^ (1 << (lamps - 1 - lamp)))
+                for lamp in range(lamps)]
+
+    def distance(self, tables, lamps, state, target):
+        return (state ^ target).bit_count()
+'''
+
+
+def _package(folder: Path, module: str, source: str, entry: str) -> Path:
+    """An installed package as Python finds one on its path: a module and its metadata."""
+    (folder / f"{module}.py").write_text(textwrap.dedent(source))
+    info = folder / f"{module}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[puzzle_tablebase.puzzles]\n{entry}\n")
+    return folder
+
+
+def _run(program: str, *args: str, path: Path) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTHONPATH": str(path)}
+    return subprocess.run([str(BIN / program), *args], capture_output=True, text=True,
+                          env=environment, timeout=120, check=False)
+
+
+def test_an_installed_plug_in_is_in_every_listing_and_answers_by_the_engines_walk(tmp_path):
+    path = _package(tmp_path, "lamps_plugin", LAMPS, "lamps = lamps_plugin:Lamps")
+    listed = _run("builder", "build", "--list", path=path)
+    assert listed.returncode == 0 and "lamps" in listed.stdout, listed.stderr
+    walked = _run("query", "path", "lamps:1100100", "0000000", "--data", str(tmp_path),
+                  path=path)
+    assert walked.returncode == 0, walked.stderr
+    assert "1100100 -> 0000000: 3 toggles (shortest" in walked.stdout, walked.stdout
+    helped = _run("query", "path", "--help", path=path)
+    assert "lamps" in helped.stdout
+
+
+@pytest.mark.parametrize(("entry", "source", "words"), [
+    ("lamps = lamps_missing:Lamps", LAMPS, "cannot be loaded: ModuleNotFoundError"),
+    ("lamps = lamps_plugin:Move", LAMPS, "is not a puzzle class"),
+    ("bulbs = lamps_plugin:Lamps", LAMPS, "the entry point's name must be the puzzle's"),
+    ("lamps = lamps_plugin:Lamps", LAMPS.replace("def distance", "def distanse"),
+     "abstract method distance"),
+    ("lamps = lamps_plugin:Lamps",
+     LAMPS + "\n    def defualt_target(self, lamps):\n        return '0' * lamps\n",
+     "did you mean default_target?"),
+])
+def test_a_broken_plug_in_is_one_line_naming_it(tmp_path, entry, source, words):
+    path = _package(tmp_path, "lamps_plugin", source, entry)
+    for program in ("query", "builder"):
+        result = _run(program, "--help", path=path)
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 2, (result.stdout, result.stderr)
+        assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], lines
+        assert "Traceback" not in result.stderr
+
+
+def test_the_built_in_puzzles_are_registered_through_the_same_entry_points():
+    from importlib.metadata import entry_points
+
+    from builder import registry
+
+    declared = {entry.name: entry.value for entry in
+                entry_points(group=registry.ENTRY_POINT_GROUP)}
+    assert {puzzle.name for puzzle in registry.PUZZLES} == set(declared)
+    for puzzle in registry.PUZZLES:
+        module, _, name = declared[puzzle.name].partition(":")
+        assert (type(puzzle).__module__, type(puzzle).__name__) == (module, name)
