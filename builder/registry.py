@@ -7,6 +7,8 @@ names no puzzle itself."""
 
 from __future__ import annotations
 
+import sys
+
 from builder.contract.base import Puzzle, PuzzleOption
 from builder.contract.errors import OneLineError, PuzzleInputError, shown
 from builder.contract.hooks import check_hooks
@@ -20,30 +22,55 @@ class PluginError(OneLineError):
     no puzzle class, or its name is not the puzzle's."""
 
 
-def load_plugins() -> tuple[Puzzle, ...]:
-    """One instance of every plug-in class registered in ``ENTRY_POINT_GROUP``, by name."""
+def _plugin(entry) -> Puzzle:
+    """The puzzle an entry point names, made and checked against the contract; a
+    PluginError (one line, naming the entry point and its package) otherwise."""
+    where = f"plug-in {entry.name} ({entry.value}" + (
+        f", package {entry.dist.name})" if getattr(entry, "dist", None) else ")")
+    try:
+        plugin = entry.load()
+    except Exception as error:  # noqa: BLE001 (any failure of a third party's import is one line)
+        raise PluginError(f"{where} cannot be loaded: {type(error).__name__}: "
+                          f"{str(error)[:200]}") from None
+    if not (isinstance(plugin, type) and issubclass(plugin, Puzzle)):
+        raise PluginError(f"{where} is not a puzzle class (a subclass of "
+                          "builder.contract.base.Puzzle)")
+    try:
+        puzzle = plugin()
+    except TypeError as error:  # a core hook left abstract, say
+        raise PluginError(f"{where} cannot be made: {str(error)[:200]}") from None
+    if puzzle.name != entry.name:
+        raise PluginError(f"{where} names its puzzle {puzzle.name!r}: the entry point's "
+                          "name must be the puzzle's")
+    try:
+        check_hooks(type(puzzle))
+    except OneLineError as error:
+        raise PluginError(f"{where}: {error}") from None
+    return puzzle
+
+
+def load_plugins(warn=None) -> tuple[Puzzle, ...]:
+    """One instance of every plug-in class registered in ``ENTRY_POINT_GROUP``, by name.
+    One that cannot be loaded, breaks the contract or takes a name already taken is left
+    out with a one-line warning (``warn``, default: on stderr): every other puzzle works."""
     from importlib.metadata import entry_points
 
-    found = []
+    if warn is None:
+        def warn(message: str) -> None:
+            print(f"warning: {message}", file=sys.stderr, flush=True)
+    found: dict[str, Puzzle] = {}
     for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         try:
-            plugin = entry.load()
-        except Exception as error:  # noqa: BLE001 (any failure of a third party's import is one line)
-            raise PluginError(f"plug-in {entry.name} ({entry.value}) cannot be loaded: "
-                              f"{type(error).__name__}: {str(error)[:200]}") from None
-        if not (isinstance(plugin, type) and issubclass(plugin, Puzzle)):
-            raise PluginError(f"plug-in {entry.name} ({entry.value}) is not a puzzle class "
-                              "(a subclass of builder.contract.base.Puzzle)")
-        try:
-            puzzle = plugin()
-        except TypeError as error:  # a core hook left abstract, say
-            raise PluginError(f"plug-in {entry.name} ({entry.value}) cannot be made: "
-                              f"{str(error)[:200]}") from None
-        if puzzle.name != entry.name:
-            raise PluginError(f"plug-in {entry.name} ({entry.value}) names its puzzle "
-                              f"{puzzle.name!r}: the entry point's name must be the puzzle's")
-        found.append(puzzle)
-    return tuple(found)
+            puzzle = _plugin(entry)
+        except PluginError as error:
+            warn(f"{error}; it is left out")
+            continue
+        if puzzle.name in found:
+            warn(f"plug-in {entry.name} ({entry.value}) takes the name of "
+                 f"{type(found[puzzle.name]).__module__}: it is left out; rename one")
+            continue
+        found[puzzle.name] = puzzle
+    return tuple(found.values())
 
 
 def registered(puzzles: tuple[Puzzle, ...]) -> tuple[Puzzle, ...]:
@@ -60,7 +87,7 @@ def registered(puzzles: tuple[Puzzle, ...]) -> tuple[Puzzle, ...]:
 
 
 PUZZLES: tuple[Puzzle, ...] = registered(load_plugins())
-"""Every installed plug-in, by name."""
+"""Every installed plug-in that loads, by name."""
 
 
 def by_name(name: str) -> Puzzle:

@@ -86,15 +86,23 @@ def test_an_installed_plug_in_is_in_every_listing_and_answers_by_the_engines_wal
     ("lamps = lamps_plugin:Lamps",
      LAMPS + "\n    def defualt_target(self, lamps):\n        return '0' * lamps\n",
      "did you mean default_target?"),
+    ("hanoi = lamps_plugin:Lamps", LAMPS.replace('name = "lamps"', 'name = "hanoi"'),
+     "takes the name of"),
 ])
-def test_a_broken_plug_in_is_one_line_naming_it(tmp_path, entry, source, words):
+def test_a_broken_plug_in_is_one_warning_naming_it_and_every_other_puzzle_works(
+        tmp_path, data_dir, entry, source, words):
     path = _package(tmp_path, "lamps_plugin", source, entry)
-    for program in ("query", "builder"):
-        result = _run(program, "--help", path=path)
-        lines = result.stderr.strip().splitlines()
-        assert result.returncode == 2, (result.stdout, result.stderr)
-        assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], lines
-        assert "Traceback" not in result.stderr
+    listed = _run("builder", "build", "--list", path=path)
+    lines = listed.stderr.strip().splitlines()
+    assert listed.returncode == 0, listed.stderr
+    assert len(lines) == 1 and lines[0].startswith("warning: plug-in ") and words in lines[0], lines
+    assert "lamps_plugin" in lines[0] and "Traceback" not in listed.stderr
+    assert listed.stdout.splitlines()[-1].startswith("tricolore  tricolore/4x2")
+    assert "lamps" not in listed.stdout and "bulbs" not in listed.stdout
+    assert sum(line.startswith("hanoi ") for line in listed.stdout.splitlines()) == 1
+    walked = _run("query", "distance", "WBWW.WBRB", "RRRR.RRRR", "--data", str(data_dir),
+                  path=path)
+    assert walked.returncode == 0 and walked.stdout.strip() == "7", walked.stderr
 
 
 def test_the_built_in_puzzles_are_registered_through_the_same_entry_points():
