@@ -18,6 +18,7 @@ from typing import Annotated
 
 import typer
 
+from builder.command_line import DATA_VARIABLE, data_default
 from builder.contract.errors import PuzzleInputError
 from builder.contract.parts import Describing
 
@@ -29,7 +30,9 @@ app = typer.Typer(
 )
 
 DataOption = Annotated[
-    Path, typer.Option("--data", help="Directory the tables are written to.", show_default=True)
+    Path, typer.Option("--data", envvar=DATA_VARIABLE, show_default=False, callback=data_default,
+                       help="Directory the tables are written to (default: $TABLEBASE_DATA, else "
+                       "./data where it exists, else the project's data folder).")
 ]
 ForceOption = Annotated[bool, typer.Option("--force", help="Rebuild even if the table is current.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bars.")]

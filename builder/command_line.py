@@ -14,8 +14,33 @@ import os
 import sys
 import typing
 from collections.abc import Callable, Collection
+from pathlib import Path
 
 from builder.contract.errors import OneLineError
+
+DATA_VARIABLE = "TABLEBASE_DATA"
+"""The environment variable that names the data directory when `--data` is not given."""
+
+
+def default_data() -> Path:
+    """The data directory a command uses without `--data` or ``TABLEBASE_DATA``: ``data``
+    in the folder it runs in where there is one, else this checkout's own ``data`` (so
+    that `query` answers from any folder), else ``data`` here (a build creates it)."""
+    here = Path("data")
+    if here.is_dir():
+        return here
+    project = Path(__file__).resolve().parent.parent / "data"
+    return project if project.is_dir() else here
+
+
+def data_default(context, value: Path) -> Path:
+    """`--data`'s callback: the folder given (on the command line or in
+    ``TABLEBASE_DATA``), else ``default_data()`` as it stands where the command runs."""
+    from click.core import ParameterSource
+
+    if context.get_parameter_source("data") is ParameterSource.DEFAULT:
+        return default_data()
+    return value
 
 
 def _fail(message: str, code: int) -> None:

@@ -20,6 +20,7 @@ from typing import Annotated
 
 import typer
 
+from builder.command_line import DATA_VARIABLE, data_default
 from builder.contract.base import walkable
 from builder.contract.cli_options import JsonOption, Limit
 from builder.contract.errors import MOST_SOLVER_STATES
@@ -44,7 +45,10 @@ app.add_typer(plot_app, name="plot")
 GROUPS = {"random": random_app, "stats": stats_app}
 """Plug-in commands by these names are mounted as `query GROUP PUZZLE`."""
 
-DataOption = Annotated[Path, typer.Option("--data", help="Directory holding the built tables.")]
+DataOption = Annotated[Path, typer.Option(
+    "--data", envvar=DATA_VARIABLE, show_default=False, callback=data_default,
+    help="Directory holding the built tables (default: $TABLEBASE_DATA, else ./data where it "
+    "exists, else the project's data folder).")]
 CsvOption = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
 PuzzleOption = Annotated[str | None, typer.Option(
     "--puzzle", help="Which puzzle the notation is (default: the one that recognises it; "
