@@ -302,26 +302,35 @@ def _mount(name: str, puzzle, own) -> None:
 
 @app.command()
 def verify(
+    puzzle: Annotated[str | None, typer.Argument(
+        help="Only this puzzle's tables (and the catalog); default: every table.",
+        show_default=False)] = None,
     data: DataOption = Path("data"),
     samples: Annotated[int, typer.Option(help="Sampled rows per table (x100 for states).",
                                          min=0, max=1000)] = 3,
     seed: Annotated[int, typer.Option(help="Seed of the sample, 0 or more.", min=0,
                                       max=2**63 - 1)] = 0,
 ) -> None:
-    """Re-check every chunk's checksum and re-derive a random sample of entries with an
-    independent plain search; one line per table, non-zero exit on any mismatch.
+    """Re-check every chunk's checksum, the shortest-path recurrence at every entry of
+    the engine's tables and a plug-in's own checks at a sample; one line per table and one
+    for the catalog, non-zero exit on any mismatch.
 
-    Example: builder verify --samples 3
+    Examples: builder verify; builder verify hanoi --samples 3
     """
+    from builder import registry
     from builder.verify import verify as run_verify
+
+    if puzzle is not None:
+        puzzle = registry.by_name(puzzle).name  # a one-line error naming the choices
 
     if not data.is_dir():
         raise PuzzleInputError(f"data directory {data} "
                                f"{'is not a directory' if data.exists() else 'does not exist'}"
                                ": run `make tables`")
-    verdicts = run_verify(data, samples, seed)
+    verdicts = run_verify(data, samples, seed, puzzle)
     if not verdicts:
-        raise PuzzleInputError(f"no tables in {data}: run `make tables`")
+        raise PuzzleInputError(f"no {puzzle + ' ' if puzzle else ''}tables in {data}: run "
+                               "`make tables`")
     for verdict in verdicts:
         typer.echo(f"{'ok  ' if verdict.ok else 'FAIL'}  {verdict.table}: {verdict.detail}")
     if not all(v.ok for v in verdicts):

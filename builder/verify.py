@@ -311,14 +311,18 @@ def _fingerprints(path: Path) -> tuple[dict[str, tuple], dict[str, set]]:
     return found, histograms
 
 
-def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
+def verify(data_dir: Path, samples: int = 3, seed: int = 0, puzzle: str | None = None
+           ) -> list[Verdict]:
     """A verdict per table found (and per table the catalog was made from that is gone),
-    then the catalog's."""
+    then the catalog's; with ``puzzle``, its tables alone (and the catalog)."""
     rng = np.random.default_rng(seed)
     verdicts = []
     from builder.catalog import table_directories
 
     tables = table_directories(Path(data_dir))  # symlinked folders too, as the catalog
+    if puzzle is not None:
+        tables = [table for table in tables
+                  if (store.read_attributes(table) or {}).get("puzzle") == puzzle]
     if not tables:
         return []
     for table in tables:
@@ -329,7 +333,7 @@ def verify(data_dir: Path, samples: int = 3, seed: int = 0) -> list[Verdict]:
                                                   f"{str(error)[:150]}): rebuild it"))
     present = {table.relative_to(data_dir).as_posix() for table in tables}
     for source in catalogued_tables(data_dir):
-        if source not in present:
+        if source not in present and (puzzle is None or source.split("/")[0] == puzzle):
             verdicts.append(Verdict(Path(data_dir) / source, False,
                                     "missing: the catalog was made from it; rebuild it "
                                     "(`make tables`)"))

@@ -159,3 +159,15 @@ def test_verify_with_no_samples_passes_an_intact_table_of_a_sampling_plugin(data
     verified = run_command("builder", "verify", "--samples", "0", "--data", str(data))
     assert verified.returncode == 0, verified.stdout
     assert "FAIL" not in verified.stdout
+
+
+def test_verify_of_one_puzzle_checks_its_tables_alone(data):
+    """`builder verify PUZZLE`: that puzzle's tables and the catalog, not the others'."""
+    _klotski_swapped(data)
+    sliding = run_command("builder", "verify", "sliding", "--data", str(data))
+    table_lines = [line for line in sliding.stdout.splitlines() if ".zarr" in line]
+    assert sliding.returncode == 0 and table_lines, sliding.stdout
+    assert all("sliding/" in line and line.startswith("ok") for line in table_lines)
+    klotski = run_command("builder", "verify", "klotski", "--data", str(data))
+    assert klotski.returncode == 1 and "FAIL" in klotski.stdout
+    assert "sliding/" not in klotski.stdout
