@@ -315,7 +315,7 @@ def verify(
     the engine's tables and a plug-in's own checks at a sample; one line per table and one
     for the catalog, non-zero exit on any mismatch.
 
-    Examples: builder verify; builder verify hanoi --samples 3
+    Examples: builder verify; builder verify NAME --samples 3 (NAME: `builder build --list`)
     """
     from builder import registry
     from builder.verify import verify as run_verify
