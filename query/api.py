@@ -1,0 +1,159 @@
+"""The Python API: a data directory's tables for use from Python, modelled on
+python-chess's ``chess.syzygy``: ``open_tablebase(directory)`` gives a ``Tablebase``;
+``tablebase.puzzle(name, **options)`` gives one puzzle's answers, in its own notation.
+Its examples, run by the tests, are in docs/python.md (this module names no puzzle).
+
+A question no stored table answers raises ``MissingTableError`` (a ``KeyError``, as
+python-chess's); the ``get_`` form returns None instead.  Everything is answered the way
+`query` answers it: by the engine's walk over the tables (each distance checked against
+its successors), or the plug-in's search where no table holds the question.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Self
+
+from builder.command_line import DATA_VARIABLE, default_data
+from builder.contract.base import walkable
+from builder.contract.errors import MissingTableError, QueryError, UnreachableError
+from builder.contract.parts import Describing, Walking
+from query.walk import Tables, distance_between, move_values, walk
+
+__all__ = ["MissingTableError", "PuzzleTablebase", "Solution", "Step", "Tablebase",
+           "UnreachableError", "open_tablebase"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a path or of a position's moves: how it is named, the position after
+    it (in the puzzle's notation), and for a move, the fewest moves left after it (None:
+    never)."""
+
+    move: str
+    position: str
+    distance: int | None = None
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A shortest path (``optimal`` False for an approximate solver's): the start, each
+    step, and how it was found (table walk or search)."""
+
+    start: str
+    steps: tuple[Step, ...]
+    how: str
+    optimal: bool
+
+    @property
+    def length(self) -> int:
+        return len(self.steps)
+
+    @property
+    def moves(self) -> list[str]:
+        return [step.move for step in self.steps]
+
+
+class PuzzleTablebase:
+    """One puzzle's answers from the tables, in its notation, with the options its
+    variants take (say ``method="hybrid"``)."""
+
+    def __init__(self, tablebase: Tablebase, name: str, options: dict[str, str]):
+        from builder import registry
+
+        self.plugin = registry.by_name(name)
+        if not walkable(self.plugin):
+            raise QueryError(f"{self.plugin.name} has no positions to walk")
+        self.options = registry.check_options(self.plugin, options)
+        self.name = self.plugin.name
+        self._tables = tablebase.tables
+
+    def __repr__(self) -> str:
+        return f"<PuzzleTablebase {self.name} {self.options or ''}>".replace(" >", ">")
+
+    def _game(self, start: str, target: str | None) -> tuple:
+        """(variant, position, goal) of a question, the goal defaulting to the puzzle's."""
+        variant = self.plugin.variant(start, target or "", self.options)
+        if target is None:
+            target = self.plugin.default_target(variant)
+            if target is None:
+                example = Describing.of(self.plugin).example
+                raise QueryError(f"give a target: {self.name} has no single goal (e.g. "
+                                 f"{example[0]} to {example[1]})")
+        return (variant, self.plugin.parse(variant, start),
+                Walking.of(self.plugin).parse_target(variant, target))
+
+    def distance(self, start: str, target: str | None = None) -> int:
+        """Fewest moves from ``start`` to ``target`` (default: the puzzle's goal);
+        ``MissingTableError`` when no table (nor search) answers, ``UnreachableError``
+        when the target can never be reached.
+        """
+        variant, position, goal = self._game(start, target)
+        found = distance_between(self.plugin, self._tables, variant, position, goal)
+        if found is None:
+            raise UnreachableError(Walking.of(self.plugin).explain_unreachable(
+                variant, position, goal))
+        return found
+
+    def get_distance(self, start: str, target: str | None = None) -> int | None:
+        """``distance``, or None where no table answers or the target is unreachable.
+        """
+        try:
+            return self.distance(start, target)
+        except (MissingTableError, UnreachableError):
+            return None
+
+    def path(self, start: str, target: str | None = None) -> Solution:
+        """A shortest path from ``start`` to ``target`` (default: the puzzle's goal), as
+        `query path` finds it."""
+        variant, position, goal = self._game(start, target)
+        found = walk(self.plugin, self._tables, variant, position, goal)
+        form = self.plugin.format
+        return Solution(form(variant, found.nodes[0]),
+                        tuple(Step(label, form(variant, node))
+                              for label, node in zip(found.labels, found.nodes[1:])),
+                        found.how, found.optimal)
+
+    def moves(self, state: str, target: str | None = None) -> list[Step]:
+        """Every legal move from ``state`` with the fewest moves left after it (None:
+        never), as `query moves` lists them.
+        """
+        variant, position, goal = self._game(state, target)
+        node = Walking.of(self.plugin).start_node(variant, position)
+        _, values = move_values(self.plugin, self._tables, variant, node, goal)
+        return [Step(value.label, self.plugin.format(variant, value.node), value.distance)
+                for value in values]
+
+
+class Tablebase:
+    """The tables of one data directory (``open_tablebase``)."""
+
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+        self.tables = Tables(self.directory)
+
+    def __repr__(self) -> str:
+        return f"<Tablebase {self.directory}>"
+
+    def puzzle(self, name: str, **options: str) -> PuzzleTablebase:
+        """One puzzle's answers; ``options`` are its variants' (``method="hybrid"``)."""
+        return PuzzleTablebase(self, name, options)
+
+    def close(self) -> None:
+        """Nothing is held open between questions: here for the ``with`` form."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exception) -> None:
+        self.close()
+
+
+def open_tablebase(directory: str | Path | None = None) -> Tablebase:
+    """The tables in ``directory`` (default: ``TABLEBASE_DATA``, else ``./data`` where it
+    exists, else the project's data folder, as the command lines choose)."""
+    if directory is None:
+        directory = os.environ.get(DATA_VARIABLE) or default_data()
+    return Tablebase(Path(directory))
