@@ -21,6 +21,7 @@ import typer
 from builder.command_line import DATA_VARIABLE, data_default
 from builder.contract.errors import PuzzleInputError
 from builder.contract.parts import Describing
+from builder.contract.specs import MAX_SHARDS
 
 app = typer.Typer(
     help="Build puzzle tablebases into a data directory (zarr tables + DuckDB catalog).",
@@ -196,7 +197,6 @@ def build(
     _build_specs(specs, data, force, quiet, executor)
 
 
-MAX_SHARDS = 4096
 
 
 def _with_sparse_settings(spec, shards: int, memory: int | None):

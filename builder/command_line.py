@@ -23,9 +23,13 @@ DATA_VARIABLE = "TABLEBASE_DATA"
 
 
 def default_data() -> Path:
-    """The data directory a command uses without `--data` or ``TABLEBASE_DATA``: ``data``
-    in the folder it runs in where there is one, else this checkout's own ``data`` (so
-    that `query` answers from any folder), else ``data`` here (a build creates it)."""
+    """The data directory a command uses without `--data`: the folder ``TABLEBASE_DATA``
+    names, else ``data`` in the folder it runs in where there is one, else this checkout's
+    own ``data`` (so that `query` answers from any folder), else ``data`` here (a build
+    creates it)."""
+    named = os.environ.get(DATA_VARIABLE)
+    if named:
+        return Path(named)
     here = Path("data")
     if here.is_dir():
         return here

@@ -43,7 +43,7 @@ def _plugin(entry) -> Puzzle:
         raise PluginError(f"{where} names its puzzle {puzzle.name!r}: the entry point's "
                           "name must be the puzzle's")
     try:
-        check_hooks(type(puzzle))
+        registered((puzzle,))
     except OneLineError as error:
         raise PluginError(f"{where}: {error}") from None
     return puzzle
@@ -86,7 +86,7 @@ def registered(puzzles: tuple[Puzzle, ...]) -> tuple[Puzzle, ...]:
     return puzzles
 
 
-PUZZLES: tuple[Puzzle, ...] = registered(load_plugins())
+PUZZLES: tuple[Puzzle, ...] = load_plugins()
 """Every installed plug-in that loads, by name."""
 
 

@@ -57,7 +57,7 @@ from builder.contract.keys import (
     words_in,
     words_of,
 )
-from builder.contract.specs import SparseSearch, resolved
+from builder.contract.specs import MAX_SHARDS, SparseSearch, resolved
 from builder.contract.work import checkpoint
 from builder.execute import InProcess
 
@@ -426,8 +426,6 @@ def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: b
             folder.mkdir(parents=True, exist_ok=True)
             chosen.write_text(json.dumps({"shards": shards}))
 
-
-MAX_SHARDS = 4096
 
 
 def more_shards(memory: int, shards: int, largest: int) -> int:

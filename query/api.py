@@ -11,16 +11,15 @@ its successors), or the plug-in's search where no table holds the question.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
-from builder.command_line import DATA_VARIABLE, default_data
+from builder.command_line import default_data
 from builder.contract.base import walkable
 from builder.contract.errors import MissingTableError, QueryError, UnreachableError
 from builder.contract.parts import Describing, Walking
-from query.walk import Tables, distance_between, move_values, walk
+from query.walk import Tables, distance_between, move_values, question, walk
 
 __all__ = ["MissingTableError", "PuzzleTablebase", "Solution", "Step", "Tablebase",
            "UnreachableError", "open_tablebase"]
@@ -64,7 +63,7 @@ class PuzzleTablebase:
         from builder import registry
 
         self.plugin = registry.by_name(name)
-        if not walkable(self.plugin):
+        if not walkable(self.plugin):  # refused when asked for, not at the first question
             raise QueryError(f"{self.plugin.name} has no positions to walk")
         self.options = registry.check_options(self.plugin, options)
         self.name = self.plugin.name
@@ -75,15 +74,10 @@ class PuzzleTablebase:
 
     def _game(self, start: str, target: str | None) -> tuple:
         """(variant, position, goal) of a question, the goal defaulting to the puzzle's."""
-        variant = self.plugin.variant(start, target or "", self.options)
-        if target is None:
-            target = self.plugin.default_target(variant)
-            if target is None:
-                example = Describing.of(self.plugin).example
-                raise QueryError(f"give a target: {self.name} has no single goal (e.g. "
-                                 f"{example[0]} to {example[1]})")
-        return (variant, self.plugin.parse(variant, start),
-                Walking.of(self.plugin).parse_target(variant, target))
+        example = Describing.of(self.plugin).example
+        return question(self.plugin, self.options, start, target,
+                        f"give a target: {self.name} has no single goal (e.g. {example[0]} "
+                        f"to {example[1]})")
 
     def distance(self, start: str, target: str | None = None) -> int:
         """Fewest moves from ``start`` to ``target`` (default: the puzzle's goal);
@@ -154,6 +148,4 @@ class Tablebase:
 def open_tablebase(directory: str | Path | None = None) -> Tablebase:
     """The tables in ``directory`` (default: ``TABLEBASE_DATA``, else ``./data`` where it
     exists, else the project's data folder, as the command lines choose)."""
-    if directory is None:
-        directory = os.environ.get(DATA_VARIABLE) or default_data()
-    return Tablebase(Path(directory))
+    return Tablebase(Path(directory) if directory is not None else default_data())

@@ -208,22 +208,16 @@ def _position_and_goal(state: str, target: str | None, puzzle: str | None,
     """(the plug-in, its variant, the position, the target) for a command that takes a
     position and an optional target (default: the puzzle's goal)."""
     from builder import registry
+    from query.walk import question
 
     chosen, state = registry.resolve(state, puzzle)
     options = registry.check_options(chosen, options)
     if target is not None:
         target = registry.in_notation(chosen, target)
-    if not walkable(chosen):
-        raise QueryError(f"{chosen.name} has no positions to walk")
-    variant = chosen.variant(state, target or "", options)
-    if target is None:
-        target = chosen.default_target(variant)
-        if target is None:
-            raise QueryError(f"give a TARGET: {chosen.name} has no single goal "
-                             f"(e.g. query {command} {Describing.of(chosen).example[0]} "
-                             f"{Describing.of(chosen).example[1]})")
-    goal = Walking.of(chosen).parse_target(variant, target)
-    return chosen, variant, chosen.parse(variant, state), goal
+    example = Describing.of(chosen).example
+    return chosen, *question(chosen, options, state, target,
+                             f"give a TARGET: {chosen.name} has no single goal (e.g. query "
+                             f"{command} {example[0]} {example[1]})")
 
 
 def solvable(

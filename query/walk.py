@@ -16,8 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from builder import reader
-from builder.contract.base import FoundPath
-from builder.contract.errors import CorruptTableError, MissingTableError, UnreachableError
+from builder.contract.base import FoundPath, walkable
+from builder.contract.errors import (
+    CorruptTableError,
+    MissingTableError,
+    QueryError,
+    UnreachableError,
+)
 from builder.contract.parts import Walking
 from builder.contract.work import expensive
 
@@ -32,6 +37,22 @@ class Tables(reader.Tables):
 
     def walk(self, puzzle, variant, start, target) -> FoundPath:
         return walk(puzzle, self, variant, start, target)
+
+
+def question(puzzle, options: dict, start: str, target: str | None, no_goal: str
+             ) -> tuple:
+    """(variant, position, goal) of a question in the puzzle's notation: the target
+    defaults to the puzzle's goal, and a puzzle with none is a QueryError saying
+    ``no_goal``; positions must be walkable."""
+    if not walkable(puzzle):
+        raise QueryError(f"{puzzle.name} has no positions to walk")
+    variant = puzzle.variant(start, target or "", options)
+    if target is None:
+        target = puzzle.default_target(variant)
+        if target is None:
+            raise QueryError(no_goal)
+    return (variant, puzzle.parse(variant, start),
+            Walking.of(puzzle).parse_target(variant, target))
 
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:

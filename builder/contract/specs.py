@@ -43,6 +43,10 @@ class BreadthFirstSearch:
     "distance = 1 + the least distance after a move" with it."""
 
 
+MAX_SHARDS = 4096
+"""The most partitions a sparse search may have (``SparseSearch.shards``)."""
+
+
 @dataclass(frozen=True)
 class SparseSearch:
     """A sparse table's search (``builder/sparse.py``): positions as non-negative integer

@@ -223,10 +223,7 @@ def stop_signal() -> Stop:
 def checkpoint() -> None:
     """Where long Python work (a search's level) may be stopped: raises the request's
     stop reason (its time limit passed, its client gone); nothing outside a server."""
-    scope = _request.get(None)
-    stop = scope.get("stop") if scope else None
-    if stop is not None:
-        stop.check()
+    stop_signal().check()
 
 
 def once_per_request(key: Hashable, make: Callable[[], T]) -> T:
