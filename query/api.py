@@ -19,9 +19,11 @@ from builder.command_line import default_data
 from builder.contract.base import walkable
 from builder.contract.errors import MissingTableError, QueryError, UnreachableError
 from builder.contract.parts import Describing, Walking
+from query import levels
+from query.levels import Level
 from query.walk import Tables, distance_between, move_values, question, walk
 
-__all__ = ["MissingTableError", "PuzzleTablebase", "Solution", "Step", "Tablebase",
+__all__ = ["Level", "MissingTableError", "PuzzleTablebase", "Solution", "Step", "Tablebase",
            "UnreachableError", "open_tablebase"]
 
 
@@ -120,6 +122,66 @@ class PuzzleTablebase:
         return [Step(value.label, self.plugin.format(variant, value.node), value.distance)
                 for value in values]
 
+    # ---- a table's positions: the hardest, those at a distance, levels to play --------
+
+    def tables(self) -> list[str]:
+        """The stored distance tables of the puzzle, as ``table=`` names them (the
+        catalog's variant and what the distances are towards)."""
+        return [found.full_label for found in levels.stored_distances(self._tables,
+                                                                      self.plugin)]
+
+    def _table(self, table: str | None) -> levels.StoredDistances:
+        return levels.choose(self._tables, self.plugin, table, self.options)
+
+    def array(self, table: str | None = None):
+        """A stored distance table as a numpy array: entry i is the fewest moves of the
+        position the table ranks i (the table's ``never`` value where unreachable)."""
+        return levels.distances_of(self._tables, self._table(table))
+
+    def distribution(self, table: str | None = None) -> dict[int, int]:
+        """How many positions lie at each distance (unreachable ones left out)."""
+        found = self._table(table)
+        return levels.distribution(levels.distances_of(self._tables, found),
+                                   found.array.never, levels.weights_of(self._tables, found))
+
+    def count(self, table: str | None = None, distance: int | None = None) -> int:
+        """How many positions a table holds that reach its target (or lie at
+        ``distance``)."""
+        spread = self.distribution(table)
+        return spread.get(distance, 0) if distance is not None else sum(spread.values())
+
+    def hardest(self, n: int = 10, table: str | None = None) -> list[Level]:
+        """The ``n`` positions farthest from the table's target, farthest first."""
+        found = self._table(table)
+        values = levels.distances_of(self._tables, found)
+        return levels.levels(self._tables, self.plugin, found,
+                             levels.hardest(values, found.array.never, n), values)
+
+    def positions(self, distance: int, table: str | None = None,
+                  limit: int | None = None) -> list[str]:
+        """The positions ``distance`` moves from the table's target (the first ``limit``
+        of them, in the table's order)."""
+        found = self._table(table)
+        values = levels.distances_of(self._tables, found)
+        entries = levels.at_distance(values, distance, found.array.never)[:limit]
+        return [level.position for level in levels.levels(self._tables, self.plugin, found,
+                                                           entries, values)]
+
+    def deal(self, distance: int, count: int = 1, seed: int | None = None,
+             unique: bool = False, table: str | None = None) -> list[Level]:
+        """``count`` distinct positions drawn at random ``distance`` moves from the
+        table's target (``unique``: each with exactly one best first move)."""
+        found = self._table(table)
+        return levels.random_levels(self._tables, self.plugin, found,
+                                    levels.merged_options(self.plugin, found, self.options),
+                                    distance, count, seed, unique)
+
+    def random(self, distance: int, seed: int | None = None, unique: bool = False,
+               table: str | None = None) -> Level:
+        """One position drawn at random ``distance`` moves from the table's target: a
+        level of a chosen difficulty."""
+        return self.deal(distance, 1, seed, unique, table)[0]
+
 
 class Tablebase:
     """The tables of one data directory (``open_tablebase``)."""
@@ -127,6 +189,7 @@ class Tablebase:
     def __init__(self, directory: Path):
         self.directory = Path(directory)
         self.tables = Tables(self.directory)
+        self._catalog = None
 
     def __repr__(self) -> str:
         return f"<Tablebase {self.directory}>"
@@ -135,8 +198,20 @@ class Tablebase:
         """One puzzle's answers; ``options`` are its variants' (``method="hybrid"``)."""
         return PuzzleTablebase(self, name, options)
 
+    def sql(self, query: str, parameters: list | None = None):
+        """A DuckDB relation over the catalog's views (``table_summary``,
+        ``distance_distribution``, each puzzle's own), read-only."""
+        if self._catalog is None:
+            from builder.reader import open_catalog
+
+            self._catalog = open_catalog(self.directory)
+        return self._catalog.sql(query, params=parameters)
+
     def close(self) -> None:
-        """Nothing is held open between questions: here for the ``with`` form."""
+        """Closes the catalog, if a query opened it (nothing else is held open)."""
+        if self._catalog is not None:
+            self._catalog.close()
+            self._catalog = None
 
     def __enter__(self) -> Self:
         return self

@@ -558,6 +558,71 @@ def _plot_command(puzzle):
     return plot
 
 
+TableArgument = Annotated[str | None, typer.Argument(
+    help="Which of the puzzle's stored tables, where it has several (an error lists them).",
+    show_default=False)]
+CountOption = Annotated[int, typer.Option("--count", "-n", min=1, max=100_000,
+                                          help="How many positions.")]
+
+
+def _print_levels(found: list, unit: str, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps([{"position": level.position, "target": level.target,
+                                unit: level.distance} for level in found]))
+        return
+    width = max((len(level.position) for level in found), default=0)
+    for level in found:
+        typer.echo(f"{level.position:<{width}}  {level.distance} {unit} to {level.target}")
+
+
+@app.command()
+def hardest(
+    name: Annotated[str, typer.Argument(help="A puzzle's name (as `query random` lists "
+                                             "them).")],
+    table: TableArgument = None,
+    count: CountOption = 10,
+    data: DataOption = Path("data"),
+    as_json: JsonOption = False,
+) -> None:
+    """The positions of a stored table farthest from its target, farthest first.
+
+    Example: query hardest NAME -n 3 (where NAME has several tables, the error lists
+    them: name one after NAME).
+    """
+    from query.api import open_tablebase
+
+    with open_tablebase(data) as tablebase:
+        chosen = tablebase.puzzle(name)
+        found = chosen.hardest(count, table)
+    _print_levels(found, Describing.of(chosen.plugin).unit, as_json)
+
+
+def _random_command(puzzle):
+    """`query random NAME`: levels drawn from a puzzle's tables at a chosen distance."""
+
+    def deal(
+        table: TableArgument = None,
+        distance: Annotated[int, typer.Option(
+            "--distance", min=0, help="Moves from the target: the level's difficulty.")] = 0,
+        unique: Annotated[bool, typer.Option(
+            "--unique", help="Only positions with exactly one best first move.")] = False,
+        count: CountOption = 1,
+        seed: SeedOption = None,
+        data: DataOption = Path("data"),
+        as_json: JsonOption = False,
+    ) -> None:
+        from query.api import open_tablebase
+
+        with open_tablebase(data) as tablebase:
+            found = tablebase.puzzle(puzzle.name).deal(distance, count, seed, unique, table)
+        _print_levels(found, Describing.of(puzzle).unit, as_json)
+
+    deal.__doc__ = (f"{puzzle.name} positions drawn at random a given number of moves from "
+                    f"the target of one of its stored tables: levels of a chosen difficulty."
+                    f"\n\nExample: query random {puzzle.name} --distance 10 --unique")
+    return deal
+
+
 def _mount_plugin_commands() -> None:
     """Every plug-in's own commands (``Printing.query_commands``): `query NAME COMMAND`,
     `query random NAME` for its deal, `query stats NAME` for its statistics; and
@@ -569,7 +634,10 @@ def _mount_plugin_commands() -> None:
         if Charting.of(puzzle).figure_names:
             plot_app.command(puzzle.name)(_plot_command(puzzle))
         own = None
-        for name, function in Printing.of(puzzle).query_commands().items():
+        commands = Printing.of(puzzle).query_commands()
+        if walkable(puzzle) and "random" not in commands:
+            random_app.command(puzzle.name)(_random_command(puzzle))
+        for name, function in commands.items():
             if name in GROUPS:
                 GROUPS[name].command(puzzle.name)(_plugin_command(function))
                 continue

@@ -24,29 +24,34 @@ def data_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def data_for(tmp_path_factory):
-    """``data_for(puzzle)``: a data directory holding the puzzle's default tables: the
+    """``data_for(*puzzles)``: a data directory holding the puzzles' default tables: the
     built one when it holds them current (`make test`), else a session directory where
-    they are built now, so that a new plug-in's tests (`pytest -k NAME`) run with nothing
-    built beforehand."""
+    they are built now, so that a new plug-in's tests (`pytest -k NAME`), and
+    `tests/test_registry.py` with an empty data directory, run with nothing built
+    beforehand."""
     from builder import store
     from builder.catalog import refresh_catalog
     from builder.routine import build_table, table_path
 
     built = Path(os.environ.get("TABLEBASE_DATA", ROOT / "data"))
-    made: dict[str, Path] = {}
+    made: dict[tuple[str, ...], Path] = {}
 
-    def find(puzzle) -> Path:
-        specs = Building.of(puzzle).default_tables()
+    def find(*puzzles) -> Path:
+        specs = [spec for puzzle in puzzles for spec in Building.of(puzzle).default_tables()]
         if (built / "catalog.duckdb").exists() and all(
                 store.is_current(table_path(built, spec), spec.identity) for spec in specs):
             return built
-        if puzzle.name not in made:
-            folder = tmp_path_factory.mktemp(f"tables_{puzzle.name}")
+        names = tuple(sorted(puzzle.name for puzzle in puzzles))
+        holding = [folder for made_for, folder in made.items() if set(names) <= set(made_for)]
+        if holding:
+            return holding[0]
+        if names not in made:
+            folder = tmp_path_factory.mktemp("tables_" + "_".join(names)[:40])
             for spec in specs:
                 build_table(folder, spec, progress=False, log=lambda *_: None)
             refresh_catalog(folder)
-            made[puzzle.name] = folder
-        return made[puzzle.name]
+            made[names] = folder
+        return made[names]
 
     return find
 

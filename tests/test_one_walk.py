@@ -15,6 +15,7 @@ from builder.contract.base import Puzzle, walkable
 from builder.contract.parts import (
     Building,
     Cataloguing,
+    Dealing,
     Charting,
     Describing,
     Playing,
@@ -61,7 +62,8 @@ def test_query_path_goes_through_the_one_walk(data_for, monkeypatch, puzzle):
     assert len(answer[states_key]) == found.length + 1
 
 
-PARTS = [Describing, Walking, Building, Cataloguing, Verifying, Printing, Charting, Playing]
+PARTS = [Describing, Walking, Building, Cataloguing, Dealing, Verifying, Printing, Charting,
+         Playing]
 
 
 def test_the_core_is_eight_members_and_the_parts_are_disjoint():

@@ -99,7 +99,8 @@ def test_query_distance_and_solvable_equal_the_walked_path_for_every_puzzle(puzz
     assert answer[Describing.of(puzzle).goal_words[0]] is True and answer[Describing.of(puzzle).unit] == length
 
 
-def test_an_unreachable_target_is_one_line_and_exit_1_for_solvable(data_dir):
+def test_an_unreachable_target_is_one_line_and_exit_1_for_solvable(data_for):
+    data_dir = data_for(registry.by_name("tricolore"))
     never = _query("solvable", "RRRR.RRRR", "BBBB.BBBB", data_dir=data_dir)
     assert never.returncode == 1 and "can never be solved" in never.stdout
     distance = _query("distance", "RRRR.RRRR", "BBBB.BBBB", data_dir=data_dir)
@@ -107,7 +108,7 @@ def test_an_unreachable_target_is_one_line_and_exit_1_for_solvable(data_dir):
 
 
 def test_the_walk_falls_back_to_the_plug_ins_search_where_no_table_answers(tmp_path,
-                                                                          data_dir):
+                                                                          data_for):
     """An empty data directory: Tricolore 4x4 pairs are answered by its bidirectional
     search (checked against the rules by replaying), ball tubes by their solver, puzzles
     without a search say the table is missing."""
@@ -125,7 +126,7 @@ def test_the_walk_falls_back_to_the_plug_ins_search_where_no_table_answers(tmp_p
     balls = registry.by_name("balls")  # its solver, proven optimal: the table's length
     variant, first, goal = example_game(balls)
     searched = walk(balls, Tables(tmp_path), variant, first, goal)
-    tabled = walk(balls, Tables(data_dir), variant, first, goal)
+    tabled = walk(balls, Tables(data_for(balls)), variant, first, goal)
     assert "proven optimal" in searched.how and searched.length == tabled.length
     hanoi = registry.by_name("hanoi")
     variant, first, goal = example_game(hanoi)
@@ -133,7 +134,8 @@ def test_the_walk_falls_back_to_the_plug_ins_search_where_no_table_answers(tmp_p
         walk(hanoi, Tables(tmp_path), variant, first, goal)
 
 
-def test_the_web_mounts_each_plug_ins_endpoints_and_charts(data_dir):
+def test_the_web_mounts_each_plug_ins_endpoints_and_charts(data_for):
+    data_dir = data_for(*registry.PUZZLES)  # the charts read every puzzle's tables
     from fastapi.testclient import TestClient
 
     from query.web import create_app
@@ -151,10 +153,10 @@ def test_the_web_mounts_each_plug_ins_endpoints_and_charts(data_dir):
     assert client.get("/api/nothing/plots/x.svg").status_code == 400
 
 
-def test_lights_out_walk_has_the_fewest_clicks_of_the_algebra(data_dir):
+def test_lights_out_walk_has_the_fewest_clicks_of_the_algebra(data_for):
     puzzle = registry.by_name("lightsout")
     rules = LightsOut(5, 5)
-    tables = Tables(data_dir)
+    tables = Tables(data_for(puzzle))
     for start, target in np.random.default_rng(5).integers(0, 2**25, (20, 2)):
         solution = rules.solve(int(start), int(target))
         if not solution.solvable:
@@ -164,7 +166,8 @@ def test_lights_out_walk_has_the_fewest_clicks_of_the_algebra(data_dir):
         assert found.length == len(solution.clicks)  # nullity 2: the minimum is exact
 
 
-def test_query_moves_json_marks_the_moves_that_keep_the_optimum(data_dir):
+def test_query_moves_json_marks_the_moves_that_keep_the_optimum(data_for):
+    data_dir = data_for(registry.by_name("tricolore"))
     result = run_command("query", "moves", "WBWW.WBRB", "RRRR.RRRR", "--json",
                          "--data", str(data_dir))
     assert result.returncode == 0, result.stderr
@@ -177,7 +180,8 @@ def test_query_moves_json_marks_the_moves_that_keep_the_optimum(data_dir):
     assert all(m["distance"] >= 6 for m in answer["moves"])
 
 
-def test_query_path_walks_a_lights_out_board(data_dir):
+def test_query_path_walks_a_lights_out_board(data_for):
+    data_dir = data_for(registry.by_name("lightsout"))
     result = run_command("query", "path", "10000.00000.00000.00000.00001",
                          "00000.00000.00000.00000.00000", "--json", "--data", str(data_dir))
     assert result.returncode == 0, result.stderr
@@ -188,7 +192,17 @@ def test_query_path_walks_a_lights_out_board(data_dir):
     assert answer["length"] == len(rules.solve(state, 0).clicks)
 
 
-def test_generic_views_cover_every_table_and_add_up(catalog):
+def test_generic_views_cover_every_table_and_add_up(data_for):
+    import duckdb
+
+    from builder.store import SEALED_CATALOG
+
+    with duckdb.connect(str(data_for(*registry.PUZZLES) / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as catalog:
+        _check_the_generic_views(catalog)
+
+
+def _check_the_generic_views(catalog) -> None:
     summary = catalog.execute('SELECT puzzle, variant, "table", states, reachable, '
                               "max_distance FROM table_summary").fetchall()
     # every puzzle whose positions are walked has distance tables (Spot Colour has none)
@@ -236,12 +250,14 @@ def test_a_named_prefix_chooses_the_puzzle_and_two_readings_name_the_prefix_form
         registry.resolve("twin:WBWW.WBRB", forced="tricolore")
 
 
-def test_a_prefixed_state_is_answered_like_the_plain_one_everywhere(data_dir):
+def test_a_prefixed_state_is_answered_like_the_plain_one_everywhere(data_for):
     import json
 
     from fastapi.testclient import TestClient
 
     from query.web import create_app
+
+    data_dir = data_for(registry.by_name("sliding"))
 
     def query(*args: str) -> dict:
         done = run_command("query", *args, "--json", "--data", str(data_dir))

@@ -7,7 +7,9 @@ else of the engine (an import-linter contract says so).
   engine lends it (``TableLookup``) and the value types (``Move``, ``FoundPath``...);
 - ``parts``: every optional hook, grouped by the consumer that reads it; ``hooks``: the
   check that refuses a plug-in member that no part or core declares;
-- ``keyed``: ``KeyedPuzzle``, for puzzles whose tables are sparse (positions as keys);
+- ``dense``: ``DensePuzzle``, for puzzles whose positions rank densely (the plug-in says
+  where a distance is stored, the engine reads it); ``keyed``: ``KeyedPuzzle``, for
+  puzzles whose tables are sparse (positions as keys);
 - ``specs``: table specs as data; ``keys``: one- and two-word keys as numpy arrays;
 - ``bits``, ``intrinsics``: helpers for a plug-in's numba kernels;
 - ``counting``: histograms for the catalog; ``work``: the gate that bounds expensive

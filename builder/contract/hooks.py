@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 
 from builder.contract.base import Puzzle, WalkablePuzzle
+from builder.contract.dense import DensePuzzle
 from builder.contract.errors import PuzzleInputError
 from builder.contract.keyed import KeyedPuzzle
 from builder.contract.parts import PARTS
@@ -18,7 +19,7 @@ class UnknownHookError(PuzzleInputError):
 
 
 def _core_classes() -> tuple[type, ...]:
-    return (Puzzle, WalkablePuzzle, KeyedPuzzle)
+    return (Puzzle, WalkablePuzzle, DensePuzzle, KeyedPuzzle)
 
 
 def hooks() -> dict[str, str]:

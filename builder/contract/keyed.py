@@ -221,6 +221,19 @@ class KeyedPuzzle(WalkablePuzzle):
     def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
         return f"{self.format(variant, start)} can never reach {self.goal_word}"
 
+    def entry_positions(self, attributes: dict, distances: DistanceArray, entries: Any,
+                        read: Any) -> list[tuple[str, str]]:
+        variant = self.variant_named(str(attributes.get("variant", "")))
+        keys = ints_of(sortable(np.asarray(read("keys"))[np.asarray(entries)]))
+        return [(self.format_position(variant, self.decode(variant, key)), self.goal_word)
+                for key in keys]
+
+    def table_options(self, attributes: dict) -> dict[str, str]:
+        from builder.contract.parts import Describing
+
+        options = Describing.of(self).options
+        return {options[0].name: str(attributes["variant"])} if len(options) == 1 else {}
+
 
 class _PlainMoves:
     """A keyed puzzle's plain-Python moves on keys (or its moves undone), as the sparse

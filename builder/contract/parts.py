@@ -13,6 +13,7 @@ Describing      listings, ``--help``, errors           summary, example, unit, o
 Walking         the walk (``query.walk``)            targets, walk nodes, searches
 Building        the build routine, ``builder``         table specs, build commands
 Cataloguing     the DuckDB catalog                     distance arrays, tables, views
+Dealing         ``query hardest``, ``query deal``, API   the positions of a table's entries
 Verifying       ``builder verify``                     the plug-in's own checks
 Printing        ``query``                              a path's words, own commands
 Charting        ``query plot``, the web                charts from the catalog
@@ -190,6 +191,26 @@ class Cataloguing(Part):
         return {}
 
 
+class Dealing(Part):
+    """What names the positions behind a stored distance array's entries, read by the
+    Python API's ``hardest``, ``positions`` and ``random`` and by `query hardest` and
+    `query deal` (all optional: without ``entry_positions`` a puzzle's tables answer
+    those with a one-line refusal)."""
+
+    def entry_positions(puzzle, attributes: dict, distances: DistanceArray, entries: Any,
+                        read: Callable[[str], Any]) -> list[tuple[str, str]] | None:
+        """The (position, target), each in the puzzle's notation, of ``entries`` (numpy
+        int64 indices) of ``distances``, one of the arrays ``catalog_distances`` names for
+        a stored table with these ``attributes``; ``read(array)`` gives one of the
+        table's arrays whole.  None (the default): the entries name no positions."""
+        return None
+
+    def table_options(puzzle, attributes: dict) -> dict[str, str]:
+        """The options (``Describing.options``) under which a stored table's positions
+        are asked about (``{"metric": "cell"}``); none by default."""
+        return {}
+
+
 class Verifying(Part):
     """`builder verify`'s own checks of a puzzle's tables, beyond the engine's (all
     optional)."""
@@ -295,6 +316,6 @@ class Playing(Part):
         return Walking.of(puzzle).start_node(variant, state)
 
 
-PARTS: tuple[type[Part], ...] = (Describing, Walking, Building, Cataloguing, Verifying,
-                                 Printing, Charting, Playing)
+PARTS: tuple[type[Part], ...] = (Describing, Walking, Building, Cataloguing, Dealing,
+                                 Verifying, Printing, Charting, Playing)
 """Every optional part of the contract, in the order the table above lists them."""

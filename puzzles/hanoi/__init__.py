@@ -8,18 +8,22 @@ whose top disc is larger.  Positions are ranked ``sum(peg(d) * pegs**d)``.
 Tables (``hanoi/3pegs``, ``hanoi/4pegs``): for every n from 1 to 12, the fewest moves from
 every position to all discs on the last peg (array ``n{n}``).  All discs on any other
 peg is the same table with two pegs' names swapped; a target that is not all discs on
-one peg is searched when asked (4**12 positions in about a second).
+one peg is searched when asked, unless its table was stored (``builder build hanoi
+4:POSITION``).  The adapter says where a distance is stored (``stored_distance``); the
+engine reads it.
 """
 
 from __future__ import annotations
 
-from builder.contract.base import DistanceArray, Move, PuzzleOption, WalkablePuzzle
+from builder.contract.base import DistanceArray, Move, PuzzleOption
+from builder.contract.dense import DensePuzzle, StoredDistance
 from builder.contract.errors import shown
-from builder.contract.specs import BreadthFirstSearch, TableSpec
+from builder.contract.specs import TableSpec
 from puzzles.hanoi.rules import MAX_DISCS, PEG_LETTERS, HanoiError, rank, swap_pegs, unrank
+from puzzles.hanoi.tables import distance_arrays, towards, towards_last_peg
 
 
-class HanoiPuzzle(WalkablePuzzle):
+class HanoiPuzzle(DensePuzzle):
     """The variant is (pegs, discs): four pegs when either position uses peg D, else
     three; `--variant 4` (or 3) says so outright."""
 
@@ -83,85 +87,50 @@ class HanoiPuzzle(WalkablePuzzle):
                                       rank(pegs, moved)))
         return found
 
-    def distance(self, tables, variant: tuple[int, int], node: int,
-                 target: int) -> int | None:
+    def stored_distance(self, variant: tuple[int, int], node: int,
+                        target: int) -> StoredDistance:
         pegs, discs = variant
         goal = unrank(pegs, discs, target)
-        last = PEG_LETTERS[pegs - 1]
         if len(set(goal)) == 1:  # all on one peg: the stored table, pegs renamed
-            letters = swap_pegs(unrank(pegs, discs, node), goal[0], last)
-            spec = self.table({"puzzle": "hanoi", "pegs": pegs, "max_discs": MAX_DISCS})
-            found = tables.value(spec.parts, f"n{discs}", rank(pegs, letters),
-                                 missing=f"no Hanoi table for {pegs} pegs: run `make tables` "
-                                         f"or `builder build hanoi {pegs}`")
-        else:
-            spec = self.table({"puzzle": "hanoi", "pegs": pegs, "discs": discs,
-                               "target": goal})
-            found = int(tables.computed(spec)["moves"][node])
-        return None if found == self._never(pegs) else found
-
-    @staticmethod
-    def _never(pegs: int) -> int:
-        return 65535 if pegs == 3 else 255
-
-    def _search(self, pegs: int, discs: int, target: int) -> BreadthFirstSearch:
-        # three pegs: 2**n - 1 moves between corners, past a byte from 8 discs on
-        return BreadthFirstSearch(pegs**discs, (target,), "puzzles.hanoi.search:hanoi_moves",
-                                  pegs * (pegs - 1),
-                                  parameters=(pegs, discs), wide=pegs == 3)
+            letters = swap_pegs(unrank(pegs, discs, node), goal[0], PEG_LETTERS[pegs - 1])
+            return StoredDistance(towards_last_peg(pegs), f"n{discs}", rank(pegs, letters),
+                                  build=str(pegs))
+        return StoredDistance(towards(pegs, discs, goal), "moves", node,
+                              build=f"{pegs}:{goal}", searched_when_missing=True)
 
     def table(self, identity: dict) -> TableSpec:
-        pegs = identity.get("pegs")
-        if pegs not in (3, 4):
-            raise HanoiError(f"{shown(str(pegs))} pegs: 3 or 4")
-        last = PEG_LETTERS[pegs - 1]
         if "target" in identity:
-            goal, discs = identity["target"], identity["discs"]
-            return TableSpec(
-                ("hanoi", f"{pegs}pegs", goal),
-                {"puzzle": "hanoi", "pegs": pegs, "discs": discs, "target": goal},
-                {"moves": self._search(pegs, discs, rank(pegs, goal))},
-                encoding=f"moves[position]: fewest moves to {goal}; position = sum(peg of "
-                         f"disc d * {pegs}**d), disc 0 the smallest; {self._never(pegs)} = "
-                         "never")
-        top = identity.get("max_discs", MAX_DISCS)
-        if not 1 <= top <= MAX_DISCS:
-            raise HanoiError(f"{top} discs: from 1 to {MAX_DISCS}")
-        return TableSpec(
-            ("hanoi", f"{pegs}pegs"),
-            {"puzzle": "hanoi", "pegs": pegs, "max_discs": top},
-            {f"n{discs}": self._search(pegs, discs, rank(pegs, last * discs))
-             for discs in range(1, top + 1)},
-            encoding=f"n{{discs}}[position]: fewest moves to all discs on peg {last}; "
-                     f"position = sum(peg of disc d * {pegs}**d), disc 0 the smallest; "
-                     f"{self._never(pegs)} = never")
+            return towards(identity.get("pegs"), identity["discs"], identity["target"])
+        return towards_last_peg(identity.get("pegs"), identity.get("max_discs", MAX_DISCS))
 
     def default_tables(self) -> list[TableSpec]:
-        return [self.table({"puzzle": "hanoi", "pegs": pegs, "max_discs": MAX_DISCS})
-                for pegs in (3, 4)]
+        return [towards_last_peg(pegs) for pegs in (3, 4)]
 
     def table_for(self, text: str) -> TableSpec:
         """``3`` or ``4``: that many pegs, 1 to 12 discs; ``4:ABCDABCD``: towards one
-        position (stored, so later paths to it are walked, not searched)."""
+        position (stored, so later paths to it are read, not searched)."""
         pegs_text, colon, goal = text.strip().upper().partition(":")
         if pegs_text not in ("3", "4") or (colon and not goal.strip()):
             raise HanoiError(f"{shown(text)}: 3 or 4 (pegs), or 4:POSITION for a table "
                              "towards one position")
         pegs = int(pegs_text)
         if not goal:
-            return self.table({"puzzle": "hanoi", "pegs": pegs, "max_discs": MAX_DISCS})
+            return towards_last_peg(pegs)
         variant = self.variant(goal, goal, {"variant": pegs_text})
-        return self.table({"puzzle": "hanoi", "pegs": pegs, "discs": variant[1],
-                           "target": self.format(variant, self.parse(variant, goal))})
+        return towards(pegs, variant[1], self.format(variant, self.parse(variant, goal)))
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        return distance_arrays(attributes)
+
+    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+                        read) -> list[tuple[str, str]]:
         pegs = attributes["pegs"]
-        never = self._never(pegs)
         if "target" in attributes:
-            return [DistanceArray(f"{pegs} pegs, {attributes['discs']} discs",
-                                  f"to {attributes['target']}", "moves", never)]
-        last = PEG_LETTERS[pegs - 1]
-        return [DistanceArray(f"{pegs} pegs, {discs} disc{'s' if discs > 1 else ''}",
-                              f"to {last * discs}",
-                              f"n{discs}", never)
-                for discs in range(1, attributes["max_discs"] + 1)]
+            discs, goal = attributes["discs"], attributes["target"]
+        else:
+            discs = int(distances.array.removeprefix("n"))
+            goal = PEG_LETTERS[pegs - 1] * discs
+        return [(unrank(pegs, discs, int(entry)), goal) for entry in entries]
+
+    def table_options(self, attributes: dict) -> dict[str, str]:
+        return {"variant": str(attributes["pegs"])}

@@ -1,7 +1,7 @@
 """The Tower of Hanoi's positions: pegs, ranking and relabelling.
 
-The rules alone (peg letters, ranking, relabelling two pegs); the adapter ``__init__.py``
-declares the tables and the moves the engine walks.
+The rules alone (peg letters, ranking, relabelling two pegs); ``tables.py`` declares the
+tables, the adapter ``__init__.py`` the moves the engine walks.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from builder.contract.errors import PuzzleInputError
 
 PEG_LETTERS = "ABCD"
 MAX_DISCS = 12
-"""4**12 = 16,777,216 positions: the largest table `make tables` builds (about 1 s)."""
+"""4**12 = 16,777,216 positions: the largest table `make tables` builds."""
 
 
 class HanoiError(PuzzleInputError):

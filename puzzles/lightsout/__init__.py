@@ -89,6 +89,12 @@ class LightsOutPuzzle(WalkablePuzzle):
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         return [DistanceArray("5x5", "from all off", "clicks_5x5", 255)]
 
+    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+                        read) -> list[tuple[str, str]]:
+        # clicks commute: the fewest from all off to a board are the fewest back
+        rules = LightsOut(*TABLE_SHAPE)
+        return [(rules.format(int(entry)), rules.format(0)) for entry in entries]
+
     def table(self, identity: dict) -> TableSpec:
         return TableSpec(
             TABLE_PARTS, {"puzzle": "lightsout", "summary_size": SUMMARY_SIZE,

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from math import factorial, lgamma, log
 
-from builder.contract.base import DistanceArray, Move, WalkablePuzzle
+from builder.contract.base import DistanceArray, Move
+from builder.contract.dense import DensePuzzle, StoredDistance
 from builder.contract.errors import shown
 from builder.contract.specs import BreadthFirstSearch, TableSpec
 from puzzles.sliding.rules import (
@@ -26,11 +27,12 @@ from puzzles.sliding.rules import (
     SlidingError,
     goal_with_blank_at,
     lehmer_rank,
+    lehmer_unrank,
     parity,
 )
 
 
-class SlidingPuzzle(WalkablePuzzle):
+class SlidingPuzzle(DensePuzzle):
     """The variant is the board (rows, columns), read from the notation."""
 
     name = "sliding"
@@ -92,18 +94,15 @@ class SlidingPuzzle(WalkablePuzzle):
             found.append(Move(f"{node[other]} {way}", tuple(tiles)))
         return found
 
-    def distance(self, tables, board: tuple[int, int], node: tuple[int, ...],
-                 target: tuple[int, ...]) -> int | None:
+    def stored_distance(self, board: tuple[int, int], node: tuple[int, ...],
+                        target: tuple[int, ...]) -> StoredDistance:
         blank = target.index(0)
         goal = goal_with_blank_at(len(target), blank)
         relabel = dict(zip(target, goal))  # the target becomes the goal, the blank stays
         position = tuple(relabel[tile] for tile in node)
         spec = self.table({"puzzle": "sliding", "rows": board[0], "columns": board[1]})
-        found = tables.value(spec.parts, f"blank{blank}", lehmer_rank(position),
-                             missing=f"no {board[0]}x{board[1]} sliding-tile table: run "
-                                     f"`make tables` or `builder build sliding "
-                                     f"{board[0]}x{board[1]}`")
-        return None if found == 255 else found
+        return StoredDistance(spec, f"blank{blank}", lehmer_rank(position),
+                              build=f"{board[0]}x{board[1]}")
 
     def table(self, identity: dict) -> TableSpec:
         rows, columns = identity.get("rows"), identity.get("columns")
@@ -144,6 +143,14 @@ class SlidingPuzzle(WalkablePuzzle):
                               f"to {self.format(board, goal_with_blank_at(cells, blank))}",
                               f"blank{blank}", 255)
                 for blank in range(cells)]
+
+    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+                        read) -> list[tuple[str, str]]:
+        board = (attributes["rows"], attributes["columns"])
+        cells = board[0] * board[1]
+        goal = self.format(board, goal_with_blank_at(cells, int(distances.array[5:])))
+        return [(self.format(board, lehmer_unrank(int(entry), cells)), goal)
+                for entry in entries]
 
 
 def check_board(rows: int, columns: int, written: str) -> None:
