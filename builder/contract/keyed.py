@@ -27,17 +27,26 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, ClassVar
 
 import numpy as np
 
-from builder.contract.base import DistanceArray, TableLookup, WalkablePuzzle
-from builder.contract.errors import MissingTableError, shown
+from builder.contract.base import DistanceArray, FoundPath, TableLookup, WalkablePuzzle
+from builder.contract.errors import (
+    MissingTableError,
+    PuzzleInputError,
+    UnreachableError,
+    shown,
+)
 from builder.contract.keys import ints_of, key_limit, keys_of, sortable
 from builder.contract.specs import SparseSearch, TableSpec
 
 GOAL = "goal"
 """The parsed target of a keyed puzzle's goal word."""
+
+LEVELS_FOLDER = "levels"
+"""Where the tables from starts a user gives are stored: ``NAME/levels/VARIANT-LABEL``."""
 
 KEYS_CHUNK = 1 << 16
 """Keys per chunk of a sparse table: a look-up reads one chunk (512 KiB) of keys."""
@@ -148,10 +157,21 @@ class KeyedPuzzle(WalkablePuzzle):
     def table(self, identity: dict[str, Any]) -> TableSpec:
         variant = self.variant_named(str(identity.get("variant", "")))
         wide_keys = self.key_words == 2
-        return TableSpec((self.name, self.variant_name(variant)),
+        parts: tuple[str, ...] = (self.name, self.variant_name(variant))
+        starts = None
+        level: dict[str, str] = {}
+        if identity.get("start") is not None:  # a table from a start given by the user
+            start = self.parse(variant, str(identity["start"]))
+            starts = [start]
+            level = {"start": self.format_position(variant, start),
+                     "label": _label(str(identity.get("label") or ""))
+                     or _derived_label(self.format_position(variant, start))}
+            parts = (self.name, LEVELS_FOLDER, f"{self.variant_name(variant)}-{level['label']}")
+        return TableSpec(parts,
                          {"puzzle": self.name, "variant": self.variant_name(variant),
-                          "layout": "sparse keys", **({"key_words": 2} if wide_keys else {})},
-                         sparse=self.sparse_search(variant), chunk=KEYS_CHUNK,
+                          "layout": "sparse keys", **({"key_words": 2} if wide_keys else {}),
+                          **level},
+                         sparse=self.sparse_search(variant, starts=starts), chunk=KEYS_CHUNK,
                          # two-word keys are rows of two: chunked by rows all the same
                          chunks={"key_index": 1 << 30,
                                  **({"keys": KEYS_CHUNK} if wide_keys else {})},
@@ -161,11 +181,14 @@ class KeyedPuzzle(WalkablePuzzle):
                                   f"{self.goal_word} ({65535 if self.wide else 255}: never); "
                                   "key_index: the first key of every chunk of keys")
 
-    def sparse_search(self, variant: Any, plain: bool = False) -> SparseSearch:
+    def sparse_search(self, variant: Any, plain: bool = False,
+                      starts: list[Hashable] | None = None) -> SparseSearch:
         """The search of a variant's table; ``plain``: from the plain-Python moves even
-        where a kernel exists (the same table, slower)."""
+        where a kernel exists (the same table, slower); ``starts``: from these positions
+        instead of the variant's own."""
         kernel = None if plain else self.kernel(variant)
-        starts = tuple(self._key(variant, p) for p in self.starts(variant))
+        starts = tuple(self._key(variant, p) for p in (
+            self.starts(variant) if starts is None else starts))
         given = self.targets(variant)
         targets = tuple(self._key(variant, p) for p in given) if given is not None else ()
         if kernel is not None:
@@ -191,7 +214,29 @@ class KeyedPuzzle(WalkablePuzzle):
         return [self.table({"variant": self.variant_name(v)}) for v in self.table_variants()]
 
     def table_for(self, text: str) -> TableSpec:
-        return self.table({"variant": text.strip()})
+        """A variant's name: its table; ``[VARIANT:][LABEL=]START``: a table of every
+        position reachable from START (a level of one's own), stored under LABEL (default:
+        one derived from the start) in the puzzle's ``levels`` folder."""
+        text = text.strip()
+        try:
+            return self.table({"variant": text})
+        except PuzzleInputError as not_a_variant:
+            variant_text, colon, rest = text.partition(":")
+            if not colon or not _is_name(variant_text):
+                variant_text, rest = "", text
+            label, equals, start = rest.partition("=")
+            if not equals or not _is_name(label):
+                label, start = "", rest
+            variant = (self.variant_named(variant_text) if variant_text
+                       else self.table_variants()[0])
+            try:
+                self.parse(variant, start)
+            except PuzzleInputError as not_a_start:
+                raise PuzzleInputError(f"{shown(text)} is neither a {self.name} table "
+                                       f"({not_a_variant}) nor a start position "
+                                       f"({not_a_start})") from None
+            return self.table({"variant": self.variant_name(variant), "start": start,
+                               "label": label})
 
     def distance(self, tables: TableLookup, variant: Any, node: Hashable,
                  target: Hashable) -> int | None:
@@ -200,22 +245,30 @@ class KeyedPuzzle(WalkablePuzzle):
             raise MissingTableError(f"the {self.name} tables answer the way to "
                                     f"{self.goal_word!r} only (query path STATE "
                                     f"{self.goal_word})")
-        table = (self.name, name)
-        tables.require(table, {"puzzle": self.name, "variant": name},
-                       f"no {self.name} table {name}: run `make tables` or "
-                       f"`builder build {self.name} {name}`")
-        at = int(tables.positions(table, "keys", keys_of([self._key(variant, node)],
-                                                         self.key_words),
-                                  "key_index", absent_ok=True)[0])
-        if at < 0:
-            raise MissingTableError(f"{shown(self.format(variant, node))} is not among the "
-                                    f"positions the {self.name} {name} table holds (not "
-                                    "reachable from its start)")
-        found = tables.value(table, "distance", at)
-        return None if found == (65535 if self.wide else 255) else found
+        key = keys_of([self._key(variant, node)], self.key_words)
+        levels = [(self.name, LEVELS_FOLDER, stored)
+                  for stored in tables.stored((self.name, LEVELS_FOLDER))
+                  if stored.startswith(f"{name}-")]
+        if not levels:
+            tables.require((self.name, name), {"puzzle": self.name, "variant": name},
+                           f"no {self.name} table {name}: run `make tables` or "
+                           f"`builder build {self.name} {name}`")
+        for table in [(self.name, name), *levels]:
+            if table != (self.name, name) or tables.stored((self.name,)).count(name):
+                at = int(tables.positions(table, "keys", key, "key_index", absent_ok=True)[0])
+                if at >= 0:
+                    found = tables.value(table, "distance", at)
+                    return None if found == (65535 if self.wide else 255) else found
+        raise MissingTableError(f"{shown(self.format(variant, node))} is not among the "
+                                f"positions the {self.name} {name} tables hold (not "
+                                f"reachable from their starts): `builder build {self.name} "
+                                f"{name}:START` makes a table from a start of one's own")
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        return [DistanceArray(attributes["variant"], f"to {self.goal_word}", "distance",
+        variant = attributes["variant"]
+        if attributes.get("label"):
+            variant = f"{variant} from {attributes['label']}"
+        return [DistanceArray(variant, f"to {self.goal_word}", "distance",
                               65535 if self.wide else 255)]
 
     def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
@@ -233,6 +286,19 @@ class KeyedPuzzle(WalkablePuzzle):
 
         options = Describing.of(self).options
         return {options[0].name: str(attributes["variant"])} if len(options) == 1 else {}
+
+    pair_search_positions: ClassVar[int] = 500_000
+    """The most positions a search between two positions no table holds may visit."""
+
+    def search_path(self, variant: Any, node: Hashable, target: Hashable
+                    ) -> FoundPath | None:
+        """A path to a target that is not the goal (no table holds such questions): a
+        breadth-first search from both ends, within ``pair_search_positions``.  None
+        towards the goal: a position no table holds wants a table from it (`builder
+        build NAME VARIANT:START`), as the missing table's error says."""
+        if target == GOAL:
+            return None
+        return _searched_path(self, variant, node, target)
 
 
 class _PlainMoves:
@@ -267,3 +333,85 @@ class _PlainGoal:
 
     def __repr__(self) -> str:
         return f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} goal"
+
+
+def _is_name(text: str) -> bool:
+    return bool(text) and all(ch.isalnum() or ch in "_-" for ch in text) and text.isascii()
+
+
+def _label(text: str) -> str:
+    if text and not _is_name(text):
+        raise PuzzleInputError(f"label {shown(text)}: letters, digits, '_' and '-' only")
+    return text
+
+
+def _derived_label(start: str) -> str:
+    import hashlib
+
+    return "start-" + hashlib.sha1(start.encode()).hexdigest()[:10]
+
+
+def _searched_path(puzzle: KeyedPuzzle, variant: Any, start: Hashable,
+                   target: Hashable) -> FoundPath:
+    """A shortest path by breadth-first search from both ends, a whole level at a time,
+    the smaller frontier first (moves that cannot be undone go backwards by
+    ``unmoves``).  Each side maps a position to (the position one step nearer its end,
+    the move's label, its depth)."""
+    from builder.contract.work import checkpoint
+
+    budget = puzzle.pair_search_positions
+    ahead: dict[Hashable, tuple] = {start: (None, "", 0)}
+    behind: dict[Hashable, tuple] = {target: (None, "", 0)}
+    if start == target:
+        return _joined(puzzle, variant, start, ahead, behind)
+    forward, backward = [start], [target]
+    while forward and backward:
+        checkpoint()
+        if len(ahead) + len(behind) > budget:
+            apart = ahead[forward[0]][2] + behind[backward[0]][2]
+            raise MissingTableError(
+                f"no path found within {budget:,} positions searched: the two lie more "
+                f"than {apart} moves apart; build a table from the start (`builder build "
+                f"{puzzle.name} START`) to walk to the goal")
+        if len(forward) <= len(backward):
+            forward, met = _expand(puzzle, variant, forward, ahead, behind, True)
+        else:
+            backward, met = _expand(puzzle, variant, backward, behind, ahead, False)
+        if met is not None:
+            return _joined(puzzle, variant, met, ahead, behind)
+    raise UnreachableError(puzzle.explain_unreachable(variant, start, target))
+
+
+def _expand(puzzle: KeyedPuzzle, variant: Any, frontier: list, seen: dict, other: dict,
+            forward: bool) -> tuple[list, Hashable | None]:
+    """One whole level; the meeting position with the shortest path through it, if any
+    (every meeting of a level is looked at: the first need not be the shortest)."""
+    following, best, met = [], None, None
+    for here in frontier:
+        depth = seen[here][2] + 1
+        if forward:
+            steps = [(move.state, move.label) for move in puzzle.moves(variant, here)]
+        else:
+            before = puzzle.unmoves(variant, here)
+            steps = ([(p, "") for p in before] if before is not None else
+                     [(move.state, "") for move in puzzle.moves(variant, here)])
+        for there, label in steps:
+            if there in seen:
+                continue
+            seen[there] = (here, label, depth)
+            if there in other and (best is None or depth + other[there][2] < best):
+                best, met = depth + other[there][2], there
+            following.append(there)
+    return following, met
+
+
+def _joined(puzzle: KeyedPuzzle, variant: Any, met: Hashable, ahead: dict, behind: dict
+            ) -> FoundPath:
+    nodes = [met]
+    while ahead[nodes[0]][0] is not None:
+        nodes.insert(0, ahead[nodes[0]][0])
+    while nodes[-1] in behind and behind[nodes[-1]][0] is not None:
+        nodes.append(behind[nodes[-1]][0])
+    labels = [next(move.label for move in puzzle.moves(variant, here) if move.state == there)
+              for here, there in pairwise(nodes)]  # read forwards, whichever side found them
+    return FoundPath(tuple(nodes), tuple(labels), "search from both ends")
