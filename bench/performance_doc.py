@@ -46,6 +46,8 @@ GROUPS = (
           ("bench/plugins.py",), "the dense plug-ins' tables against plain searches"),
     Group("Sparse tables", ("sparse_",), ("bench/sparse.py",),
           "Klotski, the cube and peg solitaire: in a process and on Dask"),
+    Group("Hardest positions and levels", ("levels_",), ("bench/levels.py",),
+          "`query hardest`, `query random NAME --distance D` and the API's calls"),
     Group("Verifying", ("verify_",), ("bench/verify.py",),
           "`builder verify`'s recurrence pass over every entry, and the whole data directory"),
 )
