@@ -22,8 +22,11 @@ $(INSTALLED): pyproject.toml
 	$(COMPILE) $(VENV)/lib builder query puzzles > /dev/null
 	touch $@
 
-$(TEST_TOOLS): $(INSTALLED)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'
+# with the tools, the example plug-in packaged on its own (tests/example_plugin), which
+# its tests reach through its entry point as any installed package's
+$(TEST_TOOLS): $(INSTALLED) tests/example_plugin/pyproject.toml
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-compile -e '.[test]' \
+		-e tests/example_plugin
 	$(COMPILE) $(VENV)/lib builder query puzzles tests bench > /dev/null
 	touch $@
 
@@ -33,8 +36,9 @@ tables: $(INSTALLED)
 
 # three test processes on the 2-core machine, idle ones stealing work (pytest-xdist): part
 # of the suite waits (servers, a browser, subprocesses), so a third process fills the
-# cores better than two, and a fourth adds nothing
-test: tables $(TEST_TOOLS)
+# cores better than two, and a fourth adds nothing.  The test tools come first, so that
+# `tables` also builds the example plug-in's tables.
+test: $(TEST_TOOLS) tables
 	TABLEBASE_DATA=$(abspath $(DATA)) $(VENV)/bin/pytest -n 3 --dist worksteal
 
 bench: tables

@@ -24,7 +24,8 @@ from pathlib import Path
 BIN = Path(sys.executable).parent
 QUERY_OWN_PROCESS = {"sql", "serve", "plot"}
 """`query` subcommands that change the process (its address space, a server) or write
-files; every other `query` subcommand, and `builder verify`, runs in this process."""
+files; every other `query` subcommand, `builder verify` and `builder build --list` run in
+this process."""
 
 
 def runs_in_process(program: str, args: tuple[str, ...], options: dict) -> bool:
@@ -32,7 +33,8 @@ def runs_in_process(program: str, args: tuple[str, ...], options: dict) -> bool:
         return False
     if program == "query":
         return args[0] not in QUERY_OWN_PROCESS
-    return program == "builder" and args[0] == "verify"
+    return program == "builder" and (args[0] == "verify"
+                                      or (args[0] == "build" and "--list" in args))
 
 
 def run_command(program: str, *args: str, timeout: float = 120, check: bool = False,

@@ -9,7 +9,8 @@ or more lines left out; everything else is compared line for line. A ``#`` after
 command is a shell comment. The commands read the built tables through their default
 ``--data data``: each runs in a directory whose ``data`` is the tables the tests were
 given (``TABLEBASE_DATA``, see ``data_dir``), in this process where
-``tests/commands.py`` runs it so (``query sql`` has a process of its own).
+``tests/commands.py`` runs it so (``query sql`` has a process of its own), with this
+project's own puzzles registered: a document shows what installing the project gives.
 
 A console block only reads: a command that builds, serves or writes files belongs in a
 ```` ```sh ```` block, which is not run.
@@ -110,8 +111,23 @@ def beside_the_tables(data_dir, tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture
+def this_projects_puzzles(monkeypatch) -> None:
+    """The registry as this project alone installs it: the documents show its own puzzles,
+    not a plug-in installed beside it (the example package that `make test` installs)."""
+    from importlib.metadata import distribution
+
+    from builder import registry
+
+    own = {entry.name for entry in distribution("puzzle-tablebase").entry_points
+           if entry.group == registry.ENTRY_POINT_GROUP}
+    monkeypatch.setattr(registry, "PUZZLES",
+                        tuple(puzzle for puzzle in registry.PUZZLES if puzzle.name in own))
+
+
 @pytest.mark.parametrize("example", EXAMPLES, ids=[found.name for found in EXAMPLES])
 def test_every_console_example_prints_what_the_document_shows(example, beside_the_tables,
+                                                                this_projects_puzzles,
                                                                 monkeypatch):
     argv = shlex.split(example.command, comments=True)
     assert only_reads(argv), (f"{example.name}: `{example.command}` builds, serves or writes:"

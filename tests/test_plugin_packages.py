@@ -106,7 +106,11 @@ def test_a_broken_plug_in_is_one_warning_naming_it_and_every_other_puzzle_works(
 
 
 def test_the_built_in_puzzles_are_registered_through_the_same_entry_points():
-    from importlib.metadata import entry_points
+    """Every registered puzzle is an installed entry point's class; the built-in ones are
+    this project's (its pyproject.toml), beside any other installed package's (the
+    example that `make test` installs)."""
+    import tomllib
+    from importlib.metadata import distribution, entry_points
 
     from builder import registry
 
@@ -116,3 +120,8 @@ def test_the_built_in_puzzles_are_registered_through_the_same_entry_points():
     for puzzle in registry.PUZZLES:
         module, _, name = declared[puzzle.name].partition(":")
         assert (type(puzzle).__module__, type(puzzle).__name__) == (module, name)
+    own = {entry.name: entry.value for entry in distribution("puzzle-tablebase").entry_points
+           if entry.group == registry.ENTRY_POINT_GROUP}
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    assert own == project["project"]["entry-points"][registry.ENTRY_POINT_GROUP]
+    assert all(value.startswith("puzzles.") for value in own.values()) and len(own) == 10
