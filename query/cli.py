@@ -77,6 +77,9 @@ def path(
         "--build-table", help="First build the table that answers this pair if it is "
                               "missing (a table towards one target: seconds), then walk it.")]
     = False,
+    draw: Annotated[bool, typer.Option(
+        "--draw", help="Draw every position of the path, where the puzzle has a drawing.")]
+    = False,
     options: dict | None = None,
 ) -> None:
     """A shortest move sequence from START to TARGET (default: the puzzle's goal),
@@ -101,7 +104,7 @@ def path(
     target = registry.in_notation(chosen, target)
     if build_table:
         _build_answering_table(chosen, start, target, options, data, as_json)
-    print_path(chosen, start, target, Tables(data), as_json, options)
+    print_path(chosen, start, target, Tables(data), as_json, options, draw)
 
 
 def _build_answering_table(puzzle, start: str, target: str, options: dict, data: Path,
@@ -127,7 +130,7 @@ def _build_answering_table(puzzle, start: str, target: str, options: dict, data:
 
 
 def print_path(puzzle, start: str, target: str, tables, as_json: bool,
-               options: dict) -> None:
+               options: dict, draw: bool = False) -> None:
     """`query path`'s one printer, for every puzzle: the engine's walk (or the plug-in's
     search or approximate solver where no table answers) as a table of steps, or as JSON
     whose keys the plug-in names (``path_words``) and whose moves it may format
@@ -161,6 +164,12 @@ def print_path(puzzle, start: str, target: str, tables, as_json: bool,
         else:
             label = found.labels[step] if step < found.length else "done"
         typer.echo(f"{'init' if step == 0 else step:<5} {position:<{width}}  {label}".rstrip())
+    drawings = [Printing.of(puzzle).drawing(variant, node) for node in found.nodes] if (
+        draw) else []
+    for step, drawn in enumerate(drawings):
+        if drawn:
+            made = (f": after {found.labels[step - 1]}" if step else ": the start")
+            typer.echo(f"\n{'init' if step == 0 else step}{made}\n{drawn}")
 
 
 def moves(

@@ -6,6 +6,7 @@ against breadth-first searches written in the test over block shapes
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import pytest
 
@@ -76,7 +77,7 @@ def test_a_table_from_a_start_holds_its_component_and_answers_its_path(levels):
     assert answer["length"] == goal_distance_from(ELSEWHERE)
     shapes = [shapes_of(node) for node in answer["states"]]  # the start first
     assert shapes[0] == shapes_of(ELSEWHERE) and len(shapes) == answer["length"] + 1
-    assert all(b in next_positions(a, True) for a, b in zip(shapes, shapes[1:]))
+    assert all(b in next_positions(a, True) for a, b in pairwise(shapes))
 
 
 def test_a_level_table_is_in_the_listings_and_the_hardest_lie_at_its_farthest(levels):

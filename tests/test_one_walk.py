@@ -15,8 +15,8 @@ from builder.contract.base import Puzzle, walkable
 from builder.contract.parts import (
     Building,
     Cataloguing,
-    Dealing,
     Charting,
+    Dealing,
     Describing,
     Playing,
     Printing,

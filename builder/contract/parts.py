@@ -247,6 +247,11 @@ class Printing(Part):
         label itself by default.  The one thing a plug-in may change in a printed path."""
         return label
 
+    def drawing(puzzle, variant: Any, state: Hashable) -> str:
+        """A position drawn for the terminal over several lines (`query path --draw`);
+        "" (the default): the notation is drawing enough."""
+        return ""
+
     def query_commands(puzzle) -> dict[str, Callable[..., int | None]]:
         """Its own `query` commands, by name: each is mounted as `query NAME COMMAND`,
         except those named ``random`` and ``stats``, mounted as `query random NAME` and

@@ -92,6 +92,15 @@ class BallsPuzzle(WalkablePuzzle):
     def format(self, rules: Balls, state) -> str:
         return "cleared" if state == "cleared" else rules.format(state)
 
+    def drawing(self, rules: Balls, state) -> str:
+        if state == "cleared":
+            return ""
+        tubes = rules.format(state).split("|")  # each tube's balls, top first
+        rows = [" ".join(f"|{tube[len(tube) - rules.capacity + row]}|"
+                         if len(tube) >= rules.capacity - row else "| |" for tube in tubes)
+                for row in range(rules.capacity)]
+        return "\n".join([*rows, " ".join(f" {n} " for n in range(len(tubes))).rstrip()])
+
     def default_target(self, rules: Balls) -> str:
         return "cleared"
 

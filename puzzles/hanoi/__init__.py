@@ -74,6 +74,14 @@ class HanoiPuzzle(DensePuzzle):
         pegs, discs = variant
         return PEG_LETTERS[pegs - 1] * discs
 
+    def drawing(self, variant: tuple[int, int], state: int) -> str:
+        pegs, discs = variant
+        letters = unrank(pegs, discs, state)
+        # each peg a line, its discs bottom (largest) first, by number (1 the smallest)
+        return "\n".join(f"{peg} |" + "".join(f" {disc + 1}" for disc in
+                                              reversed(range(discs)) if letters[disc] == peg)
+                          for peg in PEG_LETTERS[:pegs])
+
     def moves(self, variant: tuple[int, int], node: int) -> list[Move]:
         pegs, discs = variant
         letters = unrank(pegs, discs, node)

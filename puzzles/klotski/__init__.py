@@ -47,6 +47,13 @@ class KlotskiPuzzle(KeyedPuzzle):
     def format_position(self, metric: str, cells: tuple[int, ...]) -> str:
         return rules.format_cells(cells)
 
+    def drawing(self, metric: str, cells: tuple[int, ...]) -> str:
+        rows = rules.format_cells(cells).split(".")
+        framed = ["| " + " ".join("." if cell == "-" else cell for cell in row) + " |"
+                  for row in rows]
+        return "\n".join(["+" + "-" * (len(framed[0]) - 2) + "+", *framed,
+                          "+---   ---+"])  # the exit, below the two middle columns
+
     def moves(self, metric: str, node: tuple[int, ...]) -> list[Move]:
         return [Move(label, after) for label, after in rules.moves(node, metric)]
 

@@ -43,6 +43,10 @@ class LightsOutPuzzle(WalkablePuzzle):
     def format(self, rules: LightsOut, state: int) -> str:
         return rules.format(state)
 
+    def drawing(self, rules: LightsOut, state: int) -> str:
+        return "\n".join(" ".join("#" if light == "1" else "." for light in row)
+                          for row in rules.format(state).split("."))
+
     def default_target(self, rules: LightsOut) -> str:
         return rules.format(0)
 

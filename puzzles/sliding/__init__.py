@@ -80,6 +80,13 @@ class SlidingPuzzle(DensePuzzle):
     def default_target(self, board: tuple[int, int]) -> str:
         return self.format(board, goal_with_blank_at(board[0] * board[1], board[0] * board[1] - 1))
 
+    def drawing(self, board: tuple[int, int], state: tuple[int, ...]) -> str:
+        rows, columns = board
+        width = len(str(rows * columns - 1))
+        return "\n".join(" ".join(f"{tile:>{width}}" if tile else "." * width
+                                   for tile in state[row * columns:(row + 1) * columns])
+                          for row in range(rows))
+
     def moves(self, board: tuple[int, int], node: tuple[int, ...]) -> list[Move]:
         rows, columns = board
         blank = node.index(0)
