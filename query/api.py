@@ -2,6 +2,8 @@
 python-chess's ``chess.syzygy``: ``open_tablebase(directory)`` gives a ``Tablebase``;
 ``tablebase.puzzle(name, **options)`` gives one puzzle's answers, in its own notation.
 Its examples, run by the tests, are in docs/python.md (this module names no puzzle).
+`query`'s path, moves, distance, solvable, hardest and random print what this module
+answers: the command line finds the puzzle from the notation and prints.
 
 A question no stored table answers raises ``MissingTableError`` (a ``KeyError``, as
 python-chess's); the ``get_`` form returns None instead.  Everything is answered the way
@@ -11,9 +13,9 @@ its successors), or the plug-in's search where no table holds the question.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from builder.command_line import default_data
 from builder.contract.base import walkable
@@ -23,8 +25,8 @@ from query import levels
 from query.levels import Level
 from query.walk import Tables, distance_between, move_values, question, walk
 
-__all__ = ["Level", "MissingTableError", "PuzzleTablebase", "Solution", "Step", "Tablebase",
-           "UnreachableError", "open_tablebase"]
+__all__ = ["Answer", "Level", "MissingTableError", "Position", "PuzzleTablebase", "Solution",
+           "Step", "Tablebase", "UnreachableError", "open_tablebase"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,13 @@ class Solution:
     steps: tuple[Step, ...]
     how: str
     optimal: bool
+    target: str = ""
+    details: dict = field(default_factory=dict, repr=False, compare=False)
+    """What the finder adds (a decomposition solver's halves and rotation)."""
+    nodes: tuple = field(default=(), repr=False, compare=False)
+    """The walk's nodes, start first (a node may carry more than its position)."""
+    variant: Any = field(default=None, repr=False, compare=False)
+    """The plug-in's variant the path was found in."""
 
     @property
     def length(self) -> int:
@@ -55,6 +64,34 @@ class Solution:
     @property
     def moves(self) -> list[str]:
         return [step.move for step in self.steps]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The fewest moves between two positions (None: never), with both in the puzzle's
+    notation and the variant's fields (say the method)."""
+
+    start: str
+    target: str
+    distance: int | None
+    fields: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position's fewest moves to the target (None: never) and every legal move from
+    it, each with the fewest moves left after it."""
+
+    state: str
+    target: str
+    distance: int | None
+    moves: tuple[Step, ...]
+
+    @property
+    def optimal_moves(self) -> list[Step]:
+        """The moves that keep the optimum."""
+        return [step for step in self.moves if self.distance is not None
+                and step.distance == self.distance - 1]
 
 
 class PuzzleTablebase:
@@ -81,6 +118,16 @@ class PuzzleTablebase:
                         f"give a target: {self.name} has no single goal (e.g. {example[0]} "
                         f"to {example[1]})")
 
+    def answer(self, start: str, target: str | None = None) -> Answer:
+        """The fewest moves from ``start`` to ``target`` (default: the puzzle's goal), None
+        where the target can never be reached; ``MissingTableError`` when no table (nor
+        search) answers."""
+        variant, position, goal = self._game(start, target)
+        form = self.plugin.format
+        return Answer(form(variant, position), form(variant, goal),
+                      distance_between(self.plugin, self._tables, variant, position, goal),
+                      Describing.of(self.plugin).variant_fields(variant))
+
     def distance(self, start: str, target: str | None = None) -> int:
         """Fewest moves from ``start`` to ``target`` (default: the puzzle's goal);
         ``MissingTableError`` when no table (nor search) answers, ``UnreachableError``
@@ -92,6 +139,11 @@ class PuzzleTablebase:
             raise UnreachableError(Walking.of(self.plugin).explain_unreachable(
                 variant, position, goal))
         return found
+
+    def unreachable(self, start: str, target: str | None = None) -> str:
+        """Why ``target`` can never be reached from ``start``, in one line."""
+        variant, position, goal = self._game(start, target)
+        return Walking.of(self.plugin).explain_unreachable(variant, position, goal)
 
     def get_distance(self, start: str, target: str | None = None) -> int | None:
         """``distance``, or None where no table answers or the target is unreachable.
@@ -110,17 +162,25 @@ class PuzzleTablebase:
         return Solution(form(variant, found.nodes[0]),
                         tuple(Step(label, form(variant, node))
                               for label, node in zip(found.labels, found.nodes[1:])),
-                        found.how, found.optimal)
+                        found.how, found.optimal, form(variant, goal), dict(found.details),
+                        tuple(found.nodes), variant)
 
     def moves(self, state: str, target: str | None = None) -> list[Step]:
         """Every legal move from ``state`` with the fewest moves left after it (None:
         never), as `query moves` lists them.
         """
+        return list(self.position(state, target).moves)
+
+    def position(self, state: str, target: str | None = None) -> Position:
+        """``state``'s fewest moves to ``target`` and every legal move with the fewest
+        moves left after it (what `query moves` prints)."""
         variant, position, goal = self._game(state, target)
         node = Walking.of(self.plugin).start_node(variant, position)
-        _, values = move_values(self.plugin, self._tables, variant, node, goal)
-        return [Step(value.label, self.plugin.format(variant, value.node), value.distance)
-                for value in values]
+        here, values = move_values(self.plugin, self._tables, variant, node, goal)
+        form = self.plugin.format
+        return Position(form(variant, node), form(variant, goal), here,
+                        tuple(Step(value.label, form(variant, value.node), value.distance)
+                              for value in values))
 
     # ---- a table's positions: the hardest, those at a distance, levels to play --------
 

@@ -90,21 +90,11 @@ def path(
     names one when two recognise it); a plug-in may print its own layout. Its
     options (below) are declared by its plug-in.
     """
-    from builder import registry
-    from query.walk import Tables
-
-    chosen, start = registry.resolve(start, puzzle)
-    options = registry.check_options(chosen, options or {})
-    if target is None:
-        target = chosen.default_target(chosen.variant(start, "", options))
-        if target is None:
-            example = Describing.of(chosen).example
-            raise QueryError(f"give a TARGET: {chosen.name} has no single goal (e.g. "
-                             f"query path {example[0]} {example[1]})")
-    target = registry.in_notation(chosen, target)
+    chosen, handle, start, target = _asked(start, target, puzzle, options, data, "path")
     if build_table:
-        _build_answering_table(chosen, start, target, options, data, as_json)
-    print_path(chosen, start, target, Tables(data), as_json, options, draw)
+        goal = target or chosen.default_target(chosen.variant(start, "", handle.options))
+        _build_answering_table(chosen, start, goal, handle.options, data, as_json)
+    print_path(chosen, handle.path(start, target), as_json, draw)
 
 
 def _build_answering_table(puzzle, start: str, target: str, options: dict, data: Path,
@@ -129,46 +119,42 @@ def _build_answering_table(puzzle, start: str, target: str, options: dict, data:
             refresh_catalog(Path(data))
 
 
-def print_path(puzzle, start: str, target: str, tables, as_json: bool,
-               options: dict, draw: bool = False) -> None:
-    """`query path`'s one printer, for every puzzle: the engine's walk (or the plug-in's
-    search or approximate solver where no table answers) as a table of steps, or as JSON
-    whose keys the plug-in names (``path_words``) and whose moves it may format
-    (``step_value``)."""
-    from query.walk import walk
-
-    variant = puzzle.variant(start, target, options)
-    goal = Walking.of(puzzle).parse_target(variant, target)
-    found = walk(puzzle, tables, variant, puzzle.parse(variant, start), goal)
-    positions = [puzzle.format(variant, node) for node in found.nodes]
+def print_path(puzzle, found, as_json: bool, draw: bool = False) -> None:
+    """`query path`'s one printer, for every puzzle: the API's path (the engine's walk,
+    or the plug-in's search or approximate solver where no table answers) as a table of
+    steps, or as JSON whose keys the plug-in names (``path_words``) and whose moves it
+    may format (``step_value``)."""
+    positions = [found.start, *(step.position for step in found.steps)]
+    labels = found.moves
     position_word, move_word, positions_key, moves_key = Printing.of(puzzle).path_words
+    variant = found.variant
     fields = Describing.of(puzzle).variant_fields(variant)
     if as_json:
         typer.echo(json.dumps({
             "puzzle": puzzle.name, **fields, "start": positions[0],
-            "target": puzzle.format(variant, goal), "length": found.length,
+            "target": found.target, "length": found.length,
             "how": found.how, "optimal": found.optimal,
-            moves_key: [Printing.of(puzzle).step_value(variant, label) for label in found.labels],
+            moves_key: [Printing.of(puzzle).step_value(variant, label) for label in labels],
             positions_key: positions, **found.details}))
         return
     kind = "shortest" if found.optimal else "not guaranteed shortest"
     said = ", ".join(dict.fromkeys([*(str(value) for value in fields.values()), kind,
                                     found.how]))
-    typer.echo(f"{positions[0]} -> {puzzle.format(variant, goal)}: {found.length} "
+    typer.echo(f"{positions[0]} -> {found.target}: {found.length} "
                f"{Describing.of(puzzle).unit} ({said})")
     width = max(len(positions[0]), len(position_word))
     typer.echo(f"{'step':<5} {position_word:<{width}}  {move_word}")
     for step, position in enumerate(positions):
         if Printing.of(puzzle).move_shown_after:
-            label = found.labels[step - 1] if step else ""
+            label = labels[step - 1] if step else ""
         else:
-            label = found.labels[step] if step < found.length else "done"
+            label = labels[step] if step < found.length else "done"
         typer.echo(f"{'init' if step == 0 else step:<5} {position:<{width}}  {label}".rstrip())
     drawings = [Printing.of(puzzle).drawing(variant, node) for node in found.nodes] if (
         draw) else []
     for step, drawn in enumerate(drawings):
         if drawn:
-            made = (f": after {found.labels[step - 1]}" if step else ": the start")
+            made = (f": after {labels[step - 1]}" if step else ": the start")
             typer.echo(f"\n{'init' if step == 0 else step}{made}\n{drawn}")
 
 
@@ -183,50 +169,47 @@ def moves(
     """Every legal move from STATE with the fewest moves to TARGET after it: the moves
     that keep the optimum are marked. Works for every puzzle with a distance table.
     """
-    from query.walk import Tables, move_values
-
-    chosen, variant, position, goal = _position_and_goal(
-        state, target, puzzle, options or {}, "moves")
-    node = Walking.of(chosen).start_node(variant, position)
-    here, values = move_values(chosen, Tables(data), variant, node, goal)
-    shown_target = chosen.format(variant, goal)
+    chosen, handle, state, target = _asked(state, target, puzzle, options, data, "moves")
+    found = handle.position(state, target)
+    here = found.distance
     if as_json:
         typer.echo(json.dumps({
-            "puzzle": chosen.name, "state": chosen.format(variant, node),
-            "target": shown_target, "distance": here,
-            "moves": [{"move": v.label, "state": chosen.format(variant, v.node),
-                       "distance": v.distance,
-                       "optimal": here is not None and v.distance == here - 1}
-                      for v in values]}))
+            "puzzle": chosen.name, "state": found.state,
+            "target": found.target, "distance": here,
+            "moves": [{"move": step.move, "state": step.position,
+                       "distance": step.distance,
+                       "optimal": here is not None and step.distance == here - 1}
+                      for step in found.moves]}))
         return
     unit = Describing.of(chosen).unit
     where = ("cannot reach it" if here is None else f"{here} {unit} from here")
-    typer.echo(f"{chosen.format(variant, node)} -> {shown_target}: {where}")
-    width = max([len(v.label) for v in values] + [4])
-    position_width = max([len(chosen.format(variant, v.node)) for v in values] + [5])
-    typer.echo(f"{'move':<{width}}  {'after':<{position_width}}  {Describing.of(chosen).unit} left")
-    for v in values:
-        left = "never" if v.distance is None else str(v.distance)
-        mark = "  optimal" if here is not None and v.distance == here - 1 else ""
-        typer.echo(f"{v.label:<{width}}  {chosen.format(variant, v.node):<{position_width}}  "
-                   f"{left}{mark}")
+    typer.echo(f"{found.state} -> {found.target}: {where}")
+    width = max([len(step.move) for step in found.moves] + [4])
+    position_width = max([len(step.position) for step in found.moves] + [5])
+    typer.echo(f"{'move':<{width}}  {'after':<{position_width}}  {unit} left")
+    for step in found.moves:
+        left = "never" if step.distance is None else str(step.distance)
+        mark = "  optimal" if here is not None and step.distance == here - 1 else ""
+        typer.echo(f"{step.move:<{width}}  {step.position:<{position_width}}  {left}{mark}")
 
 
-def _position_and_goal(state: str, target: str | None, puzzle: str | None,
-                       options: dict, command: str) -> tuple:
-    """(the plug-in, its variant, the position, the target) for a command that takes a
-    position and an optional target (default: the puzzle's goal)."""
+def _asked(state: str, target: str | None, puzzle: str | None, options: dict | None,
+          data: Path, command: str) -> tuple:
+    """(the plug-in, its handle in the Python API, the position, the target) of a
+    command that takes a position in any puzzle's notation and an optional target
+    (default: the puzzle's goal): the command line's part is finding the puzzle."""
     from builder import registry
-    from query.walk import question
+    from query.api import open_tablebase
 
     chosen, state = registry.resolve(state, puzzle)
-    options = registry.check_options(chosen, options)
-    if target is not None:
-        target = registry.in_notation(chosen, target)
-    example = Describing.of(chosen).example
-    return chosen, *question(chosen, options, state, target,
-                             f"give a TARGET: {chosen.name} has no single goal (e.g. query "
-                             f"{command} {example[0]} {example[1]})")
+    handle = open_tablebase(data).puzzle(chosen.name, **(options or {}))
+    if target is None:  # the API goes to the goal; a puzzle without one is told here
+        if chosen.default_target(chosen.variant(state, "", handle.options)) is None:
+            example = Describing.of(chosen).example
+            raise QueryError(f"give a TARGET: {chosen.name} has no single goal (e.g. "
+                             f"query {command} {example[0]} {example[1]})")
+        return chosen, handle, state, None
+    return chosen, handle, state, registry.in_notation(chosen, target)
 
 
 def solvable(
@@ -240,20 +223,17 @@ def solvable(
 ) -> None:
     """Can STATE reach its goal (or TARGET), and in how few moves? Exits 1 if it cannot.
     """
-    from query.walk import Tables, distance_between
-
-    chosen, variant, start, goal = _position_and_goal(
-        state, target, puzzle, options or {}, "solvable")
-    found = distance_between(chosen, Tables(data), variant, start, goal)
+    chosen, handle, state, target = _asked(state, target, puzzle, options, data, "solvable")
+    answer = handle.answer(state, target)
+    found = answer.distance
     able, reached = Describing.of(chosen).goal_words
-    shown = chosen.format(variant, start)
     if as_json:
-        typer.echo(json.dumps({"state": shown, able: found is not None,
+        typer.echo(json.dumps({"state": answer.start, able: found is not None,
                                Describing.of(chosen).unit: found}))
     else:
         unit = Describing.of(chosen).unit
-        typer.echo(f"{shown}: " + (f"{able} in {found} {unit}" if found is not None
-                                   else f"can never be {reached}"))
+        typer.echo(f"{answer.start}: " + (f"{able} in {found} {unit}" if found is not None
+                                          else f"can never be {reached}"))
     if found is None:
         sys.exit(1)
 
@@ -270,23 +250,20 @@ def distance(
     search where no table answers (a puzzle whose walk must move counts a start
     equal to its target as its shortest return).
     """
-    from query.walk import Tables, UnreachableError, distance_between
+    from query.api import UnreachableError
 
-    chosen, variant, first, goal = _position_and_goal(
-        start, target, puzzle, options or {}, "distance")
-    found = distance_between(chosen, Tables(data), variant, first, goal)
+    chosen, handle, start, target = _asked(start, target, puzzle, options, data, "distance")
+    answer = handle.answer(start, target)
+    found = answer.distance
     if as_json:
-        typer.echo(json.dumps({"start": chosen.format(variant, first),
-                               "target": chosen.format(variant, goal),
-                               **Describing.of(chosen).variant_fields(variant),
-                               Describing.of(chosen).unit: found}))
+        typer.echo(json.dumps({"start": answer.start, "target": answer.target,
+                               **answer.fields, Describing.of(chosen).unit: found}))
         if found is None:  # the same exit status as the text form's error
-            print(f"error: {Walking.of(chosen).explain_unreachable(variant, first, goal)}",
-                  file=sys.stderr)
+            print(f"error: {handle.unreachable(start, target)}", file=sys.stderr)
             sys.exit(2)
         return
     if found is None:
-        raise UnreachableError(Walking.of(chosen).explain_unreachable(variant, first, goal))
+        raise UnreachableError(handle.unreachable(start, target))
     typer.echo(found)
 
 
