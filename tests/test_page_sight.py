@@ -286,11 +286,18 @@ def test_the_cube_net_reads_as_its_notation_and_a_hinted_turn_is_in_view(phone, 
 # ---- nothing acts on a stale position -----------------------------------------------
 def test_a_setting_typed_then_hint_deals_its_game_first(phone, server):
     """A custom target typed without Enter, then Hint: the hint is for the game that
-    target asks for, with its par, and the hinted square can be clicked; a ball colour
-    count typed, then Hint: the board has that many colours."""
+    target asks for, with its par, and the hinted square can be clicked (a target
+    refused: no hint, the refusal stays said); a ball colour count typed, then Hint: the
+    board has that many colours."""
     open_game(phone, server, "tricolore", **{"set.size": "4x2"})
     phone.select_option("#setting-target", "custom")
     wait_text(phone, "#par", "needs \\d+")
+    board = text(phone, "#state-text")
+    phone.fill("#setting-custom", "WBXW.WBRB")  # refused: the hint is not given
+    phone.click("#hint")
+    wait_text(phone, "#status", "letter")
+    phone.wait_for_timeout(300)
+    assert "letter" in text(phone, "#status") and text(phone, "#state-text") == board
     phone.fill("#setting-custom", "WBWB.BWBW")
     phone.click("#hint")
     wait_text(phone, "#status", "^Hint")
@@ -389,6 +396,23 @@ def test_no_message_contradicts_the_board(phone, server):
     phone.reload()
     phone.wait_for_selector("#spots-check")
     assert phone.input_value("#spots-centre") == "3" and phone.input_value("#spots-at-2") == "1"
+
+
+def test_stop_abandons_a_long_deal_and_keeps_the_game_and_its_settings(phone, server):
+    par = open_game(phone, server, "balls")
+    board = text(phone, "#state-text")
+    held = []  # a deal that takes long: its request is held
+    phone.route(re.compile(r".*/api/balls/random.*"), lambda route: held.append(route))
+    phone.fill("#setting-colours", "14")
+    phone.click("#new")
+    wait_text(phone, "#status", "^Dealing…")
+    assert text(phone, "#par") == "" and phone.is_enabled("#stop")
+    phone.click("#stop")
+    assert text(phone, "#status") == "Stopped: the game on the board stands."
+    assert text(phone, "#state-text") == board and f"needs {par} " in text(phone, "#par")
+    assert phone.input_value("#setting-colours") == str(len(set(board) - {"|"}))
+    phone.unroute(re.compile(r".*/api/balls/random.*"))
+    assert held and phone.is_disabled("#stop")
 
 
 def test_back_after_typing_an_address_returns_to_the_puzzle_before(phone, server):

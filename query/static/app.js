@@ -87,7 +87,7 @@ const game = {
   aborter: new AbortController(),
   // the position on the board: replaced by a move, Undo or a deal (see replace())
   place: 0, placeAborter: new AbortController(), loading: Promise.resolve(),
-  inFlight: false, pending: false, dealing: false, taps: [], marks: {},
+  inFlight: false, pending: false, dealing: false, taps: [], marks: {}, failures: 0,
   dealt: {},  // the settings of the game on the board
 };
 
@@ -116,6 +116,7 @@ function replace(work) {
   game.placeAborter = new AbortController();
   const place = game.place;
   game.inFlight = true;
+  if (game.dealing) { game.dealing = false; showSolving(); }  // a deal abandoned
   const running = (async () => {
     try {
       await work(place);
@@ -124,7 +125,9 @@ function replace(work) {
     }
     if (place === game.place) replayTaps();
   })();
-  game.loading = running.catch(() => {});
+  game.loading = running.catch((error) => {
+    if (!(error instanceof Cancelled)) game.failures += 1;
+  });
   return running;
 }
 
@@ -144,7 +147,9 @@ async function settled() {
 
 async function ready(generation) {
   // an action acts on the position the player sees: a setting changed but not applied
-  // deals its game first, and a position whose answer is not back is waited for
+  // deals its game first, and a position whose answer is not back is waited for; a deal
+  // refused meanwhile ends the action, its words stay the status
+  const failures = game.failures;
   if (settingsChanged()) {
     game.pushNext = true;
     deal().catch(failed);
@@ -153,6 +158,7 @@ async function ready(generation) {
   }
   await settled();
   guard(generation);
+  if (game.failures !== failures) throw new Cancelled();
 }
 
 function holdTaps(event) {
@@ -636,15 +642,10 @@ function refused() {
 
 function stop() {
   cancel();
-  if (game.dealing) {
-    replace(async () => {}).catch(() => {});  // the deal is abandoned
-    game.dealing = false;
-    showSolving();
-    refused();
-    say("Stopped: the game on the board stands.");
-    return;
-  }
-  say("Stopped.");
+  if (!game.dealing) { say("Stopped."); return; }
+  replace(async () => {}).catch(() => {});  // the deal is abandoned
+  refused();
+  say("Stopped: the game on the board stands.");
 }
 
 async function buildTable() {
