@@ -38,7 +38,7 @@
 // Where no table answers and the plug-in has an approximate solver (/api/puzzles'
 // `approximation`: Tricolore 4x4's decomposition), the player chooses what hints come
 // from: that solver (instant, not always optimal) or the exact search; the exact search
-// is the default where it answered the game's start within a second.
+// is the default where it answered the game's start within a few seconds.
 //
 // Two kinds of work run asynchronously.  The position on the board (a move's answer, a
 // deal) is replaced only by another position: a move, Undo, a new game, another puzzle
@@ -54,6 +54,9 @@ const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const SOLVE_DELAY_MS = 350;
 const SLOW_SEARCH_MS = 1000;
+// hints wait for an exact search rather than take the instant approximation (where the
+// plug-in has one) when the game's start was answered by search within this long
+const EXACT_HINTS_MS = 3000;
 
 class Cancelled extends Error {}
 
@@ -380,8 +383,8 @@ async function refresh(place, { atStart = false } = {}) {
     game.slowSearch = slow;
     game.par = view.distance;
     game.searchSeconds = view.answered_by === "search" ? took / 1000 : null;
-    // where the exact search answers at once, hints are exact unless the player asks
-    $("guide").value = view.answered_by === "search" && !slow ? "exact" : "approximate";
+    $("guide").value = view.answered_by === "search" && took <= EXACT_HINTS_MS
+      ? "exact" : "approximate";
   } else if (slow) {
     game.slowSearch = true;
   }
