@@ -273,3 +273,24 @@ def test_spot_colour_check_agrees_with_the_solver_on_every_placement(client, see
         "discs": discs, "centre": first["centre"],
         "satellites": ",".join(map(str, first["satellites"]))}).json()
     assert checked == {"solved": True, "contacts": [True] * 6}
+
+
+def test_a_ball_deal_at_the_most_empty_tubes_never_advises_another(client, monkeypatch):
+    """The page's field offers at most 3 empty tubes: a size no deal could clear is
+    refused with advice the page can follow (fewer colours), not "add an empty tube"."""
+    from builder.contract.errors import QueryError
+    from puzzles.balls import web
+
+    def hopeless(colours, capacity, empty, *args, **kwargs):
+        raise QueryError(f"no deal of {colours} colours in tubes of {capacity} with {empty} "
+                         f"empty tubes could be cleared: 3 random deals tried, the others "
+                         f"unresolved; {web.MORE_EMPTY_ADVICE}")
+
+    monkeypatch.setattr(web, "deal_any", hopeless)
+    most = client.get("/api/balls/random", params={"colours": 14, "capacity": 8,
+                                                   "empty": web.MOST_EMPTY})
+    assert most.status_code == 400
+    assert "add an empty tube" not in most.json()["detail"]
+    assert "fewer colours" in most.json()["detail"]
+    fewer = client.get("/api/balls/random", params={"colours": 14, "capacity": 8, "empty": 2})
+    assert "add an empty tube" in fewer.json()["detail"]

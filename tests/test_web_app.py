@@ -185,7 +185,7 @@ def test_a_tricolore_board_played_to_its_target_with_the_keyboard_only(page, ser
                              "document.activeElement.dataset.col") == f"{row},{col}"
         page.keyboard.press("Enter")
         wait_text(page, "#made", f"^{step}$")
-        wait_text(page, "#status", "remain at best|Target reached")
+        wait_text(page, "#status", "remains? at best|Target reached")
     wait_text(page, "#status", "Target reached")
     assert made(page) == par
 
@@ -215,11 +215,14 @@ def test_every_view_fits_a_phone_is_accessible_and_is_photographed(browser, serv
                 (n) => n.nodeType === 3 && n.textContent.trim())).map((e) =>
                 parseFloat(getComputedStyle(e).fontSize)))""")
             assert smallest >= 14, f"text drawn at {smallest}px on a phone"
-        else:
-            results = Axe().run(page)
-            serious = [f"{v['id']}: {v['help']}" for v in results.response["violations"]
-                       if v["impact"] in ("serious", "critical")]
-            assert not serious, serious
+        # on a phone too: its layout scrolls where the desktop's does not (the charts)
+        results = Axe().run(page).response
+        serious = [f"{v['id']}: {v['help']}" for v in results["violations"]
+                   if v["impact"] in ("serious", "critical")]
+        # axe leaves an aria-label on an element whose role takes none for a person to
+        # judge: this page has none
+        serious += [v["id"] for v in results["incomplete"] if v["id"] == "aria-prohibited-attr"]
+        assert not serious, (name, serious)
         context.close()
 
 
@@ -267,7 +270,7 @@ def test_a_4x4_target_without_a_table_offers_to_build_it(page, tmp_path):
         page.click("#build")
         page.wait_for_selector("#build-progress", state="visible")
         page.wait_for_selector("#build", state="hidden", timeout=120_000)
-        wait_text(page, "#status", "remain at best\\.$")
+        wait_text(page, "#status", "remains? at best\\.$")
         assert page.is_hidden("#build-progress")
         assert (tmp_path / "tricolore" / "4x4" / "targets" / f"{target}.zarr").is_dir()
         began = time.time()
@@ -277,15 +280,15 @@ def test_a_4x4_target_without_a_table_offers_to_build_it(page, tmp_path):
 
 
 def test_a_4x4_target_without_a_table_plays_by_the_decomposition(page, server, data_dir):
-    """No table for this target: hints come from the document's decomposition by default
-    (instant, said to be not always optimal), and its moves reach the target legally;
-    the exact search is one choice away."""
+    """No table for this target: hints come from the document's decomposition on request
+    (instant, said to be not always optimal), and its moves reach the target legally."""
     start, target = "WBWW.WBRB.RRRR.BWRB", "RWBR.WBRW.BRWB.RWBW"
     par = open_game(page, server, "tricolore", state=start, target=target,
                     **{"option.method": "unrestricted", "set.size": "4x4"})
     game = shared_game(page)
     assert par == fewest_moves(game, data_dir)
-    assert page.is_visible("#guide-box") and page.input_value("#guide") == "approximate"
+    assert page.is_visible("#guide-box")
+    page.select_option("#guide", "approximate")
     assert "decomposition" in text(page, "#status")
     page.click("#hint")
     wait_text(page, "#status", "^Hint \\(decomposition: not always optimal\\)")
@@ -413,7 +416,7 @@ def test_no_stale_text_after_a_switch_or_a_refused_target(page, server):
     """Spot Colour never shows Lights Out's facts; a bad custom target is refused in one
     line and the game on the board stands, with its par."""
     open_game(page, server, "lightsout")
-    wait_text(page, "#extra", "solve this board")
+    wait_text(page, "#extra", "solves? this board")
     page.click("text=Spot Colour discs")
     page.wait_for_selector("#spots-check")
     assert text(page, "#extra") == ""
@@ -510,6 +513,10 @@ def test_a_ball_deal_that_cannot_be_made_is_refused_at_once_and_the_game_stands(
     wait_text(page, "#status", "add an empty tube", timeout=15_000)
     assert time.time() - began < 15
     assert text(page, "#state-text") == board and f"needs {par} " in text(page, "#par")
+    # the settings shown are the game's on the board, not the deal refused
+    assert "stands" in text(page, "#status")
+    assert len(set(board) - {"|"}) == int(page.input_value("#setting-colours"))
+    assert page.input_value("#setting-empty") == str(board.split("|").count(""))
 
 
 def test_settings_that_do_not_apply_are_hidden(page, server):
@@ -569,7 +576,7 @@ def test_a_build_reports_its_progress_survives_play_and_says_when_it_is_done(pag
         wait_text(page, "#build-status", "^Table built in \\d+ s: hints are exact now",
                   timeout=120_000)
         assert page.is_hidden("#build-progress")
-        wait_text(page, "#status", "remain at best\\.$|Target reached")
+        wait_text(page, "#status", "remains? at best\\.$|Target reached")
         page.click("#puzzles button[data-puzzle='sliding']")
         page.wait_for_function("() => location.hash.includes('puzzle=sliding')")
         assert text(page, "#build-status") == "" and "Building" not in text(page, "#status")

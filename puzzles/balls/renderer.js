@@ -55,10 +55,12 @@ export function draw(board, view, ui) {
   tubes.forEach((balls, index) => {
     const element = stack({ col: index, className: "tube", selected: index === selected,
                             height: capacity * 42 + 34, name: index + 1 });
-    for (const colour of balls) {
+    // the notation names a tube's balls from the top (the ball a move takes first); a
+    // tube is filled from the bottom
+    for (const colour of [...balls].reverse()) {
       element.appendChild(piece("ball", COLOURS[colour] || "#cccccc", colour.toUpperCase()));
     }
-    const words = balls ? `holds ${[...balls].map((c) => c.toUpperCase()).join(", ")} from the bottom`
+    const words = balls ? `holds ${[...balls].map((c) => c.toUpperCase()).join(", ")} from the top`
       : "empty";
     element.setAttribute("aria-label", `${tube(index)}, ${words}`
       + (index === selected ? ", chosen" : ""));
@@ -77,16 +79,16 @@ export function draw(board, view, ui) {
     area.appendChild(element);
   });
   board.appendChild(area);
-  if (view.values || view.sequence) {
-    // the moves themselves, valued or numbered, as a list under the tubes
+  if (view.values) {
+    // the moves themselves, valued, as a list under the tubes (the shell lists a
+    // sequence)
     const list = document.createElement("ol");
     list.className = "move-list";
-    const labels = (view.sequence || view.moves).map((m) => m.label);
-    for (const label of labels) {
+    for (const { label } of view.moves) {
       const item = document.createElement("li");
       item.textContent = describe(label);
       item.setAttribute("aria-label", describe(label));
-      if (view.values) decorate(item, { ...view, sequence: null }, (m) => m.label === label);
+      decorate(item, { ...view, sequence: null }, (m) => m.label === label);
       list.appendChild(item);
     }
     board.appendChild(list);

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from builder.contract.base import TableLookup
-from builder.contract.errors import MOST_SOLVER_STATES, MissingTableError
+from builder.contract.errors import MOST_SOLVER_STATES, MissingTableError, QueryError
 from puzzles.balls.answers import (
     SOLVER_BUDGET,
     BallsTable,
@@ -15,6 +15,11 @@ from puzzles.balls.answers import (
     deal_balls,
 )
 from puzzles.balls.rules import MAX_CAPACITY, Balls, check_rules
+
+MOST_EMPTY = 3
+"""Empty tubes a deal on the page may ask for (the page's field offers no more)."""
+MORE_EMPTY_ADVICE = "add an empty tube (or fewer colours)"
+"""The deal's advice when no deal of a size could be cleared (``deal_any``)."""
 
 
 def routes(tables: TableLookup):
@@ -40,7 +45,7 @@ def routes(tables: TableLookup):
                                          "tube each)"),
                     capacity: int = Query(4, ge=2, le=MAX_CAPACITY, description="balls "
                                           "per tube"),
-                    empty: int = Query(1, ge=1, le=3, description="empty tubes"),
+                    empty: int = Query(1, ge=1, le=MOST_EMPTY, description="empty tubes"),
                     seed: int | None = Query(None, ge=0, lt=2**63),
                     rules: str = Query("balls", max_length=10, description="balls or "
                                        "water (water sort's pours)")):
@@ -52,7 +57,14 @@ def routes(tables: TableLookup):
         try:
             table = BallsTable(tables, game)
         except MissingTableError:
-            found = deal_any(colours, capacity, empty, min_moves, rng, water=game.water)
+            try:
+                found = deal_any(colours, capacity, empty, min_moves, rng, water=game.water)
+            except QueryError as error:
+                # no more empty tubes can be asked for here: the advice left is fewer colours
+                if empty < MOST_EMPTY or MORE_EMPTY_ADVICE not in str(error):
+                    raise
+                raise QueryError(str(error).replace(MORE_EMPTY_ADVICE, "choose fewer "
+                                                    "colours")) from None
             return {"state": game.format(found.states[0]), "clearable": True,
                     "moves": found.length}
         state, moves = deal_balls(game, table, rng, min_moves, clearable=True)

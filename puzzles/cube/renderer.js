@@ -35,8 +35,14 @@ export function describe(label) {
   return `turn ${label[0]} ${WAYS[label.slice(1)]}`;
 }
 
+let turnLabels = [];  // the turns offered: the same in every position of a metric
+
 export function draw(board, view, ui) {
   board.innerHTML = "";
+  // drawn before the position's answer is back, the buttons stay where they were
+  const offered = view.pending ? turnLabels.map((label) => ({ label }))
+    : view.moves;
+  if (!view.pending) turnLabels = view.moves.map((move) => move.label);
   const faces = view.state.split(".");
   const net = document.createElement("div");
   net.className = "cube-net";
@@ -63,13 +69,14 @@ export function draw(board, view, ui) {
   turns.className = "grid";
   turns.setAttribute("role", "group");
   turns.setAttribute("aria-label", "turns");
-  turns.style.gridTemplateColumns = `repeat(${view.moves.length / 3}, 64px)`;
-  view.moves.forEach((move, index) => {
+  const perRow = Math.max(1, offered.length / 3);
+  turns.style.gridTemplateColumns = `repeat(${perRow}, 64px)`;
+  offered.forEach((move, index) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "cell";
-    button.dataset.row = Math.floor(index / (view.moves.length / 3));
-    button.dataset.col = index % (view.moves.length / 3);
+    button.dataset.row = Math.floor(index / perRow);
+    button.dataset.col = index % perRow;
     button.style.width = "64px";
     button.style.height = "48px";
     button.textContent = move.label;

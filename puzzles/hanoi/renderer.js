@@ -1,5 +1,5 @@
 // The Tower of Hanoi on the web page (the shell's renderer contract: query/static/app.js).
-import { fromTo, moveKey, note, piece, stack, stacks } from "/static/board.js";
+import { fitted, fromTo, keepsOptimum, moveKey, note, piece, stack, stacks } from "/static/board.js";
 
 const DISC_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00",
   "#cc79a7", "#7f7f7f", "#332288", "#88ccee", "#44aa99", "#117733"];
@@ -36,15 +36,19 @@ export function draw(board, view, ui) {
   const pegs = Math.max(3, ..."ABCD".split("").filter((p) => (view.state + view.target).includes(p))
     .map((p) => "ABCD".indexOf(p) + 1));
   const area = stacks(board, "pegs");
+  // the pegs side by side on any screen: a phone's narrows them and their discs
+  const width = fitted(board, pegs, { largest: 110, gap: 10 });
   for (let index = 0; index < pegs; index++) {
     const peg = "ABCD"[index];
     const element = stack({ col: index, className: "peg", selected: selected === peg,
                             height: discs * 24 + 40, name: peg });
+    element.style.width = `${width}px`;
     const here = [];
     for (let disc = discs - 1; disc >= 0; disc--) if (view.state[disc] === peg) here.push(disc);
     for (const disc of here) {
       const shape = piece("disc", DISC_COLOURS[disc % DISC_COLOURS.length], disc + 1);
-      shape.style.width = `${30 + (disc * 70) / Math.max(1, discs - 1)}px`;
+      const share = 0.28 + (0.64 * disc) / Math.max(1, discs - 1);  // of the peg's width
+      shape.style.width = `${Math.round(width * share)}px`;
       element.appendChild(shape);
     }
     element.setAttribute("aria-label", `peg ${peg}, ${here.length ? "discs "
@@ -64,12 +68,10 @@ export function draw(board, view, ui) {
   }
   board.appendChild(area);
   if (view.hint) note(board, `Hint: ${describe(view.hint.label)}`);
-  if (view.sequence) note(board, view.sequence.map((m, i) => `${i + 1}. ${describe(m.label)}`).join("; "));
   if (view.values) {
-    const best = Math.min(...[...view.values.values()].filter((v) => v !== null));
     note(board, view.moves.map((m) => {
       const after = view.values.get(moveKey(m));
-      return `${describe(m.label)}: ${after === best ? "✓" : "✗"} ${after}`;
+      return `${describe(m.label)}: ${keepsOptimum(view, after) ? "✓" : "✗"} ${after}`;
     }).join("; "));
   }
 }

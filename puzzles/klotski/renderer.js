@@ -1,15 +1,23 @@
 // Klotski (Huarong Dao) on the web page (the shell's renderer contract: query/static/app.js).
+//
+// The notation letters the blocks afresh in every position (the 2x2 block A, the others B,
+// C, ... in reading order), so a block that moves may change letters, and so may the
+// others.  The page names a block once and keeps its name while it moves: it follows the
+// blocks from one drawn position to the next (one block moved: every other stays in
+// place) and along a numbered sequence, and says a move (its hint, its words) with these
+// names.  Positions not one move apart (a new game) take the notation's letters.
 import { cell, decorate, grid } from "/static/board.js";
 
 const SHAPE_COLOURS = { square: "#d55e00", standing: "#0072b2", lying: "#009e73",
   single: "#f0e442", hole: "#ffffff" };
 const SIZE = 60;
+const KEPT = "klotski-names";  // the names on the board, kept for a reload
 
 export const title = "Klotski";
 export const rules = "Slide the blocks until the big 2x2 block reaches the bottom centre, "
   + "where it can slide out. Tap a block, then the empty cell it should move into. Block "
   + "metric: one block moved any distance, round corners too, is one move; cell metric: "
-  + "one block one cell.";
+  + "one block one cell. A block keeps its letter while it moves.";
 
 export function settings() {
   return [
@@ -26,9 +34,66 @@ export async function newGame(settings) {
            options: { metric: settings.metric || "block" } };
 }
 
-export function describe(label) {
-  const [block, ...ways] = label.split(" ");
-  return `move block ${block} ${ways.join(", then ")}`;
+// ---- names that stay with their blocks ----------------------------------------------
+const cellsOf = (state) => state.replaceAll(".", "");
+
+function blocksOf(state) {
+  // each block of a position: its notation letter -> the cells it covers
+  const found = new Map();
+  [...cellsOf(state)].forEach((letter, index) => {
+    if (letter === "-") return;
+    if (!found.has(letter)) found.set(letter, []);
+    found.get(letter).push(index);
+  });
+  return found;
+}
+
+function follow(before, names, after) {
+  // the names of ``after``'s blocks when it is one block's move from ``before`` (whose
+  // blocks are named ``names``, one letter a cell): the blocks that stayed keep theirs,
+  // the one that moved takes its own; null when the positions are not one move apart
+  const stayed = new Map([...blocksOf(before).values()].map((cells) => [cells.join(","),
+                                                                         names[cells[0]]]));
+  const named = [...cellsOf(after)];
+  const moved = [];
+  for (const cells of blocksOf(after).values()) {
+    const name = stayed.get(cells.join(","));
+    if (name === undefined) { moved.push(cells); continue; }
+    stayed.delete(cells.join(","));
+    for (const index of cells) named[index] = name;
+  }
+  const left = [...stayed.entries()];
+  if (moved.length !== 1 || left.length !== 1
+      || left[0][0].split(",").length !== moved[0].length) return null;
+  for (const index of moved[0]) named[index] = left[0][1];
+  return named.join("");
+}
+
+let shown = null;  // the position drawn last: {state, names}
+let known = new Map();  // names of the positions drawn or numbered just now
+
+function recall(state) {
+  if (!shown) {
+    try { shown = JSON.parse(sessionStorage.getItem(KEPT)); } catch { shown = null; }
+  }
+  if (shown && shown.state === state) return shown.names;
+  return (shown && follow(shown.state, shown.names, state)) || cellsOf(state);
+}
+
+function namesOf(state) {
+  return known.get(state) || cellsOf(state);
+}
+
+function mover(move, from) {
+  // the name of the block a move (labelled in the notation of ``from``) moves
+  const letter = move.label.split(" ")[0];
+  return namesOf(from)[cellsOf(from).indexOf(letter)];
+}
+
+export function describe(label, from) {
+  const [letter, ...ways] = label.split(" ");
+  const name = from ? namesOf(from)[cellsOf(from).indexOf(letter)] || letter : letter;
+  return `move block ${name} ${ways.join(", then ")}`;
 }
 
 function shapeOf(letters, index) {
@@ -43,7 +108,24 @@ function shapeOf(letters, index) {
 let chosen = null, chosenIn = null;  // the block chosen first, and the position it was in
 
 export function draw(board, view, ui) {
-  const letters = view.state.replaceAll(".", "");
+  const names = recall(view.state);
+  shown = { state: view.state, names };
+  try { sessionStorage.setItem(KEPT, JSON.stringify(shown)); } catch { /* a reload renames */ }
+  known = new Map([[view.state, names]]);
+  // the block each move moves, by its name: the position's moves and hint, and each step
+  // of the sequence from the position before it
+  const moves = new Map();
+  for (const move of [...view.moves, ...(view.hint ? [view.hint] : [])]) {
+    moves.set(move, mover(move, view.state));
+  }
+  let from = view.state;
+  for (const move of view.sequence || []) {
+    moves.set(move, mover(move, from));
+    known.set(move.state, follow(from, namesOf(from), move.state) || cellsOf(move.state));
+    from = move.state;
+  }
+
+  const letters = names;
   const selected = chosenIn === view.state ? chosen : null;
   const area = grid(board, 4, SIZE);
   const redraw = () => draw(board, view, ui);
@@ -61,8 +143,8 @@ export function draw(board, view, ui) {
         }
         if (selected === null) { ui.illegal("Tap a block first, then the empty cell."); return; }
         // the shortest of the chosen block's moves that brings it into this cell
-        const into = view.moves.filter((m) => m.label.split(" ")[0] === selected
-          && m.state.replaceAll(".", "")[index] !== "-")
+        const into = view.moves.filter((m) => moves.get(m) === selected
+          && cellsOf(m.state)[index] !== "-")
           .sort((a, b) => a.label.length - b.label.length);
         chosen = chosenIn = null;
         if (into.length) { ui.play(into[0]); return; }
@@ -77,7 +159,7 @@ export function draw(board, view, ui) {
     }
     // a move belongs to the cells of the block it moves; the block's first cell (in
     // reading order) carries its badges, one a block
-    decorate(square, view, (m) => letter !== "-" && m.label.split(" ")[0] === letter,
+    decorate(square, view, (m) => letter !== "-" && moves.get(m) === letter,
              { badges: letters.indexOf(letter) === index });
     area.appendChild(square);
   });

@@ -1,5 +1,5 @@
 // Quinto / Lights Out on the web page (the shell's renderer contract: query/static/app.js).
-import { cell, decorate, findMove, grid } from "/static/board.js";
+import { cell, decorate, findMove, fitted, grid } from "/static/board.js";
 
 const LIT = "#f0e442";
 const DARK = "#30304a";
@@ -45,12 +45,14 @@ export function describe(label) {
 export function draw(board, view, ui) {
   const rows = view.state.split(".");
   const cols = rows[0].length;
-  const area = grid(board, cols, cols > 5 ? 48 : 56);
+  // a 7x7 board fits a phone: its buttons narrow, never under a finger's size
+  const size = fitted(board, cols, { largest: cols > 5 ? 48 : 56 });
+  const area = grid(board, cols, size);
   [...rows.join("")].forEach((bit, index) => {
     const label = String(index);
     const button = cell({
       row: Math.floor(index / cols), col: index % cols, text: bit === "1" ? "on" : "",
-      background: bit === "1" ? LIT : DARK, size: cols > 5 ? 48 : 56,
+      background: bit === "1" ? LIT : DARK, size,
       label: `button ${index + 1}, ${bit === "1" ? "on" : "off"}`,
       onClick: () => ui.play(findMove(view, label)),
     });
@@ -63,6 +65,9 @@ export function draw(board, view, ui) {
 export async function extra(view, api) {
   const found = await api("/api/lightsout/solve", { board: view.state, target: view.target });
   if (!found.solvable) return `No click set turns this board into the target (nullity ${found.nullity}).`;
-  return `${found.solutions} click set${found.solutions > 1 ? "s" : ""} solve this board `
-    + `(nullity ${found.nullity}); the fewest take ${found.min_clicks} clicks.`;
+  const fewest = `${found.min_clicks} click${found.min_clicks === 1 ? "" : "s"}`;
+  return found.solutions === 1
+    ? `1 click set solves this board (nullity ${found.nullity}): ${fewest}.`
+    : `${found.solutions} click sets solve this board (nullity ${found.nullity}); the fewest `
+      + `take ${fewest}.`;
 }

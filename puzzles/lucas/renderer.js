@@ -1,5 +1,5 @@
 // Lucas' inverted pieces on the web page (the shell's renderer contract: query/static/app.js).
-import { cell, decorate, grid } from "/static/board.js";
+import { boardWidth, cell, decorate, grid, TAP } from "/static/board.js";
 
 const COLOURS = { A: "#e69f00", B: "#0072b2", _: "#ffffff" };
 
@@ -50,21 +50,24 @@ export function describe(label) {
 
 export function draw(board, view, ui) {
   const cells = view.state;
-  // the whole row fits the board's width (a phone's too): cells and gaps shrink
-  const spacing = cells.length > 9 ? 3 : 6;
-  const size = Math.max(24, Math.min(52, Math.floor(((board.clientWidth || 360)
-    - spacing * (cells.length - 1)) / cells.length)));
-  const area = grid(board, cells.length, size);
-  area.style.gap = `${spacing}px`;
+  // the row fits the board's width (a phone's too) with cells a finger can tap: where it
+  // cannot, it runs on in a second line, as text does
+  const spacing = 6, width = boardWidth(board);
+  const perLine = Math.max(1, Math.min(cells.length,
+                                      Math.floor((width + spacing) / (TAP + spacing))));
+  const size = Math.min(52, Math.floor((width - spacing * (perLine - 1)) / perLine));
+  const area = grid(board, perLine, size, spacing);
+  area.style.rowGap = "16px";  // room for the marks of the line below
   const gap = cells.indexOf("_");
   [...cells].forEach((piece, index) => {
     // the move of this piece is the one that leaves the gap where the piece was
     const move = view.moves.find((m) => m.state.indexOf("_") === index);
     const square = cell({
-      row: 0, col: index, text: piece === "_" ? "" : piece, background: COLOURS[piece],
+      row: Math.floor(index / perLine), col: index % perLine, text: piece === "_" ? "" : piece,
+      background: COLOURS[piece],
       size,
       label: piece === "_" ? `cell ${index + 1}, the gap` : `cell ${index + 1}, piece ${piece}`
-        + (move ? "" : ", cannot move"),
+        + (move || view.pending ? "" : ", cannot move"),
       onClick: () => {
         if (move) ui.play(move);
         else ui.illegal(piece === "_" ? "Click a piece, not the gap."
@@ -72,7 +75,7 @@ export function draw(board, view, ui) {
             (view.settings && view.settings.variant) || "either way")}.`);
       },
     });
-    if (!move && index !== gap) square.classList.add("forbidden");
+    if (!move && index !== gap && !view.pending) square.classList.add("forbidden");
     // a move belongs to the cell its piece leaves: the gap after it
     decorate(square, view, (m) => m.state.indexOf("_") === index);
     area.appendChild(square);

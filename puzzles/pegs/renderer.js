@@ -1,12 +1,13 @@
 // English peg solitaire on the web page (the shell's renderer contract: query/static/app.js).
-import { cell, decorate, fromTo, grid } from "/static/board.js";
+import { cell, decorate, fitted, fromTo, grid } from "/static/board.js";
 
-const PEG = "#8b4513", HOLE = "#ffffff", SIZE = 42;
+const PEG = "#8b4513", HOLE = "#ffffff", GAP = 6;
 
 export const title = "Peg solitaire";
 export const rules = "Jump a peg over a neighbouring peg, along a row or a column, into "
   + "the empty hole beyond: the peg jumped over is removed. Finish with one peg, in the "
-  + "centre. Tap a peg, then the hole to jump it to.";
+  + "centre. Tap a peg, then the hole to jump it to. Every hole is named by its column "
+  + "(a to g, left to right) and its row (1 to 7, top to bottom), as the hints name them.";
 
 export function settings() {
   return [{ name: "start", label: "Start", choices: [["standard", "centre empty"]] }];
@@ -37,8 +38,10 @@ const choice = fromTo();  // the peg chosen first
 export function draw(board, view, ui) {
   const pegs = pegsOf(view.state);
   const selected = choice.chosen(view);
-  const area = grid(board, 7, SIZE);
+  const size = fitted(board, 7, { largest: 48, gap: GAP });
+  const area = grid(board, 7, size, GAP);
   const redraw = () => draw(board, view, ui);
+  const landing = view.hint ? view.hint.label.split("-")[1] : null;
   for (let row = 0; row < 7; row++) {
     for (let col = 0; col < 7; col++) {
       if (pegs[row][col] === null) {
@@ -48,8 +51,10 @@ export function draw(board, view, ui) {
         continue;
       }
       const name = holeName(row, col);
+      // each hole carries its name, as the hints and the moves name them; a peg is the
+      // dark disc
       const square = cell({
-        row, col, text: pegs[row][col] ? "●" : "", size: SIZE,
+        row, col, text: name, size,
         background: pegs[row][col] ? PEG : HOLE,
         label: `hole ${name}, ${pegs[row][col] ? "a peg" : "empty"}`,
         onClick: () => choice.click(name, view, redraw, (from, to) => {
@@ -60,12 +65,20 @@ export function draw(board, view, ui) {
             + "into the empty hole just beyond it.");
         }),
       });
+      square.classList.add("hole-name");
+      square.style.borderRadius = "50%";
       if (selected === name) {
         square.classList.add("selected");
         square.setAttribute("aria-pressed", "true");
       }
-      // a jump belongs to the hole it starts from
+      // a jump belongs to the hole it starts from; the hinted jump's landing hole is
+      // outlined too (dashed), so that the whole jump is on the board
       decorate(square, view, (m) => m.label.split("-")[0] === name);
+      if (name === landing) {
+        square.classList.add("landing");
+        square.setAttribute("aria-label", `${square.getAttribute("aria-label")}: the hinted `
+          + "jump lands here");
+      }
       area.appendChild(square);
     }
   }

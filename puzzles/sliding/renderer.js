@@ -49,7 +49,8 @@ export function draw(board, view, ui) {
     const square = cell({
       row: Math.floor(index / cols), col: index % cols, text: tile === "0" ? "" : tile,
       background: tile === "0" ? "#f1f1f1" : "#56b4e9",
-      label: tile === "0" ? "the blank" : `tile ${tile}${move ? "" : ", not next to the blank"}`,
+      label: tile === "0" ? "the blank"
+        : `tile ${tile}${move || view.pending ? "" : ", not next to the blank"}`,
       onClick: () => {
         if (move && tile !== "0") ui.play(move);
         else ui.illegal(tile === "0" ? "Click a tile next to the blank."

@@ -38,8 +38,9 @@ export function mount(board, game, ui, api) {
   const list = document.createElement("div");
   list.className = "discs";
   discs.forEach((disc, index) => {
-    const row = document.createElement("p");
+    const row = document.createElement("div");
     row.className = "disc-row";
+    row.setAttribute("role", "group");  // a named group: a plain paragraph takes no name
     row.setAttribute("aria-label", `disc ${index + 1}: ${[...disc].map((l) => COLOURS[l][1]).join(", ")} clockwise`);
     row.append(`Disc ${index + 1} `);
     for (const letter of disc) row.appendChild(spot(letter));
@@ -77,8 +78,15 @@ export function mount(board, game, ui, api) {
     around.forEach((d, k) => { satellites[k].value = d; });
     labelSpots();
   };
-  centre.onchange = labelSpots;
-  place(1, [2, 3, 4, 5, 6, 7]);
+  // the discs placed are kept in the URL ("centre,spot 1,...,spot 6"): a reload or a
+  // shared link shows them placed
+  const keep = () => ui.keep([centre, ...satellites].map((select) => select.value).join(","));
+  for (const select of [centre, ...satellites]) {
+    select.onchange = () => { labelSpots(); keep(); };
+  }
+  const kept = (game.context || "").split(",").map(Number);
+  if (kept.length === 7 && kept.every((d) => d >= 1 && d <= 7)) place(kept[0], kept.slice(1));
+  else place(1, [2, 3, 4, 5, 6, 7]);
   board.appendChild(form);
 
   const buttons = document.createElement("div");
@@ -103,6 +111,7 @@ export function mount(board, game, ui, api) {
     if (!found.solutions.length) { ui.say("This set has no solution at all.", "warning"); return; }
     const first = found.solutions[0];
     place(first.centre, first.satellites);
+    keep();
     ui.say(`${found.solutions.length} solution${found.solutions.length > 1 ? "s" : ""}; the `
       + `first is placed: disc ${first.centre} in the centre.`, "success");
   }).id = "spots-solve";

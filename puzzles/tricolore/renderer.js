@@ -20,7 +20,7 @@ export function settings() {
     { name: "target", label: "Target", choices: [["R", "All red"], ["W", "All white"],
       ["WB", "Alternating"], ["custom", "Any board…"]] },
     { name: "custom", label: "Custom target", type: "text", placeholder: "e.g. WBWB.BWBW",
-      shownWhen: { target: "custom" } },
+      size: 20, shownWhen: { target: "custom" } },
   ];
 }
 
@@ -76,14 +76,15 @@ export function draw(board, view, ui) {
     const square = cell({
       row: Math.floor(index / width), col: index % width, text: colour,
       background: COLOURS[colour] || "#cccccc",
-      label: `square ${number}, ${NAMES[colour] || colour}${move ? "" : ", cannot be clicked now"}`,
+      label: `square ${number}, ${NAMES[colour] || colour}`
+        + (move || view.pending ? "" : ", cannot be clicked now"),
       onClick: () => {
         if (move) ui.play(move);
         else ui.illegal(`Square ${number} cannot be clicked: ${label === view.context
           ? "it was clicked last" : "the method forbids it here"}.`);
       },
     });
-    if (!move) square.classList.add("forbidden");
+    if (!move && !view.pending) square.classList.add("forbidden");
     decorate(square, view, (m) => m.label === label);
     area.appendChild(square);
   });

@@ -8,53 +8,77 @@
 //   rules            one paragraph of rules (plain text)
 //   settings()       the game's choices: [{name, label, choices: [[value, text]...]} or
 //                    {name, label, type: "number", min, max, value} or
-//                    {name, label, type: "text", placeholder}], first choice the default;
-//                    shownWhen: {name: value} shows a field only while another has a value
+//                    {name, label, type: "text", placeholder, size}], first choice the
+//                    default; shownWhen: {name: value} shows a field only while another
+//                    has a value
 //   newGame(s, api)  a fresh game for settings s: {state, target, options}; api(path,
 //                    params) fetches JSON (throws Error(detail) on a 4xx)
-//   draw(board, view, ui)   draws view = {state, context, target, moves, hint, values,
-//                    sequence, settings} into board; a player's action calls ui.play(move)
-//                    with one of view.moves, or ui.illegal(reason).  Cells a player can
-//                    act on are <button>s with data-row/data-col (arrow keys move
-//                    between them).  Moves are {label, state, context}: view.hint is the
-//                    move to highlight, view.values a Map moveKey(move) -> distance after
-//                    it, view.sequence the moves of an optimal path to number on the
-//                    board (board.js's decorate() draws all three).
-//   describe(label)  a move in words ("click square 6")
+//   draw(board, view, ui)   draws view = {state, context, target, moves, pending,
+//                    distance, hint, values, sequence, settings} into board; a player's
+//                    action calls ui.play(move) with one of view.moves, or
+//                    ui.illegal(reason).  Cells a player can act on are <button>s with
+//                    data-row/data-col (arrow keys move between them).  Moves are {label,
+//                    state, context}: view.hint is the move to highlight, view.values a
+//                    Map moveKey(move) -> distance after it, view.sequence the moves of
+//                    an optimal path to number on the board (board.js's decorate() draws
+//                    all three).  pending: the position is drawn at once after a move,
+//                    before its answer is back: moves is empty and marks of what cannot
+//                    move are left off; the shell holds a tap on the board meanwhile and
+//                    makes it once the answer is back.  distance: the position's fewest
+//                    moves (null while pending or never).
+//   describe(label, from)  a move in words ("click square 6"); from is the position the
+//                    move is made from (a renderer whose names are not the notation's
+//                    needs it)
 //   extra(view, api) optional: a line of puzzle facts under the board (a Promise of text)
 // A puzzle with nothing to walk (Spot Colour) exports standalone = true and
 // mount(board, game, ui, api) instead of draw: the shell deals (newGame), hides its move
-// controls and hands the board over; ui.say(text, kind) writes the status.
+// controls and hands the board over; ui.say(text, kind) writes the status; ui.keep(text)
+// keeps the player's work (the discs placed) in the URL, handed back as game.context.
 //
 // Where no table answers and the plug-in has an approximate solver (/api/puzzles'
 // `approximation`: Tricolore 4x4's decomposition), the player chooses what hints come
-// from: that solver (instant, not always optimal) or the exact search (seconds).
+// from: that solver (instant, not always optimal) or the exact search; the exact search
+// is the default where it answered the game's start within a few seconds.
 //
-// Every player action first cancels whatever is running (a Solve, a pending request):
-// `cancel()` bumps a generation counter and every asynchronous step checks it.
+// Two kinds of work run asynchronously.  The position on the board (a move's answer, a
+// deal) is replaced only by another position: a move, Undo, a new game, another puzzle
+// (`replace()` bumps `game.place`).  Every player action first cancels the action
+// running before it (a Solve, a hint's lookup): `cancel()` bumps `game.generation`.  An
+// action that needs the position (Hint, Step, Solve, values, a tap) waits for its answer
+// instead of acting on the one before (`ready()`), and a setting changed but not yet
+// applied deals its game first.
 
 import { moveKey } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const SOLVE_DELAY_MS = 350;
+const SLOW_SEARCH_MS = 1000;
+// hints wait for an exact search rather than take the instant approximation (where the
+// plug-in has one) when the game's start was answered by search within this long
+const EXACT_HINTS_MS = 3000;
 
-async function api(path, params = {}, method = "GET", { keep = false } = {}) {
-  // a request of a cancelled action is dropped (the server's search queue is short);
-  // ``keep``: one that outlives the player's actions (a table build's progress)
-  const signal = keep ? undefined : game.aborter.signal;
+class Cancelled extends Error {}
+
+async function api(path, params = {}, method = "GET", { keep = false, signal = null } = {}) {
+  // a request of a cancelled action or of a replaced position is dropped (the server's
+  // search queue is short); ``keep``: one that outlives the player's actions (a table
+  // build's progress)
+  const used = keep ? undefined : signal || game.aborter.signal;
   let response;
   try {
-    response = await fetch(path + "?" + new URLSearchParams(params), { method, signal });
+    response = await fetch(path + "?" + new URLSearchParams(params), { method, signal: used });
   } catch (error) {
-    if (signal && signal.aborted) throw new Cancelled();
+    if (used && used.aborted) throw new Cancelled();
     throw error;
   }
   let body;
   try { body = await response.json(); } catch { body = {}; }
   if (!response.ok) {
     const detail = typeof body.detail === "string" ? body.detail : response.statusText;
-    throw new Error(detail || `request failed (${response.status})`);
+    const error = new Error(detail || `request failed (${response.status})`);
+    error.status = response.status;
+    throw error;
   }
   return body;
 }
@@ -62,11 +86,13 @@ async function api(path, params = {}, method = "GET", { keep = false } = {}) {
 const game = {
   puzzles: [], info: null, renderer: null, settings: {}, options: {},
   state: "", context: "", target: "", history: [], made: 0, par: null,
-  view: null, generation: 0, solving: false, slowSearch: false,
+  view: null, generation: 0, solving: false, slowSearch: false, searchSeconds: null,
   aborter: new AbortController(),
+  // the position on the board: replaced by a move, Undo or a deal (see replace())
+  place: 0, placeAborter: new AbortController(), loading: Promise.resolve(),
+  inFlight: false, pending: false, dealing: false, taps: [], marks: {}, failures: 0,
+  dealt: {},  // the settings of the game on the board
 };
-
-class Cancelled extends Error {}
 
 function cancel() {
   game.generation += 1;
@@ -78,6 +104,91 @@ function cancel() {
 
 function guard(generation) {
   if (generation !== game.generation) throw new Cancelled();
+}
+
+function placeGuard(place) {
+  if (place !== game.place) throw new Cancelled();
+}
+
+// ---- the position on the board ------------------------------------------------------
+function replace(work) {
+  // the position on the board changes (``work(place)`` fetches its answer or deals it):
+  // the answer for the one before is no longer wanted, and actions wait for this one
+  game.place += 1;
+  game.placeAborter.abort();
+  game.placeAborter = new AbortController();
+  const place = game.place;
+  game.inFlight = true;
+  if (game.dealing) { game.dealing = false; showSolving(); }  // a deal abandoned
+  const running = (async () => {
+    try {
+      await work(place);
+    } finally {
+      if (place === game.place) game.inFlight = false;
+    }
+    if (place === game.place) replayTaps();
+  })();
+  game.loading = running.catch((error) => {
+    if (!(error instanceof Cancelled)) game.failures += 1;
+  });
+  return running;
+}
+
+function placeApi(path, params = {}) {
+  return api(path, params, "GET", { signal: game.placeAborter.signal });
+}
+
+async function settled() {
+  // the position (or deal) on the board answered: a newer one started meanwhile is waited
+  // for too
+  for (;;) {
+    const waiting = game.loading;
+    await waiting;
+    if (waiting === game.loading) return;
+  }
+}
+
+async function ready(generation) {
+  // an action acts on the position the player sees: a setting changed but not applied
+  // deals its game first, and a position whose answer is not back is waited for; a deal
+  // refused meanwhile ends the action, its words stay the status
+  const failures = game.failures;
+  if (settingsChanged()) {
+    game.pushNext = true;
+    deal().catch(failed);
+  } else if (game.pending && !game.inFlight && !standalone()) {
+    replace((place) => refresh(place)).catch(failed);  // its answer failed: ask again
+  }
+  await settled();
+  guard(generation);
+  if (game.failures !== failures) throw new Cancelled();
+}
+
+function holdTaps(event) {
+  // a tap on a board whose position is not answered yet is made once it is (it would
+  // otherwise act on the position before); a tap during a deal is dropped, its board is
+  // being replaced
+  if (!(game.pending || game.dealing) || standalone() || game.replaying) return;
+  const place = event.target.closest("[data-row]");
+  if (!place || !$("board").contains(place)) return;
+  event.stopPropagation();
+  event.preventDefault();
+  if (game.dealing) return;
+  cancel();  // the tap is the player's latest action: a Solve stops, as on a tap now
+  game.taps.push(`[data-row="${place.dataset.row}"][data-col="${place.dataset.col}"]`);
+  if (!game.inFlight) replace((at) => refresh(at)).catch(failed);
+}
+
+function replayTaps() {
+  game.replaying = true;
+  try {
+    while (game.taps.length && !game.pending) {
+      const again = $("board").querySelector(game.taps.shift());
+      if (again) again.click();
+    }
+  } finally {
+    game.replaying = false;
+  }
 }
 
 function say(text, kind = "") {
@@ -96,6 +207,10 @@ function unitWord(count) {
   return count === 1 ? unit.replace(/s$/, "") : unit;
 }
 
+function remain(count) {
+  return `${count} ${unitWord(count)} ${count === 1 ? "remains" : "remain"}`;
+}
+
 function approximating() {
   return !$("guide-box").hidden && $("guide").value === "approximate";
 }
@@ -106,7 +221,7 @@ function positionParams(extra = {}) {
 
 function showSolving() {
   $("solve").disabled = game.solving;
-  $("stop").disabled = !game.solving;
+  $("stop").disabled = !game.solving && !game.dealing;
 }
 
 // ---- the URL holds the game, so that a position can be shared ------------------------
@@ -117,8 +232,9 @@ function saveUrl() {
   for (const [name, value] of Object.entries(game.options)) params.set("option." + name, value);
   for (const [name, value] of Object.entries(game.settings)) params.set("set." + name, value);
   const hash = "#" + params.toString();
-  // a new game or another puzzle is a new entry of the browser's history (Back returns to
-  // the game before); a move replaces the entry
+  // a new game or another puzzle chosen on the page is a new entry of the browser's
+  // history (Back returns to the game before); a move, or an address typed or returned
+  // to (Back), replaces the entry
   if (game.pushNext && hash !== location.hash) history.pushState(null, "", hash);
   else history.replaceState(null, "", hash);
   game.pushNext = false;
@@ -157,10 +273,13 @@ function readUrl() {
 }
 
 // ---- drawing -----------------------------------------------------------------------
-function draw(extra = {}) {
+function draw(marks = {}) {
+  const answered = game.view && !game.pending;
   const view = { state: game.state, context: game.context, target: game.target,
-                 moves: game.view ? game.view.moves : [], hint: null, values: null,
-                 sequence: null, settings: game.settings, ...extra };
+                 moves: answered ? game.view.moves : [], pending: !answered,
+                 distance: answered ? game.view.distance : null, hint: null, values: null,
+                 sequence: null, settings: game.settings, ...marks };
+  game.marks = marks;  // drawn again as they are when the screen turns
   // a keyboard player keeps their place on the board when it is drawn again
   const focused = document.activeElement;
   const place = focused && $("board").contains(focused) && focused.dataset.row !== undefined
@@ -171,19 +290,52 @@ function draw(extra = {}) {
     const again = $("board").querySelector(place);
     if (again) again.focus();
   }
+  showSequenceWords(view);
   $("state-text").textContent = game.state;
   $("target-text").textContent = game.target;
   $("made").textContent = game.made;
 }
 
+function showSequenceWords(view) {
+  // the optimal sequence in words, under the board (the board numbers it)
+  const words = $("sequence-words");
+  const steps = view.sequence || [];
+  words.hidden = !steps.length;
+  if (!steps.length) return;
+  $("sequence-count").textContent = `The ${steps.length} ${unitWord(steps.length)} in words`;
+  const list = $("sequence-list");
+  list.innerHTML = "";
+  steps.forEach((move, index) => {
+    const item = document.createElement("li");
+    item.textContent = game.renderer.describe(move.label,
+                                              index ? steps[index - 1].state : view.state);
+    list.appendChild(item);
+  });
+}
+
+function showHinted() {
+  // the hinted piece is on the screen (a phone shows part of a tall board): its last
+  // cell, then its first
+  const marked = [...$("board").querySelectorAll(".hinted")];
+  for (const element of [marked[marked.length - 1], marked[0]]) {
+    if (element) element.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+}
+
 function showPar() {
   const par = $("par");
-  if (game.par === null || game.par === undefined) {
+  if (standalone()) {
+    par.textContent = "";
+  } else if (game.par === null || game.par === undefined) {
     par.textContent = game.view && game.view.answered_by !== "none"
       ? "This position can never reach the target." : "";
   } else {
     par.textContent = `Par: this game needs ${game.par} ${unitWord(game.par)}.`;
   }
+}
+
+function seconds(value) {
+  return value < 0.95 ? `${Math.max(0.1, value).toFixed(1)} s` : `${Math.round(value)} s`;
 }
 
 function describeView(view) {
@@ -193,8 +345,9 @@ function describeView(view) {
             game.par !== null && game.made === game.par ? "success" : ""];
   }
   const hintsFrom = approximating()
-    ? `hints come from ${game.info.approximation} (instant, not always optimal)`
-    : "hints search (a few seconds each)";
+    ? `hints come from ${game.info.approximation}, instant but not always optimal`
+    : "hints come from an exact search" + (game.searchSeconds === null ? ""
+      : `, about ${seconds(game.searchSeconds)} each`);
   if (view.answered_by === "none") {
     return [view.buildable ? `No table for this target yet: ${hintsFrom}; build the `
             + "table below for instant exact hints." : view.detail, ""];
@@ -203,29 +356,45 @@ function describeView(view) {
   const searched = view.answered_by === "search" ? ` (found by search: no table for this `
     + `target yet, ${hintsFrom}${view.buildable ? "; build it (the button above the board) for instant exact hints"
       : ""})` : "";
-  return [`${view.distance} ${unitWord(view.distance)} remain at best${searched}.`, ""];
+  return [`${remain(view.distance)} at best${searched}.`, ""];
+}
+
+function unanswerable() {
+  // a hint, a step or a sequence asked of a position with none: said here, in words
+  if (game.view && game.view.at_target) { say("Already at the target."); return true; }
+  if (game.view && game.view.answered_by !== "none" && game.view.distance === null) {
+    say("This position can never reach the target: Undo, or deal a new game.", "warning");
+    return true;
+  }
+  return false;
 }
 
 // ---- the game's position ------------------------------------------------------------
-async function refresh(generation, { atStart = false } = {}) {
+async function refresh(place, { atStart = false } = {}) {
   const started = performance.now();
   const search = atStart || !game.slowSearch;
-  const view = await api(`/api/play/${game.info.name}/position`, positionParams({ search }));
-  guard(generation);
+  const view = await placeApi(`/api/play/${game.info.name}/position`, positionParams({ search }));
+  placeGuard(place);
+  const took = performance.now() - started;
   // a position answered by a slow search: the next ones are not searched (a player
   // stepping fast would queue searches the server can only run a few at a time)
-  const slow = view.answered_by === "search" && performance.now() - started > 1000;
+  const slow = view.answered_by === "search" && took > SLOW_SEARCH_MS;
   if (atStart) {
     game.slowSearch = slow;
     game.par = view.distance;
+    game.searchSeconds = view.answered_by === "search" ? took / 1000 : null;
+    $("guide").value = view.answered_by === "search" && took <= EXACT_HINTS_MS
+      ? "exact" : "approximate";
   } else if (slow) {
     game.slowSearch = true;
   }
   game.view = view;
+  game.pending = false;
   game.state = view.state; game.context = view.context; game.target = view.target;
   game.shown = { state: game.state, target: game.target, context: game.context,
                  options: game.options, history: [...game.history], made: game.made,
-                 par: game.par, view };
+                 par: game.par, view, searchSeconds: game.searchSeconds,
+                 slowSearch: game.slowSearch, guide: $("guide").value };
   draw();
   showPar();
   $("build").hidden = !view.buildable;
@@ -234,8 +403,8 @@ async function refresh(generation, { atStart = false } = {}) {
   say(text, kind);
   saveUrl();
   if (game.renderer.extra) {
-    game.renderer.extra(view, api).then((text) => {
-      if (generation === game.generation) $("extra").textContent = text || "";
+    game.renderer.extra(view, placeApi).then((text) => {
+      if (place === game.place) $("extra").textContent = text || "";
     }).catch(() => {});
   } else {
     $("extra").textContent = "";
@@ -247,28 +416,35 @@ function standalone() {
   return Boolean(game.renderer && game.renderer.standalone);
 }
 
-async function start(position) {
-  cancel();
+function keep(text) {
+  // a standalone puzzle's work (the discs placed) kept in the URL
+  game.context = text;
+  saveUrl();
+}
+
+async function start(position, place) {
   $("extra").textContent = "";  // the last puzzle's facts are not this one's
   if (standalone()) {
-    Object.assign(game, { state: position.state, target: "", context: "", options: {},
-                          history: [], made: 0, par: null, view: null });
+    Object.assign(game, { state: position.state, target: "", context: position.context || "",
+                          options: {}, history: [], made: 0, par: null, view: null,
+                          pending: false });
     game.renderer.mount($("board"), game, { illegal: (reason) => say(reason, "warning"),
-                                            say }, api);
+                                            say, keep }, api);
     $("state-text").textContent = game.state;
+    showPar();
     say("");
     saveUrl();
+    game.dealt = { ...game.settings };
     return;
   }
-  const generation = game.generation;
   const previous = game.shown;  // the last game the board showed whole
   Object.assign(game, { state: position.state, target: position.target || "",
                         context: position.context || "", options: position.options || {},
-                        history: [], made: 0, par: null, view: null });
+                        history: [], made: 0, par: null, view: null, pending: true });
   $("par").textContent = "";
   say("Working out the par…");
   try {
-    await refresh(generation, { atStart: true });
+    await refresh(place, { atStart: true });
     if (position.resume) {
       Object.assign(game, { history: position.resume.history, made: position.resume.made,
                             par: position.resume.par });
@@ -276,34 +452,48 @@ async function start(position) {
       showPar();
       saveUrl();
     }
+    game.dealt = { ...game.settings };
   } catch (error) {
     // a game the server refuses (a bad custom target): the one on the board stands
-    if (!(error instanceof Cancelled) && generation === game.generation && previous) {
-      Object.assign(game, previous, { history: [...previous.history] });
+    if (!(error instanceof Cancelled) && place === game.place && previous) {
+      Object.assign(game, previous, { history: [...previous.history], pending: false });
+      $("guide").value = previous.guide;
       draw();
       showPar();
+      restoreSettings();
       saveUrl();
     }
     throw error;
   }
 }
 
-async function playerMove(move) {
-  cancel();
-  try { await makeMove(move, game.generation); } catch (error) { failed(error); }
+function playerMove(move) {
+  if (!move || move.state === undefined) return;  // no move of an answered position
+  if (!game.replaying) cancel();
+  makeMove(move).catch(failed);
 }
 
-async function makeMove(move, generation) {
+function makeMove(move) {
   game.history.push([game.state, game.context, game.made]);
   game.state = move.state; game.context = move.context; game.made += 1;
-  draw();
-  saveUrl();  // at once: a reload before the server answers keeps this move
-  await refresh(generation);
+  return replace(async (place) => {
+    game.pending = true;
+    draw();
+    saveUrl();  // at once: a reload before the server answers keeps this move
+    await refresh(place);
+  });
 }
 
 async function optimalPath(generation) {
   const guide = approximating() ? "approximate" : "exact";
-  const found = await api(`/api/play/${game.info.name}/path`, positionParams({ guide }));
+  let found;
+  try {
+    found = await api(`/api/play/${game.info.name}/path`, positionParams({ guide }));
+  } catch (error) {
+    // the server's words for a position that can never reach the target quote its code
+    if (error.status === 422) throw new Error("This position can never reach the target.");
+    throw error;
+  }
   guard(generation);
   return found;
 }
@@ -315,21 +505,27 @@ function fromWhat(found) {
 async function hint() {
   cancel();
   const generation = game.generation;
+  await ready(generation);
+  if (unanswerable()) return;
   say("Looking up the best move…");
   const found = await optimalPath(generation);
   if (!found.moves.length) { say("Already at the target."); return; }
   const first = found.moves[0];
   draw({ hint: first });
-  say(`Hint${fromWhat(found)}: ${game.renderer.describe(first.label)}; ${found.length} `
-      + `${unitWord(found.length)} ${found.optimal ? "remain" : "by this route"}.`);
+  say(`Hint${fromWhat(found)}: ${game.renderer.describe(first.label, game.state)}; `
+      + (found.optimal ? `${remain(found.length)}.`
+        : `${found.length} ${unitWord(found.length)} by this route.`));
+  showHinted();  // once the words above the board are written: they may push it down
 }
 
 async function step() {
   cancel();
   const generation = game.generation;
+  await ready(generation);
+  if (unanswerable()) return;
   const found = await optimalPath(generation);
   if (!found.moves.length) { say("Already at the target."); return; }
-  await makeMove(found.moves[0], generation);
+  await makeMove(found.moves[0]);
 }
 
 async function solve() {
@@ -338,12 +534,17 @@ async function solve() {
   game.solving = true;
   showSolving();
   try {
+    await ready(generation);
+    if (game.view && game.view.at_target) return;  // its status says so already
+    if (unanswerable()) return;
     const found = await optimalPath(generation);
     for (const move of found.moves) {
       draw({ hint: move });
+      showHinted();
       await sleep(SOLVE_DELAY_MS);
       guard(generation);
-      await makeMove(move, generation);
+      await makeMove(move);
+      guard(generation);
     }
   } finally {
     if (generation === game.generation) { game.solving = false; showSolving(); }
@@ -353,52 +554,101 @@ async function solve() {
 async function showValues() {
   cancel();
   const generation = game.generation;
+  await ready(generation);
   say("Valuing every move…");
   const view = await api(`/api/play/${game.info.name}/position`,
                          positionParams({ values: true, search: true }));
   guard(generation);
   const values = new Map(view.moves.map((move) => [moveKey(move), move.distance]));
-  draw({ values });
-  say(view.distance === null ? "No move leads to the target."
-      : `Moves marked ✓ keep the optimum (${view.distance} ${unitWord(view.distance)}); `
-        + "the others cost more.");
+  draw({ values, distance: view.distance });
+  if (view.at_target) {
+    say("At the target: every move leads away from it (each is marked with the "
+        + `${game.info.unit} back).`);
+  } else if (view.distance === null) {
+    say("No move leads to the target.");
+  } else {
+    say(`Moves marked ✓ keep the optimum of ${view.distance} ${unitWord(view.distance)} `
+        + `(${view.distance - 1} after the move); the others cost more.`);
+  }
 }
 
 async function showSequence() {
   cancel();
   const generation = game.generation;
+  await ready(generation);
+  if (unanswerable()) return;
   const found = await optimalPath(generation);
   draw({ sequence: found.moves });
   const which = found.optimal ? "An optimal sequence" : `A sequence${fromWhat(found)}`;
-  say(found.length ? `${which}, numbered: ${found.moves.map((m, i) => `${i + 1}. `
-      + game.renderer.describe(m.label)).join("; ")}.` : "Already at the target.");
+  say(found.length ? `${which} of ${found.length} ${unitWord(found.length)}, numbered on `
+      + "the board and listed under it." : "Already at the target.");
 }
 
 function undo() {
   cancel();
+  game.taps = [];
   const previous = game.history.pop();
   if (!previous) { say("Nothing to undo."); return; }
   [game.state, game.context, game.made] = previous;
   // drawn at once, as a move is: the position's answer may take a search
-  draw();
-  refresh(game.generation).catch(failed);
+  replace(async (place) => {
+    game.pending = true;
+    draw();
+    saveUrl();
+    await refresh(place);
+  }).catch(failed);
 }
 
-async function newGame() {
+function newGame() {
   cancel();
-  game.pushNext = true;  // Back returns to the game before
-  const generation = game.generation;
+  return deal();
+}
+
+function deal() {
+  // the game the settings ask for, dealt (a search, for some puzzles) while the one on the
+  // board stands: Stop, another deal or another puzzle abandons it
   readSettings();
-  $("par").textContent = "";
-  say("Dealing…");
-  let fresh;
-  try {
-    fresh = await game.renderer.newGame(game.settings, api);
-  } finally {
-    if (generation === game.generation) showPar();  // a refused deal: the game stands
-  }
-  guard(generation);
-  await start(fresh);
+  game.taps = [];
+  return replace(async (place) => {
+    game.dealing = true;
+    showSolving();
+    $("par").textContent = "";
+    const began = performance.now();
+    say("Dealing…");
+    const ticking = setInterval(() => {
+      const waited = Math.round((performance.now() - began) / 1000);
+      if (place === game.place) say(`Dealing… ${waited} s`);
+    }, 1000);
+    let fresh;
+    try {
+      fresh = await game.renderer.newGame({ ...game.settings }, placeApi);
+    } catch (error) {
+      if (place === game.place && !(error instanceof Cancelled) && game.shown) {
+        refused();
+        throw new Error(`${error.message} The game on the board stands.`);
+      }
+      throw error;
+    } finally {
+      clearInterval(ticking);
+      if (place === game.place) { game.dealing = false; showSolving(); }
+    }
+    placeGuard(place);
+    await start(fresh, place);
+  });
+}
+
+function refused() {
+  // a deal refused or abandoned: the board's game stands, and so do its settings and par
+  restoreSettings();
+  showPar();
+}
+
+function stop() {
+  cancel();
+  if (!game.dealing) { say("Stopped."); return; }
+  replace(async () => {}).catch(() => {});  // the deal is abandoned
+  refused();
+  say("Stopped: the game on the board stands.");
 }
 
 async function buildTable() {
@@ -436,7 +686,8 @@ async function buildTable() {
   if (game.target !== target) return;
   cancel();
   game.slowSearch = false;
-  await refresh(game.generation, { atStart: game.made === 0 });
+  const fromStart = game.made === 0;
+  await replace((place) => refresh(place, { atStart: fromStart }));
 }
 
 // ---- settings and puzzles -----------------------------------------------------------
@@ -445,6 +696,24 @@ function readSettings() {
     const input = $("setting-" + field.name);
     if (input) game.settings[field.name] = input.value;
   }
+}
+
+function settingsChanged() {
+  return game.renderer.settings().some((field) => {
+    const input = $("setting-" + field.name);
+    return input && input.value !== String(game.settings[field.name] ?? "");
+  });
+}
+
+function restoreSettings() {
+  // the settings of the game on the board, shown again after a game refused; a text typed
+  // stays, to be mended (the next action deals it again)
+  game.settings = { ...game.dealt };
+  for (const [name, value] of Object.entries(game.settings)) {
+    const input = $("setting-" + name);
+    if (input && input.type !== "text") input.value = value;
+  }
+  showApplicableSettings();
 }
 
 function drawSettings(initial) {
@@ -467,12 +736,17 @@ function drawSettings(initial) {
       input.type = field.type || "text";
       if (field.min !== undefined) input.min = field.min;
       if (field.max !== undefined) input.max = field.max;
+      if (field.size !== undefined) input.size = field.size;
       if (field.placeholder) input.placeholder = field.placeholder;
       input.value = initial[field.name] ?? (field.value ?? "");
     }
     input.id = "setting-" + field.name;
     input.name = field.name;
-    input.onchange = () => { showApplicableSettings(); newGame().catch(failed); };
+    input.onchange = () => {
+      showApplicableSettings();
+      game.pushNext = true;  // Back returns to the game before
+      newGame().catch(failed);
+    };
     if (field.shownWhen) label.dataset.shownWhen = JSON.stringify(field.shownWhen);
     label.appendChild(input);
     form.appendChild(label);
@@ -490,6 +764,22 @@ function showApplicableSettings() {
   }
 }
 
+function showChosen(name) {
+  // on a phone the list scrolls sideways: the chosen puzzle is shown in it (scrolled by
+  // hand: scrollIntoView would scroll the page too)
+  const list = $("puzzles");
+  for (const button of list.querySelectorAll("button")) {
+    const chosen = button.dataset.puzzle === name;
+    button.setAttribute("aria-pressed", String(chosen));
+    if (!chosen || list.scrollWidth <= list.clientWidth) continue;
+    const left = button.offsetLeft - list.offsetLeft;
+    if (left < list.scrollLeft) list.scrollLeft = left;
+    else if (left + button.offsetWidth > list.scrollLeft + list.clientWidth) {
+      list.scrollLeft = left + button.offsetWidth - list.clientWidth;
+    }
+  }
+}
+
 async function choosePuzzle(name, shared = null) {
   cancel();
   $("par").textContent = "";
@@ -498,25 +788,23 @@ async function choosePuzzle(name, shared = null) {
   game.info = info;
   game.renderer = await import(info.renderer);
   game.shown = null;  // no game of another puzzle to fall back on
+  Object.assign(game, { par: null, view: null, pending: false, taps: [], dealt: {} });
   $("build-status").textContent = "";
   $("build-progress").hidden = true;
   $("build").disabled = false;
   const guide = $("guide");
   guide.innerHTML = "";
   if (info.approximation) {
-    for (const [value, text] of [["approximate", `${info.approximation} (instant)`],
-                                 ["exact", "exact search: seconds each"]]) {
+    for (const [value, text] of [["exact", "exact search"],
+                                 ["approximate", info.approximation]]) {
       const option = document.createElement("option");
       option.value = value; option.textContent = text;
       guide.appendChild(option);
     }
   }
   $("guide-box").hidden = true;
-  for (const button of document.querySelectorAll("#puzzles button")) {
-    button.setAttribute("aria-pressed", String(button.dataset.puzzle === name));
-    // on a phone the list scrolls sideways: the chosen puzzle is shown in it
-    if (button.dataset.puzzle === name) button.scrollIntoView({ block: "nearest", inline: "nearest" });
-  }
+  $("sequence-words").hidden = true;
+  showChosen(name);
   $("game-title").textContent = game.renderer.title;
   $("game-rules").textContent = game.renderer.rules;
   const charts = $("chart-list");
@@ -532,8 +820,8 @@ async function choosePuzzle(name, shared = null) {
   game.settings = {};
   for (const element of document.querySelectorAll(".walk-only")) element.hidden = standalone();
   drawSettings(shared ? shared.settings : {});
-  if (shared && shared.state) await start(shared);
-  else await newGame();
+  if (shared && shared.state) await replace((place) => start(shared, place));
+  else await deal();
 }
 
 function arrowKeys(event) {
@@ -575,7 +863,7 @@ function shortcut(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement?.tagName)) return;
   const button = SHORTCUTS[event.key] && $(SHORTCUTS[event.key]);
-  if (button && !button.disabled) { button.click(); event.preventDefault(); }
+  if (button && !button.disabled && !button.hidden) { button.click(); event.preventDefault(); }
 }
 
 function wire(id, action) {
@@ -594,18 +882,26 @@ async function main() {
     button.onclick = () => { game.pushNext = true; choosePuzzle(info.name).catch(failed); };
     list.appendChild(button);
   }
-  wire("new", newGame); wire("hint", hint); wire("step", step); wire("solve", solve);
+  wire("new", () => { game.pushNext = true; return newGame(); });
+  wire("hint", hint); wire("step", step); wire("solve", solve);
   wire("values", showValues); wire("sequence", showSequence); wire("build", buildTable);
-  $("stop").onclick = () => { cancel(); say("Stopped."); };
+  $("stop").onclick = stop;
   $("undo").onclick = undo;
   $("guide").onchange = () => { cancel(); if (game.view) say(describeView(game.view)[0]); };
   $("board").addEventListener("keydown", arrowKeys);
+  $("board").addEventListener("click", holdTaps, true);
   keepBoardFocus();
   $("skip").onclick = () => {
     const first = $("board").querySelector("[data-row]");
     if (first) first.focus();
   };
   document.addEventListener("keydown", shortcut);
+  let turning = null;
+  window.addEventListener("resize", () => {
+    // a phone turned: the board is drawn again to the new width, with its marks
+    clearTimeout(turning);
+    turning = setTimeout(() => { if (game.view && !standalone()) draw(game.marks); }, 150);
+  });
   showSolving();
   // Back and Forward, or a shared link pasted into this tab: play the game it holds
   window.addEventListener("popstate", () => openShared().catch(failed));

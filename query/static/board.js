@@ -12,12 +12,30 @@ export function textOn(background) {
   return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? "#000000" : "#ffffff";
 }
 
-export function grid(board, columns, size = 56) {
+// the least width and height of anything a player taps: a finger's size
+export const TAP = 44;
+
+export function boardWidth(board) {
+  // the width a board's pieces may fill: a phone's screen less the margins (the board
+  // never scrolls sideways)
+  const style = getComputedStyle(board);
+  return board.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+}
+
+export function fitted(board, count, { largest = 56, gap = 6 } = {}) {
+  // the size of ``count`` cells side by side that fills at most the board's width, never
+  // under a finger's size
+  const room = Math.floor((boardWidth(board) - gap * (count - 1)) / count);
+  return Math.max(TAP, Math.min(largest, room));
+}
+
+export function grid(board, columns, size = 56, gap = 6) {
   board.innerHTML = "";
   const area = document.createElement("div");
   area.className = "grid";
   area.setAttribute("role", "group");
   area.style.gridTemplateColumns = `repeat(${columns}, ${size}px)`;
+  area.style.gap = `${gap}px`;
   board.appendChild(area);
   return area;
 }
@@ -50,7 +68,7 @@ export function stacks(board, className) {
 
 export function stack({ col, className, selected, height, name }) {
   // one place pieces stack in from the bottom (a tube, a peg): a focusable button with its
-  // name at the foot; add the pieces with piece()
+  // name at the foot; add the pieces with piece(), the bottom one first
   const element = document.createElement("button");
   element.type = "button";
   element.className = className + (selected ? " selected" : "");
@@ -84,6 +102,15 @@ export function badge(element, text, kind) {
 
 export const moveKey = (move) => `${move.state}\n${move.context}`;
 
+export function keepsOptimum(view, after) {
+  // a move keeps the optimum when it leaves one move fewer than the position needs; at
+  // the target none does (every move leads away); without the position's distance, the
+  // best of the moves valued
+  if (after === null || after === undefined) return false;
+  if (typeof view.distance === "number") return after === view.distance - 1;
+  return after === Math.min(...[...view.values.values()].filter((v) => v !== null));
+}
+
 export function decorate(element, view, belongs, { badges = true } = {}) {
   // the shell's marks on an element: belongs(move) says whether a move (one of view.moves,
   // the hinted move, a step of the optimal sequence) is this element's.  An element with
@@ -101,8 +128,7 @@ export function decorate(element, view, belongs, { badges = true } = {}) {
   if (mine.length) {
     const reached = mine.map((move) => view.values.get(moveKey(move))).filter((v) => v !== null);
     const after = reached.length ? Math.min(...reached) : null;
-    const best = Math.min(...[...view.values.values()].filter((v) => v !== null));
-    const keeps = after !== null && after === best;
+    const keeps = keepsOptimum(view, after);
     if (badges) {
       badge(element, after === null ? "✗ never" : `${keeps ? "✓" : "✗"} ${after}`,
             keeps ? "good" : "bad");
