@@ -24,9 +24,11 @@ verify` then work on the table as on any other.
 
 from __future__ import annotations
 
+import weakref
 from abc import abstractmethod
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -173,8 +175,9 @@ class KeyedPuzzle(WalkablePuzzle):
                                 None if given is not None else kernel.goal,
                                 kernel.predecessors, kernel.parameters, self.wide,
                                 self.shards, key_words=self.key_words)
-        return SparseSearch(starts, _PlainMoves(self, variant, forward=True), 0, targets,
-                            None if given is not None else _PlainGoal(self, variant),
+        moves = _PlainMoves(self, variant, forward=True)
+        return SparseSearch(starts, moves, 0, targets,
+                            None if given is not None else _PlainGoal(self, variant, moves),
                             _PlainMoves(self, variant, forward=False), (), self.wide,
                             self.shards, key_words=self.key_words)
 
@@ -222,35 +225,89 @@ class KeyedPuzzle(WalkablePuzzle):
         return f"{self.format(variant, start)} can never reach {self.goal_word}"
 
 
+REMEMBERED = 1 << 18
+"""Positions a plain-Python expansion remembers with their keys, beyond which it forgets
+them all and starts again (a bound on its memory: a search needs none of them)."""
+
+
 class _PlainMoves:
     """A keyed puzzle's plain-Python moves on keys (or its moves undone), as the sparse
-    search calls them: key in, keys out."""
+    search calls them: key in, keys out, or a batch at a time (``expander``)."""
 
     def __init__(self, puzzle: KeyedPuzzle, variant: Any, forward: bool):
         self.puzzle, self.variant, self.forward = puzzle, variant, forward
+        self.remembered: Callable[[], dict[int, Hashable] | None] = lambda: None
+        """The positions by key that the expansion under way remembers (a weak
+        reference: they go with it)."""
 
     def __call__(self, key: int) -> list[int]:
+        return [self.puzzle._key(self.variant, p)
+                for p in self._after(self.puzzle.decode(self.variant, key))]
+
+    def _after(self, position: Hashable) -> list[Hashable]:
         puzzle, variant = self.puzzle, self.variant
-        position = puzzle.decode(variant, key)
         if not self.forward:
             before = puzzle.unmoves(variant, position)
             if before is not None:
-                return [puzzle._key(variant, p) for p in before]
-        return [puzzle._key(variant, move.state) for move in puzzle.moves(variant, position)]
+                return list(before)
+        return [move.state for move in puzzle.moves(variant, position)]
+
+    def expander(self) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """The moves of a batch of keys: each one's count of successors, and their keys
+        (``builder.sparse.plain_expander``).  It remembers the positions it met with
+        their keys: a level's keys are successors found the level before, so their
+        positions need no ``decode``, and a position met again needs no ``encode``."""
+        puzzle, variant, after = self.puzzle, self.variant, self._after
+        key_of: dict[Hashable, int] = {}
+        position_of = _Positions()
+        self.remembered = weakref.ref(position_of)
+
+        def expand(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            positions = [position_of[key] if key in position_of
+                         else puzzle.decode(variant, key) for key in ints_of(keys)]
+            if len(key_of) > REMEMBERED:
+                key_of.clear()
+                position_of.clear()
+            found = [after(position) for position in positions]
+            successors = list(chain.from_iterable(found))
+            known = list(map(key_of.get, successors))
+            if None in known:
+                for at, key in enumerate(known):
+                    if key is None:
+                        position = successors[at]
+                        key = key_of.get(position)
+                        if key is None:
+                            key = key_of[position] = puzzle._key(variant, position)
+                            position_of[key] = position
+                        known[at] = key
+            return (np.fromiter(map(len, found), np.int64, len(found)),
+                    keys_of(known, puzzle.key_words))
+
+        return expand
 
     def __repr__(self) -> str:  # what a resumed build compares: the same rules
         return (f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} "
                 f"{'moves' if self.forward else 'moves undone'}")
 
 
+class _Positions(dict):
+    """Positions by key (a dict that can be referenced weakly)."""
+
+
 class _PlainGoal:
-    def __init__(self, puzzle: KeyedPuzzle, variant: Any):
-        self.puzzle, self.variant = puzzle, variant
+    """The goal test on keys: of the positions the moves' expansion remembers where it
+    still runs, else of each key decoded."""
+
+    def __init__(self, puzzle: KeyedPuzzle, variant: Any, moves: _PlainMoves):
+        self.puzzle, self.variant, self.moves = puzzle, variant, moves
 
     def __call__(self, keys: np.ndarray, parameters: tuple) -> np.ndarray:
+        puzzle, variant = self.puzzle, self.variant
+        known = self.moves.remembered() or {}
         # two-word keys come as rows of high and low word
-        return np.array([self.puzzle.is_goal(self.variant, self.puzzle.decode(self.variant, k))
-                         for k in ints_of(sortable(keys))], dtype=bool)
+        return np.array([puzzle.is_goal(variant, known[key] if key in known
+                                        else puzzle.decode(variant, key))
+                         for key in ints_of(sortable(keys))], dtype=bool)
 
     def __repr__(self) -> str:
         return f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} goal"
