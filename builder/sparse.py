@@ -73,8 +73,8 @@ NEVER_WIDE = 65535
 EXPAND_BLOCK = 1 << 20
 """Frontier keys expanded at once (the successors of a block are held in memory)."""
 PLAIN_BLOCK = 1 << 13
-"""Frontier keys a plain-Python expansion takes at once: their moves are Python objects,
-far larger than keys."""
+"""Frontier keys a plain-Python expansion takes at once (their successors' keys are
+Python integers until the block is done)."""
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 

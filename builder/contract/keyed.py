@@ -28,7 +28,7 @@ import weakref
 from abc import abstractmethod
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import repeat
 from typing import Any, ClassVar
 
 import numpy as np
@@ -226,8 +226,42 @@ class KeyedPuzzle(WalkablePuzzle):
 
 
 REMEMBERED = 1 << 18
-"""Positions a plain-Python expansion remembers with their keys, beyond which it forgets
-them all and starts again (a bound on its memory: a search needs none of them)."""
+"""Positions a plain-Python expansion remembers with their keys in each of its two
+generations (a bound on its memory: a search needs none of them)."""
+
+
+class _Remembered:
+    """Positions met lately with their keys, both ways, in two generations: when the
+    newer passes ``REMEMBERED`` positions it becomes the older, and the older is
+    forgotten.  A position forgotten is only encoded or decoded again."""
+
+    def __init__(self):
+        self.key_of: dict[Hashable, int] = {}
+        self.position_of: dict[int, Hashable] = {}
+        self.older_key_of: dict[Hashable, int] = {}
+        self.older_position_of: dict[int, Hashable] = {}
+
+    def positions(self, keys: list[int], decode: Callable[[int], Hashable]) -> list:
+        newer, older = self.position_of, self.older_position_of
+        return [newer[key] if key in newer else older[key] if key in older else decode(key)
+                for key in keys]
+
+    def keys(self, positions: list, encode: Callable[[Hashable], int]) -> list[int]:
+        key_of, position_of, older = self.key_of, self.position_of, self.older_key_of
+        keys = []
+        for position in positions:
+            key = key_of.get(position)
+            if key is None:
+                key = older.get(position)
+                key = key_of[position] = encode(position) if key is None else key
+                position_of[key] = position
+            keys.append(key)
+        return keys
+
+    def age(self) -> None:
+        if len(self.key_of) > REMEMBERED:
+            self.older_key_of, self.older_position_of = self.key_of, self.position_of
+            self.key_of, self.position_of = {}, {}
 
 
 class _PlainMoves:
@@ -236,9 +270,9 @@ class _PlainMoves:
 
     def __init__(self, puzzle: KeyedPuzzle, variant: Any, forward: bool):
         self.puzzle, self.variant, self.forward = puzzle, variant, forward
-        self.remembered: Callable[[], dict[int, Hashable] | None] = lambda: None
-        """The positions by key that the expansion under way remembers (a weak
-        reference: they go with it)."""
+        self.remembered: Callable[[], _Remembered | None] = lambda: None
+        """What the expansion under way remembers (a weak reference: it goes with the
+        expansion)."""
 
     def __call__(self, key: int) -> list[int]:
         return [self.puzzle._key(self.variant, p)
@@ -258,40 +292,37 @@ class _PlainMoves:
         their keys: a level's keys are successors found the level before, so their
         positions need no ``decode``, and a position met again needs no ``encode``."""
         puzzle, variant, after = self.puzzle, self.variant, self._after
-        key_of: dict[Hashable, int] = {}
-        position_of = _Positions()
-        self.remembered = weakref.ref(position_of)
+        remembered = _Remembered()
+        self.remembered = weakref.ref(remembered)
+
+        def decode(key: int) -> Hashable:
+            return puzzle.decode(variant, key)
+
+        def encode(position: Hashable) -> int:
+            return puzzle._key(variant, position)
 
         def expand(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            positions = [position_of[key] if key in position_of
-                         else puzzle.decode(variant, key) for key in ints_of(keys)]
-            if len(key_of) > REMEMBERED:
-                key_of.clear()
-                position_of.clear()
-            found = [after(position) for position in positions]
-            successors = list(chain.from_iterable(found))
-            known = list(map(key_of.get, successors))
-            if None in known:
-                for at, key in enumerate(known):
-                    if key is None:
-                        position = successors[at]
-                        key = key_of.get(position)
-                        if key is None:
-                            key = key_of[position] = puzzle._key(variant, position)
-                            position_of[key] = position
-                        known[at] = key
-            return (np.fromiter(map(len, found), np.int64, len(found)),
-                    keys_of(known, puzzle.key_words))
+            positions = remembered.positions(ints_of(keys), decode)
+            remembered.age()
+            key_of = remembered.key_of
+            counts, successors = [], []
+            for position in positions:
+                # each position's successors made keys at once, so that they die
+                # young: held for a whole batch, they lived long enough for Python's
+                # collector to walk them over and over
+                found = after(position)
+                known = list(map(key_of.get, found, repeat(-1)))
+                if -1 in known:
+                    known = remembered.keys(found, encode)
+                counts.append(len(known))
+                successors += known
+            return np.array(counts, np.int64), keys_of(successors, puzzle.key_words)
 
         return expand
 
     def __repr__(self) -> str:  # what a resumed build compares: the same rules
         return (f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} "
                 f"{'moves' if self.forward else 'moves undone'}")
-
-
-class _Positions(dict):
-    """Positions by key (a dict that can be referenced weakly)."""
 
 
 class _PlainGoal:
@@ -303,11 +334,12 @@ class _PlainGoal:
 
     def __call__(self, keys: np.ndarray, parameters: tuple) -> np.ndarray:
         puzzle, variant = self.puzzle, self.variant
-        known = self.moves.remembered() or {}
+        remembered = self.moves.remembered() or _Remembered()
         # two-word keys come as rows of high and low word
-        return np.array([puzzle.is_goal(variant, known[key] if key in known
-                                        else puzzle.decode(variant, key))
-                         for key in ints_of(sortable(keys))], dtype=bool)
+        positions = remembered.positions(ints_of(sortable(keys)),
+                                         lambda key: puzzle.decode(variant, key))
+        return np.array([puzzle.is_goal(variant, position) for position in positions],
+                        dtype=bool)
 
     def __repr__(self) -> str:
         return f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} goal"
