@@ -10,7 +10,7 @@ in this process, on two components:
 The baseline finds what the table holds: every position reachable from the start (a
 forward search), then each one's fewest moves to the goal (a search back from the goal
 positions over the same moves, which undo themselves).  Both must find the same positions
-and distances.  Each side's time is the least of three runs.
+and distances.  Each side's time is the least of five runs, the two taking turns.
 
     .venv/bin/python bench/plain_start.py     # prints the rows, merges them into bench.json
 """
@@ -39,7 +39,7 @@ CARD = "BBoKMxDDDKMoIAALooIoJLEEooJFFNoGGoxN"
 WARM_UP = "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM"
 """The database's hardest card (2,332 positions): run once first, for numpy's lazy
 imports."""
-RUNS = 3
+RUNS = 5
 
 
 class RushHour(KeyedPuzzle):
@@ -144,18 +144,22 @@ def plain_build(puzzle: KeyedPuzzle, variant) -> tuple:
         return sparse_search(search, Path(folder))
 
 
-def least_time(function, *args) -> tuple[float, object]:
-    times, made = [], None
+def least_times(*runs) -> list[tuple[float, object]]:
+    """Each of ``runs`` (a function and its arguments) run ``RUNS`` times, turn about (a
+    load on a shared machine then weighs on both alike): its least time and its result."""
+    times: list[list[float]] = [[] for _ in runs]
+    made: list[object] = [None] * len(runs)
     for _ in range(RUNS):
-        started = time.perf_counter()
-        made = function(*args)
-        times.append(time.perf_counter() - started)
-    return min(times), made
+        for at, (function, *args) in enumerate(runs):
+            started = time.perf_counter()
+            made[at] = function(*args)
+            times[at].append(time.perf_counter() - started)
+    return [(min(spent), result) for spent, result in zip(times, made)]
 
 
 def bench_component(rows, name: str, puzzle: KeyedPuzzle, variant, what: str) -> None:
-    baseline, expected = least_time(dict_bfs, puzzle, variant)
-    product, (keys, distance) = least_time(plain_build, puzzle, variant)
+    (baseline, expected), (product, (keys, distance)) = least_times(
+        (dict_bfs, puzzle, variant), (plain_build, puzzle, variant))
     found = {puzzle.decode(variant, key): int(d)
              for key, d in zip(keys.tolist(), distance.tolist())}
     same = found == expected
@@ -169,7 +173,7 @@ def bench_component(rows, name: str, puzzle: KeyedPuzzle, variant, what: str) ->
                     f"goal; the engine's plain-Python build (1 shard, in memory: "
                     f"{len(keys) / product:,.0f} positions/s) against a dict BFS over the "
                     f"same moves (forward, then back from the goals); least of {RUNS} "
-                    f"runs each; same positions and distances: {same}"))
+                    f"runs each, taking turns; same positions and distances: {same}"))
 
 
 def bench_rush_hour(rows) -> None:
