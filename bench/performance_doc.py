@@ -48,6 +48,9 @@ GROUPS = (
           "Klotski, the cube and peg solitaire: in a process and on Dask"),
     Group("Hardest positions and levels", ("levels_",), ("bench/levels.py",),
           "`query hardest`, `query random NAME --distance D` and the API's calls"),
+    Group("The plain-Python start", ("plain_start_",), ("bench/plain_start.py",),
+          "a keyed plug-in's table built from its plain-Python moves (no kernel) against a "
+          "dict BFS over the same moves, on a Rush Hour card and on Klotski"),
     Group("Verifying", ("verify_",), ("bench/verify.py",),
           "`builder verify`'s recurrence pass over every entry, and the whole data directory"),
 )

@@ -29,7 +29,14 @@ the same bytes whatever the executor or the number of shards.
 Moves are either a numba function (compiled, cached; the same type as
 ``BreadthFirstSearch.neighbours``: ``(key, parameters, out) -> count``) or, for a plug-in
 that gives only plain-Python rules, a Python callable from a key to its successors' keys
-(the *plain-Python start*: the same table, slower, in this process only).  Names no puzzle.
+(the *plain-Python start*: the same table, slower, in this process only).  Such a callable
+may offer ``expander()``: a function from a batch of keys to each one's count of
+successors and their keys, which may remember the positions it met from one batch to the
+next (``plain_expander``).  A plain search in one shard with no memory bound is held in
+memory (``plain_search``): each position's moves are asked for once, the successors'
+keys made distinct and checked against those seen by numpy, and the distances found
+backwards over the moves so recorded, with no second pass through the plug-in's rules.
+Names no puzzle.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
@@ -65,6 +72,9 @@ NEVER_NARROW = 255
 NEVER_WIDE = 65535
 EXPAND_BLOCK = 1 << 20
 """Frontier keys expanded at once (the successors of a block are held in memory)."""
+PLAIN_BLOCK = 1 << 13
+"""Frontier keys a plain-Python expansion takes at once (their successors' keys are
+Python integers until the block is done)."""
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -100,9 +110,10 @@ def successors_of(frontier: np.ndarray, moves, most: int, parameters: tuple[int,
     words = words_in(frontier)
     if len(frontier) == 0:
         return empty_keys(words)
-    if not isinstance(moves, str):  # the plain-Python start: a callable on one key
-        found = [other for key in ints_of(frontier) for other in moves(key)]
-        return distinct(keys_of(found, words))
+    if not isinstance(moves, str):  # the plain-Python start
+        expand = plain_expander(moves)
+        return distinct(np.concatenate([expand(frontier[i:i + PLAIN_BLOCK])[1]
+                                        for i in range(0, len(frontier), PLAIN_BLOCK)]))
     from builder.kernels.graph_bfs import successors, successors_wide  # compiled on import
 
     kernel = resolved(moves)
@@ -116,6 +127,22 @@ def successors_of(frontier: np.ndarray, moves, most: int, parameters: tuple[int,
                                  np.int64(most)))
              for i in range(0, len(frontier), EXPAND_BLOCK)]
     return parts[0] if len(parts) == 1 else distinct(np.concatenate(parts))
+
+
+def plain_expander(moves) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The expansion of plain-Python ``moves`` by batches: from keys, each one's count of
+    successors (int64) and all their keys, key after key.  The callable's own
+    ``expander()`` where it has one; else one call per key."""
+    made = getattr(moves, "expander", None)
+    if made is not None:
+        return made()
+
+    def expand(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        found = [list(moves(key)) for key in ints_of(keys)]
+        return (np.array([len(after) for after in found], np.int64),
+                keys_of([other for after in found for other in after], words_in(keys)))
+
+    return expand
 
 
 # ---- the shards' files ------------------------------------------------------------------
@@ -297,8 +324,7 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
         if run.record["counts"][str(level)]["found"] == 0:  # the level's frontier
             return level
         if level >= deepest:
-            raise ValueError(f"the search goes deeper than {deepest} levels: too deep for "
-                             "its table (declare the search wide)")
+            raise too_deep(deepest)
         if bar is not None:
             bar.set_postfix_str(f"level {level + 1}, {shards} shards", refresh=False)
         if inbox is None:  # the first level of a run (or one a shard declined to expand)
@@ -334,6 +360,11 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
         run.finish(level, {"found": found})
         if bar is not None:
             bar.update(found)
+
+
+def too_deep(deepest: int) -> ValueError:
+    return ValueError(f"the search goes deeper than {deepest} levels: too deep for its table "
+                      "(declare the search wide)")
 
 
 def _inbox(sends: Iterable[list[Sent]]) -> dict[int, list[Sent]]:
@@ -400,8 +431,11 @@ def _levels(folder: Path, count: int, words: int
 def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: bool = False,
                   label: str = "sparse") -> tuple[np.ndarray, np.ndarray]:
     """The table's arrays for ``search``: every position's key (ascending) and its
-    distance to the targets, built in ``folder`` (resumable; removed by the caller)."""
+    distance to the targets, built in ``folder`` (resumable; removed by the caller), or in
+    memory for plain-Python moves in one shard with no memory bound (``plain_search``)."""
     plain = not isinstance(search.successors, str)
+    if plain and search.memory is None and search.shards <= 1:
+        return plain_search(search, progress, label)
     if executor is None or plain:  # a plain start's moves are a callable of this process
         executor = InProcess()
     folder = Path(folder)
@@ -468,21 +502,19 @@ def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bo
     undone = search.predecessors if search.predecessors is not None else search.successors
     settings = {"search": repr(replace(search, memory=None, shards=0))}
     words = search.key_words
-    with tqdm(desc=f"{label}: positions", unit=" positions", disable=not progress,
-              mininterval=0.5) as bar:
-        if search.starts:
-            found = folder / "enumerate"
-            count = level_search(found, keys_of(search.starts, words), search.successors,
-                                 search.most_moves, search.parameters, shards, None,
-                                 executor, bar, settings, deepest=1 << 30,
-                                 memory=search.memory, words=words)
-            within = found / "seen"
-        else:
-            within = None
-        targets = targets_among(search, within, shards)
-        bar.reset()
-        bar.set_description_str(f"{label}: distances")
-        bar.set_postfix_str("")
+    within = None
+    if search.starts:
+        found = folder / "enumerate"
+        with progress_bar(label, "positions", progress) as bar:
+            level_search(found, keys_of(search.starts, words), search.successors,
+                         search.most_moves, search.parameters, shards, None, executor, bar,
+                         settings, deepest=1 << 30, memory=search.memory, words=words)
+        within = found / "seen"
+    targets = targets_among(search, within, shards)
+    # a bar of its own: the count of the positions found never falls back to 0
+    total = None if within is None else sum(_count(within / f"{shard}.npy")
+                                            for shard in range(shards))
+    with progress_bar(label, "distances", progress, total) as bar:
         distances = folder / "distance"
         count = level_search(distances, targets, undone, search.most_moves,
                              search.parameters, shards, within, executor, bar, settings,
@@ -502,6 +534,118 @@ def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bo
         return keys, distance
     order = np.argsort(keys, kind="stable")
     return keys[order], distance[order].astype(np.uint16 if search.wide else np.uint8)
+
+
+def progress_bar(label: str, phase: str, progress: bool, total: int | None = None) -> tqdm:
+    """A phase's bar of positions (each phase its own: neither count ever falls back)."""
+    return tqdm(desc=f"{label}: {phase}", unit=" positions", total=total,
+                disable=not progress, mininterval=0.5)
+
+
+# ---- the plain-Python start in memory ---------------------------------------------------
+
+def plain_search(search: SparseSearch, progress: bool = False, label: str = "sparse"
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``sparse_search`` of plain-Python moves in one shard with no memory bound, held in
+    memory (the same table).  Each position's moves are asked for once: with starts, the
+    moves met while enumerating are recorded, and the distance phase follows them
+    reversed (the moves undone within the positions found are exactly those)."""
+    never = NEVER_WIDE if search.wide else NEVER_NARROW
+    distance_type = np.uint16 if search.wide else np.uint8
+    words = search.key_words
+    if not search.starts:  # every position that reaches a target: its level is its distance
+        undone = search.predecessors if search.predecessors is not None else search.successors
+        with progress_bar(label, "distances", progress) as bar:
+            keys, levels = _plain_levels(distinct(keys_of(search.targets, words)),
+                                         plain_expander(undone), never - 1, bar, None)
+        distance = np.empty(len(keys), distance_type)
+        for level, reached in enumerate(levels):
+            distance[np.searchsorted(keys, reached)] = level
+        return keys, distance
+    moved: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    # the expansion lives on through the goal test, which may ask it for the positions
+    expand = plain_expander(search.successors)
+    with progress_bar(label, "positions", progress) as bar:
+        keys, _ = _plain_levels(keys_of(search.starts, words), expand, 1 << 30, bar, moved)
+    targets = targets_in(search, keys)
+    del expand
+    with progress_bar(label, "distances", progress, len(keys)) as bar:
+        distance = _distances_back(keys, moved, targets, never, bar)
+    return keys, distance.astype(distance_type)
+
+
+def _plain_levels(roots: np.ndarray, expand, deepest: int, bar, moved: list | None
+                  ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A breadth-first search by levels from ``roots`` over a ``plain_expander``: every
+    key found (sorted) and each level's keys.  Each expansion is appended to ``moved``
+    (where given): the keys expanded, their counts of successors, the successors."""
+    seen = distinct(roots)
+    levels = [seen]
+    bar.update(len(seen))
+    while len(levels[-1]):
+        checkpoint()
+        frontier, level = levels[-1], len(levels) - 1
+        if level >= deepest:
+            raise too_deep(deepest)
+        bar.set_postfix_str(f"level {level + 1}", refresh=False)
+        found = []
+        for first in range(0, len(frontier), PLAIN_BLOCK):
+            block = frontier[first:first + PLAIN_BLOCK]
+            counts, after = expand(block)
+            if moved is not None:
+                moved.append((block, counts, after))
+            found.append(distinct(after))
+        candidates = found[0] if len(found) == 1 else distinct(np.concatenate(found))
+        fresh = candidates[~_members(seen, candidates)]
+        seen = np.insert(seen, np.searchsorted(seen, fresh), fresh)
+        levels.append(fresh)
+        bar.update(len(fresh))
+    return seen, levels
+
+
+def _distances_back(keys: np.ndarray, moved: list, targets: np.ndarray, never: int, bar
+                    ) -> np.ndarray:
+    """Each of sorted ``keys``' fewest moves to ``targets`` (``never``: none), by a
+    breadth-first search from them over the ``moved`` (``_plain_levels``) reversed: a
+    position's predecessors are gathered by index, with no call to the plug-in."""
+    count = len(keys)
+    index = np.int32 if count < 2**31 else np.int64
+    before_parts, after_parts = [], []
+    while moved:  # each expansion's keys dropped as soon as they are indices
+        expanded, counts, after = moved.pop()
+        before_parts.append(np.repeat(np.searchsorted(keys, expanded).astype(index), counts))
+        after_parts.append(np.searchsorted(keys, after).astype(index))
+    before, after = np.concatenate(before_parts), np.concatenate(after_parts)
+    del before_parts, after_parts
+    order = np.argsort(after, kind="stable")
+    before = before[order]  # grouped by the position they lead to
+    del order
+    first = np.zeros(count + 1, np.int64)
+    np.cumsum(np.bincount(after, minlength=count), out=first[1:])
+    del after
+    distance = np.full(count, never, np.int64)
+    frontier = np.searchsorted(keys, targets)
+    distance[frontier] = 0
+    bar.update(len(frontier))
+    level = 0
+    while len(frontier):
+        checkpoint()
+        if level >= never - 1:
+            raise too_deep(never - 1)
+        bar.set_postfix_str(f"level {level + 1}", refresh=False)
+        reached = before[_spans(first[frontier], first[frontier + 1])]
+        frontier = distinct(reached[distance[reached] == never])
+        level += 1
+        distance[frontier] = level
+        bar.update(len(frontier))
+    return distance
+
+
+def _spans(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The indices of every range ``starts[i]:ends[i]``, one range after the other."""
+    lengths = ends - starts
+    return (np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+            + np.arange(int(lengths.sum())))
 
 
 def targets_among(search: SparseSearch, within: Path | None, shards: int) -> np.ndarray:

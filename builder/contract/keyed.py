@@ -24,10 +24,11 @@ verify` then work on the table as on any other.
 
 from __future__ import annotations
 
+import weakref
 from abc import abstractmethod
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import pairwise, repeat
 from typing import Any, ClassVar
 
 import numpy as np
@@ -196,8 +197,9 @@ class KeyedPuzzle(WalkablePuzzle):
                                 None if given is not None else kernel.goal,
                                 kernel.predecessors, kernel.parameters, self.wide,
                                 self.shards, key_words=self.key_words)
-        return SparseSearch(starts, _PlainMoves(self, variant, forward=True), 0, targets,
-                            None if given is not None else _PlainGoal(self, variant),
+        moves = _PlainMoves(self, variant, forward=True)
+        return SparseSearch(starts, moves, 0, targets,
+                            None if given is not None else _PlainGoal(self, variant, moves),
                             _PlainMoves(self, variant, forward=False), (), self.wide,
                             self.shards, key_words=self.key_words)
 
@@ -301,21 +303,100 @@ class KeyedPuzzle(WalkablePuzzle):
         return _searched_path(self, variant, node, target)
 
 
+REMEMBERED = 1 << 18
+"""Positions a plain-Python expansion remembers with their keys in each of its two
+generations (a bound on its memory: a search needs none of them)."""
+
+
+class _Remembered:
+    """Positions met lately with their keys, both ways, in two generations: when the
+    newer passes ``REMEMBERED`` positions it becomes the older, and the older is
+    forgotten.  A position forgotten is only encoded or decoded again."""
+
+    def __init__(self):
+        self.key_of: dict[Hashable, int] = {}
+        self.position_of: dict[int, Hashable] = {}
+        self.older_key_of: dict[Hashable, int] = {}
+        self.older_position_of: dict[int, Hashable] = {}
+
+    def positions(self, keys: list[int], decode: Callable[[int], Hashable]) -> list:
+        newer, older = self.position_of, self.older_position_of
+        return [newer[key] if key in newer else older[key] if key in older else decode(key)
+                for key in keys]
+
+    def keys(self, positions: list, encode: Callable[[Hashable], int]) -> list[int]:
+        key_of, position_of, older = self.key_of, self.position_of, self.older_key_of
+        keys = []
+        for position in positions:
+            key = key_of.get(position)
+            if key is None:
+                key = older.get(position)
+                key = key_of[position] = encode(position) if key is None else key
+                position_of[key] = position
+            keys.append(key)
+        return keys
+
+    def age(self) -> None:
+        if len(self.key_of) > REMEMBERED:
+            self.older_key_of, self.older_position_of = self.key_of, self.position_of
+            self.key_of, self.position_of = {}, {}
+
+
 class _PlainMoves:
     """A keyed puzzle's plain-Python moves on keys (or its moves undone), as the sparse
-    search calls them: key in, keys out."""
+    search calls them: key in, keys out, or a batch at a time (``expander``)."""
 
     def __init__(self, puzzle: KeyedPuzzle, variant: Any, forward: bool):
         self.puzzle, self.variant, self.forward = puzzle, variant, forward
+        self.remembered: Callable[[], _Remembered | None] = lambda: None
+        """What the expansion under way remembers (a weak reference: it goes with the
+        expansion)."""
 
     def __call__(self, key: int) -> list[int]:
+        return [self.puzzle._key(self.variant, p)
+                for p in self._after(self.puzzle.decode(self.variant, key))]
+
+    def _after(self, position: Hashable) -> list[Hashable]:
         puzzle, variant = self.puzzle, self.variant
-        position = puzzle.decode(variant, key)
         if not self.forward:
             before = puzzle.unmoves(variant, position)
             if before is not None:
-                return [puzzle._key(variant, p) for p in before]
-        return [puzzle._key(variant, move.state) for move in puzzle.moves(variant, position)]
+                return list(before)
+        return [move.state for move in puzzle.moves(variant, position)]
+
+    def expander(self) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """The moves of a batch of keys: each one's count of successors, and their keys
+        (``builder.sparse.plain_expander``).  It remembers the positions it met with
+        their keys: a level's keys are successors found the level before, so their
+        positions need no ``decode``, and a position met again needs no ``encode``."""
+        puzzle, variant, after = self.puzzle, self.variant, self._after
+        remembered = _Remembered()
+        self.remembered = weakref.ref(remembered)
+
+        def decode(key: int) -> Hashable:
+            return puzzle.decode(variant, key)
+
+        def encode(position: Hashable) -> int:
+            return puzzle._key(variant, position)
+
+        def expand(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            positions = remembered.positions(ints_of(keys), decode)
+            remembered.age()
+            key_of = remembered.key_of
+            counts, successors = [], []
+            for position in positions:
+                # each position's successors made keys at once, so that they die
+                # young: held for a whole batch, they lived long enough for Python's
+                # collector to walk them over and over
+                found = after(position)
+                known = list(map(key_of.get, found, repeat(-1)))
+                if -1 in known:
+                    known = remembered.keys(found, encode)
+                counts.append(len(known))
+                successors += known
+            return np.array(counts, np.int64), keys_of(successors, puzzle.key_words)
+
+        return expand
 
     def __repr__(self) -> str:  # what a resumed build compares: the same rules
         return (f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} "
@@ -323,13 +404,20 @@ class _PlainMoves:
 
 
 class _PlainGoal:
-    def __init__(self, puzzle: KeyedPuzzle, variant: Any):
-        self.puzzle, self.variant = puzzle, variant
+    """The goal test on keys: of the positions the moves' expansion remembers where it
+    still runs, else of each key decoded."""
+
+    def __init__(self, puzzle: KeyedPuzzle, variant: Any, moves: _PlainMoves):
+        self.puzzle, self.variant, self.moves = puzzle, variant, moves
 
     def __call__(self, keys: np.ndarray, parameters: tuple) -> np.ndarray:
+        puzzle, variant = self.puzzle, self.variant
+        remembered = self.moves.remembered() or _Remembered()
         # two-word keys come as rows of high and low word
-        return np.array([self.puzzle.is_goal(self.variant, self.puzzle.decode(self.variant, k))
-                         for k in ints_of(sortable(keys))], dtype=bool)
+        positions = remembered.positions(ints_of(sortable(keys)),
+                                         lambda key: puzzle.decode(variant, key))
+        return np.array([puzzle.is_goal(variant, position) for position in positions],
+                        dtype=bool)
 
     def __repr__(self) -> str:
         return f"plain {self.puzzle.name} {self.puzzle.variant_name(self.variant)} goal"
