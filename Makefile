@@ -44,6 +44,7 @@ bench: tables
 	$(VENV)/bin/python bench/busy_machine.py --data $(DATA)
 	$(VENV)/bin/python bench/sparse.py --data $(DATA)
 	$(VENV)/bin/python bench/verify.py --data $(DATA)
+	$(VENV)/bin/python bench/korf.py --data $(DATA)
 	$(VENV)/bin/python bench/performance_doc.py --data $(DATA)
 
 clean-data:
