@@ -50,6 +50,7 @@ bench: tables
 	$(VENV)/bin/python bench/verify.py --data $(DATA)
 	$(VENV)/bin/python bench/levels.py --data $(DATA)
 	$(VENV)/bin/python bench/plain_start.py --data $(DATA)
+	$(VENV)/bin/python bench/korf.py --data $(DATA)
 	$(VENV)/bin/python bench/performance_doc.py --data $(DATA)
 
 clean-data:

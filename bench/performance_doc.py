@@ -44,6 +44,9 @@ GROUPS = (
           "the document's game and 5 tubes of 4: builds and queries"),
     Group("Hanoi, sliding tiles, Lucas", ("hanoi_", "eight_puzzle_", "lucas_"),
           ("bench/plugins.py",), "the dense plug-ins' tables against plain searches"),
+    Group("The 15-puzzle", ("korf",), ("bench/korf.py",),
+          "Korf's 100 instances by IDA* on pattern databases, the Manhattan distance the "
+          "baseline; the pattern databases' builds"),
     Group("Sparse tables", ("sparse_",), ("bench/sparse.py",),
           "Klotski, the cube and peg solitaire: in a process and on Dask"),
     Group("Hardest positions and levels", ("levels_",), ("bench/levels.py",),

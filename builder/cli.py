@@ -183,7 +183,8 @@ def build(
         return
     chosen = registry.by_name(puzzle)
     building = Building.of(chosen)
-    specs = [building.table_for(choice)] if choice else building.default_tables()
+    named = building.table_for(choice) if choice else building.default_tables()
+    specs = named if isinstance(named, list) else [named]
     if not specs:
         raise PuzzleInputError(f"{chosen.name} has no default tables built through specs: "
                                "see `builder --help` for its own command")

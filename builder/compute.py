@@ -59,6 +59,8 @@ def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup |
         checkpoint()
         arrays[name] = breadth_first(search.states, search.sources, resolved(search.neighbours),
                                      search.most_neighbours, search.parameters, search.wide)
+    for name, fold in spec.folds.items():
+        arrays[name] = least_of_runs(arrays[fold.source], fold.width)
     attributes: dict = {}
     if spec.compute is not None:
         if spec.reads_tables:
@@ -71,6 +73,13 @@ def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup |
             made, attributes = made.arrays, dict(made.attributes)
         arrays.update({name: np.asarray(values) for name, values in made.items()})
     return arrays, attributes
+
+
+def least_of_runs(values: np.ndarray, width: int) -> np.ndarray:
+    """The least of every run of ``width`` consecutive entries (a ``Fold``)."""
+    if width < 1 or len(values) % width:
+        raise ValueError(f"{len(values):,} entries do not fall in runs of {width}")
+    return values.reshape(-1, width).min(axis=1)
 
 
 def _tasks_in_memory(spec: TableSpec, progress: bool) -> tuple[dict[str, np.ndarray], dict]:

@@ -67,6 +67,18 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
         states = sum(search.states for search in spec.searches.values())
         checked += (f"; recurrence holds at every one of {states:,} states "
                     f"({time.perf_counter() - started:.1f} s)")
+        checked += "".join(f"; {name} the least of every {fold.width} of {fold.source}"
+                           for name, fold in spec.folds.items())
+        if problem:
+            return problem, checked
+    if spec is not None and spec.searches:
+        from builder.patterns import check_estimates
+        from builder.reader import Tables
+
+        problem, what = check_estimates(puzzle, Tables(table.parents[len(spec.parts) - 1]),
+                                        attributes, lambda array: group[array][...],
+                                        samples, rng)
+        checked += what
         if problem:
             return problem, checked
     own = Verifying.of(puzzle).verify_checks(attributes)
@@ -79,6 +91,8 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
 def _declared_shapes(spec) -> dict[str, tuple[int, ...]]:
     """The shape a spec fixes for each of its arrays (its searches' and chunk tasks')."""
     shapes = {name: (search.states,) for name, search in spec.searches.items()}
+    shapes.update({name: (spec.searches[fold.source].states // fold.width,)
+                   for name, fold in spec.folds.items()})
     if spec.tasks is not None:
         shapes.update({name: tuple(spec.tasks.shape) for name in spec.tasks.arrays})
     return shapes
@@ -193,6 +207,21 @@ def _check_searches(spec, group) -> str | None:
         if state >= 0:
             return (f"{name}: state {state} holds {int(distance[state])}, the recurrence "
                     f"gives {expected}")
+    return _check_folds(spec, group)
+
+
+def _check_folds(spec, group) -> str | None:
+    """Every folded array: at every entry, the least of its run of the searched array
+    (which the recurrence has just checked)."""
+    from builder.compute import least_of_runs
+
+    for name, fold in spec.folds.items():
+        stored = group[name][...]
+        expected = least_of_runs(group[fold.source][...], fold.width)
+        if not np.array_equal(stored, expected):
+            entry = int(np.flatnonzero(stored != expected)[0])
+            return (f"{name}: entry {entry} holds {int(stored[entry])}, the least of its "
+                    f"{fold.width} entries of {fold.source} is {int(expected[entry])}")
     return None
 
 

@@ -81,7 +81,7 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
             except MissingTableError:  # the solver's own tables are missing: search
                 found = None
         if found is None:
-            found = _searched(puzzle, variant, node, target)
+            found = _searched(puzzle, tables, variant, node, target)
         if found is None and not approximate:
             found = walking.approximate_path(tables, variant, node, target)
         if found is None:
@@ -109,11 +109,15 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
     return FoundPath(tuple(nodes), tuple(labels))
 
 
-def _searched(puzzle, variant, node, target) -> FoundPath | None:
-    """The plug-in's search where no table answers: expensive work (``builder.contract.work``:
-    a server runs a few at a time, within its limits)."""
+def _searched(puzzle, tables, variant, node, target) -> FoundPath | None:
+    """The plug-in's search where no table answers (IDA* on its pattern databases, else
+    its own): expensive work (``builder.contract.work``: a server runs a few at a time,
+    within its limits)."""
+    from builder.patterns import searched_path
+
     with expensive(f"the {puzzle.name} search"):
-        return Walking.of(puzzle).search_path(variant, node, target)
+        found = searched_path(puzzle, tables, variant, node, target)
+        return found or Walking.of(puzzle).search_path(variant, node, target)
 
 
 def distance_between(puzzle, tables, variant, start, target) -> int | None:
@@ -143,7 +147,7 @@ def answered_distance(puzzle, tables, variant, node, target, search: bool = True
         if not search:
             return None, "none", str(missing)
         try:
-            found = _searched(puzzle, variant, node, target)
+            found = _searched(puzzle, tables, variant, node, target)
         except UnreachableError:
             return None, "search", ""
         if found is None:

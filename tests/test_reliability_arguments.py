@@ -136,7 +136,7 @@ BOARD_99_BY_9 = ".".join(["123456780"] * 99)
     ("10000x10000", "at most 9 cells"),  # was a factorial of 10^8: hung
     ("100000x100000", "at most 9 cells"),  # was a 10 GB string first
     ("99x9", "at most 9 cells"),  # was 6,108 characters long
-    ("4x4", "20,922,789,888,000 arrangements"),  # a count still shown where it is short
+    ("4x5", "2,432,902,008,176,640,000 arrangements"),  # a count still shown where short
     ("²x3", "a board such as 3x3"),  # was an internal error (int('²'))
     ("3x" + "9" * 5000, "a board such as 3x3"),
 ])

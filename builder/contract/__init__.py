@@ -11,6 +11,7 @@ else of the engine (an import-linter contract says so).
   where a distance is stored, the engine reads it); ``keyed``: ``KeyedPuzzle``, for
   puzzles whose tables are sparse (positions as keys);
 - ``specs``: table specs as data; ``keys``: one- and two-word keys as numpy arrays;
+- ``patterns``: pattern databases and the exact search (IDA*) the engine runs on them;
 - ``bits``, ``intrinsics``: helpers for a plug-in's numba kernels;
 - ``counting``: histograms for the catalog; ``work``: the gate that bounds expensive
   work at query time; ``cli_options``: shared command-line option types.

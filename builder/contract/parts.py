@@ -41,6 +41,7 @@ from builder.contract.base import (
     TableLookup,
 )
 from builder.contract.errors import PuzzleInputError
+from builder.contract.patterns import PatternSearch
 from builder.contract.specs import TableSpec
 
 
@@ -107,6 +108,14 @@ class Walking(Part):
         UnreachableError when the search proves the target unreachable."""
         return None
 
+    def pattern_search(puzzle, tables: TableLookup, variant: Any, node: Hashable,
+                       target: Hashable) -> PatternSearch | None:
+        """The exact search the engine runs (IDA* on pattern databases,
+        ``builder.contract.patterns``) where no stored table answers, tried before
+        ``search_path``; None (the default): none for this variant (say its pattern
+        tables are not stored: the missing table's error then stands)."""
+        return None
+
     def approximate_path(puzzle, tables: TableLookup, variant: Any, node: Hashable,
                          target: Hashable) -> FoundPath | None:
         """A path from ``node`` to ``target`` found at once but not shortest in general,
@@ -138,9 +147,10 @@ class Building(Part):
 
         raise PuzzleInputError(f"{puzzle.name} builds no table through specs")
 
-    def table_for(puzzle, text: str) -> TableSpec:
+    def table_for(puzzle, text: str) -> TableSpec | list[TableSpec]:
         """The spec a user names on the command line (`builder build NAME TEXT`), e.g.
-        ``4x12`` for a 4-by-12 variant; a PuzzleInputError naming the choices."""
+        ``4x12`` for a 4-by-12 variant, or a list of specs built together (a set of
+        pattern databases); a PuzzleInputError naming the choices."""
         from builder.contract.errors import PuzzleInputError
 
         raise PuzzleInputError(f"{puzzle.name} takes no table choice")

@@ -109,6 +109,18 @@ def resolved(function: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class Fold:
+    """An array made from one of the table's breadth-first arrays: the least of every run
+    of ``width`` consecutive entries of ``source``.  A pattern database searched over
+    abstract states that carry a part its look-up ignores (ranked last, say the blank's
+    cell) is folded so: the search's array keeps the recurrence `builder verify` checks,
+    the fold is the ``width`` times smaller estimate a search reads."""
+
+    source: str
+    width: int
+
+
+@dataclass(frozen=True)
 class Computed:
     """What a spec's ``compute`` made: arrays, and small JSON attributes stored beside
     them (figures the computation yields that no array holds)."""
@@ -169,6 +181,8 @@ class TableSpec:
     """What the table is; a stored table with the same identity and format is current."""
     searches: dict[str, BreadthFirstSearch] = field(default_factory=dict)
     """Arrays filled by the engine's generic breadth-first kernel."""
+    folds: dict[str, Fold] = field(default_factory=dict)
+    """Arrays folded from ``searches`` (a pattern database's estimates)."""
     compute: Callable[..., dict[str, Any] | Computed] | None = None
     """Arrays (numpy) made by the plug-in itself, if any: called with ``progress`` (True:
     it may show progress bars), and a ``TableLookup`` over the data directory being built

@@ -1,15 +1,20 @@
-"""Sliding tiles: the 8-puzzle (3×3) and its smaller boards (2×2 up to 2×4).
+"""Sliding tiles: the 8-puzzle (3×3) and its smaller boards (2×2 up to 2×4) from full
+tables; larger boards up to the 15-puzzle (4×4) by search on pattern databases.
 
 Notation: rows of tiles joined by '.', ``0`` for the blank: the 8-puzzle's goal is
-``123.456.780``.  A move slides a tile next to the blank into it; the move is named by
-the tile and the way it slides.  A position is ranked by the Lehmer code of the tile in
-each cell (9! = 362,880 ranks on 3×3, of which half can reach any given position).
+``123.456.780``; on a board of more than 10 cells the tiles of a row are numbers joined by
+',' (``0,1,2,3.4,5,6,7.8,9,10,11.12,13,14,15``, Korf's goal), which any board also takes.
+A move slides a tile next to the blank into it; the move is named by the tile and the way
+it slides.  A position is ranked by the Lehmer code of the tile in each cell (9! =
+362,880 ranks on 3×3, of which half can reach any given position).
 
 Tables (``sliding/RxC``): for each cell j, the fewest moves from every position to the
 board with the blank at j and the tiles 1, 2, ... in reading order around it (array
 ``blank{j}``).  Relabelling the tiles maps any target to the one with its blank's cell,
 so one table answers every solvable pair.  A pair whose permutations differ in parity
-(counting the blank's moves) is never solvable: that is an error, not a search.
+(counting the blank's moves) is never solvable: that is an error, not a search.  Boards of
+10 to 16 cells have no full table: IDA* on their pattern databases answers
+(``tables.py``, tables ``sliding/patterns/RxC/``).
 """
 
 from __future__ import annotations
@@ -19,16 +24,29 @@ from math import factorial, lgamma, log
 
 from builder.contract.base import DistanceArray, Move
 from builder.contract.dense import DensePuzzle, StoredDistance
-from builder.contract.errors import shown
+from builder.contract.errors import MissingTableError, shown
+from builder.contract.patterns import PatternSearch
 from builder.contract.specs import BreadthFirstSearch, TableSpec
 from puzzles.sliding.rules import (
     BOARDS,
     MAX_CELLS,
+    MAX_SEARCH_CELLS,
     SlidingError,
     goal_with_blank_at,
     lehmer_rank,
     lehmer_unrank,
     parity,
+    shape_of,
+    tiles_of,
+    written,
+)
+from puzzles.sliding.tables import (
+    default_blank,
+    default_partition,
+    pattern_set,
+    pattern_table,
+    search_for,
+    searched_board,
 )
 
 
@@ -37,19 +55,19 @@ class SlidingPuzzle(DensePuzzle):
 
     name = "sliding"
     unit = "moves"
-    summary = "sliding tiles: the 8-puzzle (3x3, goal 123.456.780) and 2x2 to 2x4 boards"
+    summary = ("sliding tiles: the 8-puzzle (3x3, goal 123.456.780), 2x2 to 2x4 boards, and "
+               "up to the 15-puzzle (4x4) by search")
     example = ("867.254.301", "123.456.780")
     renderer = "renderer.js"
 
     def recognises(self, text: str) -> bool:
         text = text.strip()
-        return ("." in text and all(ch in "0123456789." for ch in text)
+        return ("." in text and all(ch in "0123456789.," for ch in text)
                 and any(ch in "23456789" for ch in text))
 
     def variant(self, start: str, target: str, options: dict) -> tuple[int, int]:
-        rows = start.strip().split(".")
-        board = (len(rows), len(rows[0]))
-        if any(len(row) != board[1] for row in rows):
+        board = shape_of(start)
+        if board is None:
             raise SlidingError(f"board {shown(start)}: rows of one length joined by '.', "
                                "e.g. 123.456.780")
         check_board(*board, shown(start))
@@ -64,18 +82,17 @@ class SlidingPuzzle(DensePuzzle):
 
     def parse(self, board: tuple[int, int], text: str) -> tuple[int, ...]:
         rows, columns = board
-        written = text.strip().split(".")
-        cells = rows * columns
-        if (len(written) != rows or any(len(row) != columns for row in written)
-                or sorted("".join(written)) != [str(tile) for tile in range(cells)]):
-            raise SlidingError(f"board {shown(text)} is not {rows} rows of {columns} tiles "
-                               f"holding 0 (the blank) to {cells - 1} once each, joined by '.'")
-        return tuple(int(tile) for tile in "".join(written))
+        tiles = tiles_of(board, text)
+        if tiles is None:
+            cells = rows * columns
+            numbers = "numbers joined by ','" if cells > 10 else "tiles"
+            raise SlidingError(f"board {shown(text)} is not {rows} rows of {columns} "
+                               f"{numbers} holding 0 (the blank) to {cells - 1} once each, "
+                               "joined by '.'")
+        return tiles
 
     def format(self, board: tuple[int, int], state: tuple[int, ...]) -> str:
-        columns = board[1]
-        digits = "".join(str(tile) for tile in state)
-        return ".".join(digits[i:i + columns] for i in range(0, len(digits), columns))
+        return written(board, state)
 
     def default_target(self, board: tuple[int, int]) -> str:
         return self.format(board, goal_with_blank_at(board[0] * board[1], board[0] * board[1] - 1))
@@ -103,6 +120,11 @@ class SlidingPuzzle(DensePuzzle):
 
     def stored_distance(self, board: tuple[int, int], node: tuple[int, ...],
                         target: tuple[int, ...]) -> StoredDistance:
+        if searched_board(*board):
+            raise MissingTableError(
+                f"no full table holds a {board[0]}x{board[1]} board: it is searched on "
+                f"pattern databases (run `make tables` or `builder build sliding "
+                f"{board[0]}x{board[1]}`)")
         blank = target.index(0)
         goal = goal_with_blank_at(len(target), blank)
         relabel = dict(zip(target, goal))  # the target becomes the goal, the blank stays
@@ -111,12 +133,23 @@ class SlidingPuzzle(DensePuzzle):
         return StoredDistance(spec, f"blank{blank}", lehmer_rank(position),
                               build=f"{board[0]}x{board[1]}")
 
+    def pattern_search(self, tables, board: tuple[int, int], node: tuple[int, ...],
+                       target: tuple[int, ...]) -> PatternSearch | None:
+        return search_for(tables, board, node, target)
+
     def table(self, identity: dict) -> TableSpec:
         rows, columns = identity.get("rows"), identity.get("columns")
+        most = MAX_SEARCH_CELLS if "tiles" in identity else MAX_CELLS
         if not (isinstance(rows, int) and isinstance(columns, int) and rows >= 2
-                and columns >= 2 and rows * columns <= MAX_CELLS):
+                and columns >= 2 and rows * columns <= most):
             raise SlidingError(f"a {rows}x{columns} board: 2 rows or more of 2 tiles or more, "
-                               f"at most {MAX_CELLS} tiles")
+                               f"at most {most} tiles")
+        if "tiles" in identity:
+            tiles, blank = identity["tiles"], identity.get("blank")
+            if not (isinstance(tiles, list) and all(isinstance(tile, int) for tile in tiles)
+                    and isinstance(blank, int)):
+                raise SlidingError("a pattern table names its tiles and the goal's blank cell")
+            return pattern_table(rows, columns, blank, tuple(tiles))
         cells = rows * columns
         return TableSpec(
             ("sliding", f"{rows}x{columns}"),
@@ -130,22 +163,38 @@ class SlidingPuzzle(DensePuzzle):
                      "tile in each cell (cells row-major); 255 = never (opposite parity)")
 
     def default_tables(self) -> list[TableSpec]:
-        return [self.table({"puzzle": "sliding", "rows": rows, "columns": columns})
+        full = [self.table({"puzzle": "sliding", "rows": rows, "columns": columns})
                 for rows, columns in BOARDS]
+        return full + [spec for rows, columns in PATTERN_BOARDS
+                       for spec in pattern_set(rows, columns, default_blank(rows, columns),
+                                               default_partition(rows, columns))]
 
-    def table_for(self, text: str) -> TableSpec:
+    def table_for(self, text: str) -> TableSpec | list[TableSpec]:
         # ASCII digits only: str.isdigit() also takes '²', which int() then refuses; and
         # no more digits than a size can sensibly have, so nothing huge is computed
-        found = re.fullmatch(r"([0-9]{1,9})x([0-9]{1,9})", text.strip().lower())
+        found = re.fullmatch(r"([0-9]{1,9})x([0-9]{1,9})(?::([a-z0-9-]{1,40}))?"
+                             r"(?::([0-9]{1,2}))?", text.strip().lower())
         if not found:
-            raise SlidingError(f"{shown(text)}: a board such as 3x3")
+            raise SlidingError(f"{shown(text)}: a board such as 3x3, or its pattern databases "
+                               "as 4x4, 4x4:7-7-1 or 4x4:6-6-3:15 (the goal's blank cell)")
         rows, columns = int(found.group(1)), int(found.group(2))
         check_board(rows, columns, shown(text))
-        return self.table({"puzzle": "sliding", "rows": rows, "columns": columns})
+        partition, blank = found.group(3), found.group(4)
+        if partition is None and not searched_board(rows, columns):
+            return self.table({"puzzle": "sliding", "rows": rows, "columns": columns})
+        blank = default_blank(rows, columns) if blank is None else int(blank)
+        if blank >= rows * columns:
+            raise SlidingError(f"blank cell {blank}: from 0 to {rows * columns - 1}")
+        return pattern_set(rows, columns, blank, partition or default_partition(rows, columns))
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         board = (attributes["rows"], attributes["columns"])
         cells = board[0] * board[1]
+        if "tiles" in attributes:
+            goal = self.format(board, goal_with_blank_at(cells, attributes["blank"]))
+            tiles = ",".join(str(tile) for tile in attributes["tiles"])
+            return [DistanceArray(f"{board[0]}x{board[1]} pattern {tiles}", f"to {goal}",
+                                  "estimate", 255)]
         return [DistanceArray(f"{board[0]}x{board[1]}",
                               f"to {self.format(board, goal_with_blank_at(cells, blank))}",
                               f"blank{blank}", 255)
@@ -153,6 +202,8 @@ class SlidingPuzzle(DensePuzzle):
 
     def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
                         read) -> list[tuple[str, str]]:
+        if "tiles" in attributes:
+            return None  # an estimate stands for many positions
         board = (attributes["rows"], attributes["columns"])
         cells = board[0] * board[1]
         goal = self.format(board, goal_with_blank_at(cells, int(distances.array[5:])))
@@ -160,14 +211,21 @@ class SlidingPuzzle(DensePuzzle):
                 for entry in entries]
 
 
+PATTERN_BOARDS = ((3, 3), (4, 4))
+"""The boards whose pattern databases `make tables` builds: 4×4 for its search, 3×3 so
+that `builder verify` checks the estimates against the full table."""
+
+
 def check_board(rows: int, columns: int, written: str) -> None:
-    """A board a full table can hold (``written`` is how the user wrote it, for the
-    error), checked from its size alone, before anything is computed from it."""
+    """A board a full table or a search on pattern databases can answer (``written`` is
+    how the user wrote it, for the error), checked from its size alone, before anything
+    is computed from it."""
     cells = rows * columns
-    if cells > MAX_CELLS:
+    if cells > MAX_SEARCH_CELLS:
         raise SlidingError(
             f"a {rows}x{columns} board has {arrangements(cells)} reach any given one: out "
-            f"of reach of a full table (at most {MAX_CELLS} cells, e.g. 3x3)")
+            f"of reach (at most {MAX_CELLS} cells for a full table, e.g. 3x3, and "
+            f"{MAX_SEARCH_CELLS} searched on pattern databases, e.g. 4x4)")
     if rows < 2 or columns < 2:
         raise SlidingError(f"{written}: at least 2 rows of at least 2 tiles")
 

@@ -1,7 +1,8 @@
-"""Sliding tiles' positions: boards, Lehmer ranking and parity.
+"""Sliding tiles' positions: boards, notation, Lehmer ranking and parity, and the
+abstractions their pattern databases track.
 
-The rules alone (board sizes, ranking, parity); the adapter ``__init__.py`` declares the
-tables and the moves the engine walks.
+The rules alone (board sizes, ranking, parity, patterns); the adapter ``__init__.py``
+declares the moves the engine walks, ``tables.py`` the tables and the search.
 """
 
 from __future__ import annotations
@@ -11,7 +12,13 @@ from math import factorial
 from builder.contract.errors import PuzzleInputError
 
 MAX_CELLS = 9
-"""9! = 362,880 positions on 3×3 (about 0.1 s a table); 4×4 is 16! and out of reach."""
+"""9! = 362,880 positions on 3×3 (about 0.1 s a table); 4×4 is 16! and out of reach of a
+full table."""
+MAX_SEARCH_CELLS = 16
+"""Larger boards, up to 4×4, are searched on pattern databases (``tables.py``)."""
+MOST_PATTERN_TILES = 7
+"""A pattern's table ranks its tiles' cells and the blank's: 16!/8! = 518,918,400 entries
+for 7 tiles on 4×4 (2 GB to search); 8 tiles would be 4.2 billion."""
 BOARDS = ((2, 2), (2, 3), (2, 4), (3, 3))
 """The boards `make tables` stores (every board of 4 to 9 cells with 2 rows or more)."""
 
@@ -49,3 +56,143 @@ def parity(tiles: tuple[int, ...], columns: int) -> int:
                      if tiles[i] > tiles[j])
     blank = tiles.index(0)
     return (inversions + blank // columns + blank % columns) % 2
+
+
+def tiles_of(board: tuple[int, int], text: str) -> tuple[int, ...] | None:
+    """The tile in each cell as written: rows joined by '.', each a row of digits (boards
+    of at most 10 cells) or of numbers joined by ','; None when the shape or the numbers
+    are not the board's."""
+    rows, columns = board
+    written = text.strip().split(".")
+    if len(written) != rows:
+        return None
+    if "," in text:
+        cells = [row.split(",") for row in written]
+        if any(len(row) != columns for row in cells):
+            return None
+        numbers = [number.strip() for row in cells for number in row]
+        if not all(number.isascii() and number.isdigit() and len(number) <= 3
+                   for number in numbers):
+            return None
+        tiles = tuple(int(number) for number in numbers)
+    else:
+        if any(len(row) != columns for row in written) or rows * columns > 10:
+            return None
+        if not all(ch.isascii() and ch.isdigit() for row in written for ch in row):
+            return None
+        tiles = tuple(int(ch) for row in written for ch in row)
+    return tiles if sorted(tiles) == list(range(rows * columns)) else None
+
+
+def shape_of(text: str) -> tuple[int, int] | None:
+    """(rows, columns) as written, or None when the rows differ in length."""
+    written = text.strip().split(".")
+    lengths = {len(row.split(",")) if "," in text else len(row) for row in written}
+    return (len(written), lengths.pop()) if len(lengths) == 1 else None
+
+
+def written(board: tuple[int, int], tiles: tuple[int, ...]) -> str:
+    """The notation of a position: rows of digits up to 10 cells, of numbers joined by ','
+    beyond."""
+    columns = board[1]
+    joiner = "" if len(tiles) <= 10 else ","
+    return ".".join(joiner.join(str(tile) for tile in tiles[i:i + columns])
+                    for i in range(0, len(tiles), columns))
+
+
+def goal_cell(cells: int, blank: int, tile: int) -> int:
+    """Where ``tile`` stands in ``goal_with_blank_at(cells, blank)``."""
+    return blank if tile == 0 else tile - 1 if tile <= blank else tile
+
+
+def falling(top: int, count: int) -> int:
+    """top * (top - 1) * ... (count factors): arrangements of ``count`` of ``top`` cells."""
+    product = 1
+    for factor in range(top, top - count, -1):
+        product *= factor
+    return product
+
+
+def arrangement_rank(cells: list[int] | tuple[int, ...], total: int) -> int:
+    """The rank of distinct ``cells`` among all arrangements of as many of ``total`` cells
+    in lexicographic order: each cell's number among the cells not used before it,
+    weighted by the arrangements of the cells after it.  The blank's cell ranked last
+    makes the rank of the cells before it, times the cells left, plus its number."""
+    rank, used = 0, set()
+    for place, cell in enumerate(cells):
+        smaller = sum(1 for other in used if other < cell)
+        rank += (cell - smaller) * falling(total - 1 - place, len(cells) - 1 - place)
+        used.add(cell)
+    return rank
+
+
+def region(rows: int, columns: int, blank: int, occupied: set[int]) -> set[int]:
+    """The cells the blank reaches without moving a tile of ``occupied`` cells."""
+    found, frontier = {blank}, [blank]
+    while frontier:
+        cell = frontier.pop()
+        row, column = divmod(cell, columns)
+        for other, beside in ((cell - columns, row > 0), (cell + columns, row < rows - 1),
+                              (cell - 1, column > 0), (cell + 1, column < columns - 1)):
+            if beside and other not in occupied and other not in found:
+                found.add(other)
+                frontier.append(other)
+    return found
+
+
+def abstract_rank(rows: int, columns: int, cells: tuple[int, ...], blank: int) -> int:
+    """The rank of a pattern's abstract state: its tiles' cells, then the least cell of the
+    blank's region (the blank moves there for free)."""
+    least = min(region(rows, columns, blank, set(cells)))
+    return arrangement_rank((*cells, least), rows * columns)
+
+
+PARTITIONS = {
+    (4, 4): {"6-6-3": ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
+             "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
+             "7-7-1": ((1, 2, 3, 5, 6, 7, 11), (4, 8, 9, 10, 12, 13, 14), (15,))},
+    (3, 3): {"4-4": ((0, 1, 2, 3), (4, 5, 6, 7))},
+}
+"""Named partitions of a board's goal cells (the blank's excepted) into disjoint patterns,
+for the goal with the blank at cell 0 (4×4: Korf's goal) or 8 (3×3, the default goal);
+the first is what `make tables` builds.  Each pattern tracks the tiles the goal puts in
+its cells.  Cells, not tiles: the same shapes serve any goal with the blank in that cell.
+"""
+
+
+def partition_named(rows: int, columns: int, blank: int, name: str
+                    ) -> tuple[tuple[int, ...], ...] | None:
+    """A partition of the cells other than ``blank``: one of ``PARTITIONS`` where it is
+    for that blank, ``manhattan`` (a pattern per tile: its tables hold the Manhattan
+    distance), or sizes such as ``6-6-3`` (cells in reading order)."""
+    cells = [cell for cell in range(rows * columns) if cell != blank]
+    named = PARTITIONS.get((rows, columns), {}).get(name)
+    if named is not None and blank not in {cell for part in named for cell in part}:
+        return named
+    if name == "manhattan":
+        return tuple((cell,) for cell in cells)
+    sizes = name.split("-")
+    if not all(size.isascii() and size.isdigit() and 0 < int(size) for size in sizes):
+        return None
+    if sum(int(size) for size in sizes) != len(cells):
+        return None
+    parts, first = [], 0
+    for size in sizes:
+        parts.append(tuple(cells[first:first + int(size)]))
+        first += int(size)
+    return tuple(parts)
+
+
+def reflection(rows: int, columns: int, blank: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """(cell, tile): the reflection about the main diagonal as a map of cells and of the
+    goal's tiles, where it maps the goal with the blank at ``blank`` onto itself (a square
+    board, the blank on the diagonal); None elsewhere."""
+    if rows != columns or blank // columns != blank % columns:
+        return None
+    cells = rows * columns
+    mirror = tuple((cell % columns) * columns + cell // columns for cell in range(cells))
+    goal = goal_with_blank_at(cells, blank)
+    tile = [0] * cells
+    for cell in range(cells):
+        tile[goal[cell]] = goal[mirror[cell]]
+    return mirror, tuple(tile)

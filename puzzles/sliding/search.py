@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from builder.contract.bits import lowest_bit, popcount
+
 FACTORIALS = np.array([1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880], dtype=np.int64)
 ALL_TILES = 0x876543210  # tile k in nibble k: the tiles not yet placed while unranking
 
@@ -79,3 +81,163 @@ def sliding_moves(position, parameters, out):
         out[count] = position + step_rank
         count += 1
     return count
+
+
+# Pattern databases.  An abstract state is the cells of a pattern's k tiles and the least
+# cell of the blank's region (the cells it reaches without moving a tracked tile: the
+# other tiles move for free), ranked as an arrangement of k + 1 of the board's cells
+# (``rules.arrangement_rank``).  Parameters: (rows, columns, k, cells not in the first
+# column, cells not in the last column (bit masks), then the k + 1 weights of the rank).
+
+
+@njit(cache=True, inline="always")
+def _region(blank, free, columns, not_first, not_last):
+    """The cells of ``free`` (a mask) the blank reaches from ``blank``, as a mask."""
+    found = np.int64(1) << blank
+    while True:
+        grown = (found | ((found << 1) & not_first) | ((found >> 1) & not_last)
+                 | (found << columns) | (found >> columns)) & free
+        if grown == found:
+            return found
+        found = grown
+
+
+@njit(cache=True, inline="always")
+def _arrangement_rank(packed, count, weights, offset):
+    """The rank of ``count`` cells packed four bits each (first in the low bits)."""
+    rank = 0
+    used = np.int64(0)
+    for place in range(count):
+        cell = (packed >> (4 * place)) & 15
+        rank += (cell - popcount(used & ((np.int64(1) << cell) - 1))) * weights[offset + place]
+        used |= np.int64(1) << cell
+    return rank
+
+
+@njit(cache=True)
+def pattern_neighbours(state, parameters, out):
+    # A state whose blank is not the least cell of its region is never reached: no moves.
+    rows = parameters[0]
+    columns = parameters[1]
+    tracked = parameters[2]
+    not_first = parameters[3]
+    not_last = parameters[4]
+    cells = rows * columns
+    full = (np.int64(1) << cells) - 1
+    packed = np.int64(0)
+    used = np.int64(0)
+    rest = state
+    for place in range(tracked + 1):
+        weight = parameters[5 + place]
+        digit = rest // weight
+        rest -= digit * weight
+        cell = 0
+        while True:  # the digit-th cell not used yet
+            if not (used >> cell) & 1:
+                if digit == 0:
+                    break
+                digit -= 1
+            cell += 1
+        packed |= np.int64(cell) << (4 * place)
+        used |= np.int64(1) << cell
+    blank = (packed >> (4 * tracked)) & 15
+    occupied = used & ~(np.int64(1) << blank)
+    reach = _region(blank, full & ~occupied, columns, not_first, not_last)
+    if lowest_bit(reach) != blank:
+        return 0
+    without_blank = packed & ~(np.int64(15) << (4 * tracked))
+    count = 0
+    for place in range(tracked):
+        cell = (packed >> (4 * place)) & 15
+        row = cell // columns
+        column = cell % columns
+        for way in range(4):
+            if way == 0 and row > 0:
+                other = cell - columns
+            elif way == 1 and row < rows - 1:
+                other = cell + columns
+            elif way == 2 and column > 0:
+                other = cell - 1
+            elif way == 3 and column < columns - 1:
+                other = cell + 1
+            else:
+                continue
+            if not (reach >> other) & 1:
+                continue
+            moved = occupied ^ (np.int64(1) << cell) ^ (np.int64(1) << other)
+            least = lowest_bit(_region(cell, full & ~moved, columns, not_first, not_last))
+            after = ((without_blank & ~(np.int64(15) << (4 * place)))
+                     | (np.int64(other) << (4 * place)) | (least << (4 * tracked)))
+            out[count] = _arrangement_rank(after, tracked + 1, parameters, 5)
+            count += 1
+    return count
+
+
+# IDA* on the pattern databases (``builder.contract.patterns.PatternSearch``).  A row: the
+# tile in each cell (0 the blank), the cell of each tile, then the index of each pattern's
+# table: the arrangement rank of its tiles' cells, for every pattern, then (with the
+# reflection) for every pattern on the position reflected about the main diagonal.
+# Parameters: rows, columns, patterns, reflected (0 or 1), the most tiles of a pattern;
+# then per tile its pattern, per tile the tile the reflection swaps it with, per cell its
+# mirror cell; per pattern its size, its tiles and its rank's weights (padded to the most).
+# Moves: the blank goes up, down, left, right (the tile beside it slides down, up, right,
+# left: the order of the adapter's moves).
+
+
+@njit(cache=True, inline="always")
+def _pattern_index(rows, child, parameters, pattern, mirrored, cells):
+    patterns = parameters[2]
+    most = parameters[4]
+    sizes = 5 + 3 * cells
+    tiles_at = sizes + patterns
+    weights_at = tiles_at + patterns * most
+    size = parameters[sizes + pattern]
+    packed = np.int64(0)
+    for place in range(size):
+        tile = parameters[tiles_at + pattern * most + place]
+        if mirrored:
+            cell = parameters[5 + 2 * cells + rows[child, cells + parameters[5 + cells + tile]]]
+        else:
+            cell = rows[child, cells + tile]
+        packed |= cell << (4 * place)
+    return _arrangement_rank(packed, size, parameters, weights_at + pattern * most)
+
+
+@njit(cache=True)
+def pattern_step(rows, depth, move, parameters):
+    columns = parameters[1]
+    patterns = parameters[2]
+    cells = parameters[0] * columns
+    blank = rows[depth, cells]
+    if move == 0:
+        if blank < columns:
+            return 0
+        other = blank - columns
+    elif move == 1:
+        if blank >= cells - columns:
+            return 0
+        other = blank + columns
+    elif move == 2:
+        if blank % columns == 0:
+            return 0
+        other = blank - 1
+    else:
+        if blank % columns == columns - 1:
+            return 0
+        other = blank + 1
+    child = depth + 1
+    for entry in range(rows.shape[1]):
+        rows[child, entry] = rows[depth, entry]
+    tile = rows[depth, other]
+    rows[child, blank] = tile
+    rows[child, other] = 0
+    rows[child, cells + tile] = blank
+    rows[child, cells] = other
+    pattern = parameters[5 + tile]
+    rows[child, 2 * cells + pattern] = _pattern_index(rows, child, parameters, pattern, False,
+                                                      cells)
+    if parameters[3]:
+        mirrored = parameters[5 + parameters[5 + cells + tile]]
+        rows[child, 2 * cells + patterns + mirrored] = _pattern_index(
+            rows, child, parameters, mirrored, True, cells)
+    return 1

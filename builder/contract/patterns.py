@@ -1,0 +1,86 @@
+"""Pattern databases and the exact search on them, as a plug-in declares them.
+
+A pattern database is the distance table of an *abstraction* of a puzzle: only some
+pieces tracked, the others indistinguishable.  Its values never exceed the real
+distance, so they guide an exact search (IDA*) through puzzles far too large to
+tabulate.  The plug-in declares both halves as data:
+
+- each pattern's table is an ordinary ``TableSpec``: a ``BreadthFirstSearch`` over the
+  dense ranking of the abstract states (the plug-in's ``neighbours`` moves only the
+  tracked pieces; where the others move for free, an abstract state carries what they
+  leave reachable, say the blank's region, so that every move costs one and the
+  recurrence `builder verify` checks still holds), and, where the look-up ignores part of
+  the abstract state, a ``Fold`` (the least over that part);
+- ``PatternSearch`` says how the engine's IDA* kernel (``builder/kernels/ida.py``) walks
+  the real puzzle: a start row, a numba ``step`` that makes one numbered move on a row and
+  writes each pattern's index into the child, and which ``PatternTable`` each index reads.
+  Values of the tables in one ``group`` add (disjoint patterns: every move moves one
+  piece, counted by one pattern at most); groups combine by their maximum (another
+  partition, or the same tables looked up on a symmetric image of the position).
+
+The plug-in offers the search through ``Walking.pattern_search``; the engine loads the
+tables through their checksums, searches, and replays the path through the plug-in's own
+``moves`` (``encode`` names a walk node's row), so a path it returns is legal by
+construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from builder.contract.specs import TableSpec
+
+NEVER = 255
+"""What a pattern table holds for an abstract state that never reaches the goal."""
+
+
+@dataclass(frozen=True)
+class PatternTable:
+    """One array of admissible estimates the search looks up: ``spec``'s array ``array``,
+    uint8, indexed by the row's entry ``PatternSearch.indices_at + p`` for the p-th table
+    of ``PatternSearch.patterns``."""
+
+    spec: TableSpec
+    array: str
+    group: int = 0
+    """Tables of one group add; groups combine by their maximum."""
+    build: str = ""
+    """What follows ``builder build NAME`` to make the table, for the missing table's
+    advice."""
+
+
+@dataclass(frozen=True)
+class PatternSearch:
+    """An exact search the engine runs by IDA* where no full table answers.
+
+    A row is an int64 vector of the plug-in's making: the position (``goal``'s length
+    first entries, compared with ``goal`` where the estimate is 0), anything its ``step``
+    keeps up to date incrementally, and one index per pattern table from ``indices_at``.
+
+    ``step`` is a numba ``@njit`` function ``(rows: int64[:, ::1], depth: int64, move:
+    int64, parameters: int64[::1]) -> int64``, named by import path
+    (``"package.module:name"``): it writes into ``rows[depth + 1]`` the row after move
+    number ``move`` (``0 .. moves - 1``) from ``rows[depth]`` and returns 1, or returns 0
+    when that move is not legal there.  ``redundant`` lists the (previous, next) move pairs never searched in
+    sequence (a move that undoes the one before it).
+    """
+
+    start: tuple[int, ...]
+    goal: tuple[int, ...]
+    patterns: tuple[PatternTable, ...]
+    step: str
+    moves: int
+    encode: Callable[[Hashable], tuple[int, ...]]
+    """A walk node's position as a row's first entries: how the engine finds, among the
+    plug-in's ``moves``, the one each step of the found path made."""
+    parameters: tuple[int, ...] = ()
+    indices_at: int = 0
+    redundant: tuple[tuple[int, int], ...] = ()
+    longest: int = 254
+    """The longest path searched for; past it, the search reports the bound it proved."""
+    nodes: int = 1 << 62
+    """The most nodes the search may generate before it answers with its bound."""
+    seconds: float = float("inf")
+    """The longest it may run (within a server's limit) before answering with its bound."""
+    how: str = "IDA* on pattern databases"

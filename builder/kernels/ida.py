@@ -1,0 +1,120 @@
+"""IDA*, the engine's exact search on pattern databases, for any plug-in's
+``PatternSearch`` (``builder.contract.patterns``): depth-first to a cost bound, the bound
+raised to the least estimate that passed it, until a path reaches the goal.
+
+The kernel is compiled once, for the step function *type* ``STEP``, and cached on disk;
+each plug-in's step is passed by address (as the breadth-first kernel's ``neighbours``).
+One call searches one bound (``iteration``), so the caller shows the bound searched and
+stops between bounds; within one, it polls the stop flags every ``STOP_POLL_NODES`` nodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+STEP = types.FunctionType(types.int64(types.int64[:, ::1], types.int64, types.int64,
+                                      types.int64[::1]))
+"""``(rows, depth, move, parameters) -> 1`` with row ``depth + 1`` written from row
+``depth``, or 0: not legal (rows, not row views: a view per node costs its reference
+counts)."""
+STOP_POLL_NODES = 1 << 14
+NEVER = 255
+UNBOUNDED = 1 << 30
+FOUND, EXHAUSTED, STOPPED, OVER_BUDGET = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _estimate(known, depth, groups, sums):
+    """Row ``depth``'s estimate from its tables' values ``known[depth]``: each group's
+    sum, the largest of them; NEVER when a table says so."""
+    for group in range(len(sums)):
+        sums[group] = 0
+    for pattern in range(known.shape[1]):
+        value = known[depth, pattern]
+        if value == NEVER:
+            return NEVER
+        sums[groups[pattern]] += value
+    largest = 0
+    for group in range(len(sums)):
+        largest = max(largest, sums[group])
+    return largest
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _at_goal(rows, depth, goal):
+    for entry in range(len(goal)):
+        if rows[depth, entry] != goal[entry]:
+            return False
+    return True
+
+
+@njit(types.int64[::1](STEP, types.int64[::1], types.uint8[::1], types.int64[::1],
+                       types.int64[::1], types.int64, types.int64, types.int64[::1],
+                       types.int64[:, ::1], types.int64, types.int64, types.uint8[:, ::1],
+                       types.int64, types.uint8[::1], types.uint8[::1]),
+      cache=True, nogil=True)
+def iteration(step, parameters, values, offsets, groups, group_count, indices_at, goal,
+              rows, bound, moves, redundant, budget, stop, deadline):
+    """One depth-first pass from ``rows[0]`` to cost ``bound``: ``[status, length, next
+    bound, nodes]``.  FOUND: ``rows[0 .. length]`` is a path to the goal; EXHAUSTED: none
+    within the bound, the next bound the least estimate past it (UNBOUNDED: none at all);
+    STOPPED (a flag was raised) or OVER_BUDGET (``budget`` nodes generated)."""
+    patterns = len(offsets)
+    deepest = len(rows) - 1
+    known = np.empty((deepest + 1, patterns), np.int64)  # each depth's table values
+    next_move = np.zeros(deepest + 1, np.int64)
+    made = np.full(deepest + 1, -1, np.int64)  # the move that led to each depth
+    sums = np.zeros(group_count, np.int64)
+    for pattern in range(patterns):
+        known[0, pattern] = values[offsets[pattern] + rows[0, indices_at + pattern]]
+    estimate = _estimate(known, 0, groups, sums)
+    if estimate == NEVER:
+        return np.array([EXHAUSTED, 0, UNBOUNDED, 0], np.int64)
+    if estimate > bound:
+        return np.array([EXHAUSTED, 0, estimate, 0], np.int64)
+    if estimate == 0 and _at_goal(rows, 0, goal):
+        return np.array([FOUND, 0, bound, 0], np.int64)
+    least_past = UNBOUNDED
+    nodes = 0
+    depth = 0
+    while True:
+        move = next_move[depth]
+        if move == moves:
+            if depth == 0:
+                return np.array([EXHAUSTED, 0, least_past, nodes], np.int64)
+            depth -= 1
+            continue
+        next_move[depth] = move + 1
+        if made[depth] >= 0 and redundant[made[depth], move]:
+            continue
+        if depth == deepest:
+            least_past = min(least_past, depth + 1)
+            continue
+        if step(rows, depth, move, parameters) == 0:
+            continue
+        nodes += 1
+        if (nodes & (STOP_POLL_NODES - 1)) == 0 and (stop[0] or deadline[0]):
+            return np.array([STOPPED, 0, bound, nodes], np.int64)
+        if nodes >= budget:
+            return np.array([OVER_BUDGET, 0, bound, nodes], np.int64)
+        # a move changes few patterns' indices: the others keep their parent's value,
+        # and only the changed ones are looked up (a cache miss each)
+        for pattern in range(patterns):
+            index = rows[depth + 1, indices_at + pattern]
+            if index == rows[depth, indices_at + pattern]:
+                known[depth + 1, pattern] = known[depth, pattern]
+            else:
+                known[depth + 1, pattern] = values[offsets[pattern] + index]
+        estimate = _estimate(known, depth + 1, groups, sums)
+        if estimate == NEVER:
+            continue
+        cost = depth + 1 + estimate
+        if cost > bound:
+            least_past = min(least_past, cost)
+            continue
+        if estimate == 0 and _at_goal(rows, depth + 1, goal):
+            return np.array([FOUND, depth + 1, bound, nodes], np.int64)
+        depth += 1
+        next_move[depth] = 0
+        made[depth] = move

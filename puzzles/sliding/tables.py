@@ -1,0 +1,193 @@
+"""Sliding tiles' pattern databases and the exact search on them, as data for the engine
+(``builder.contract.patterns``).
+
+A pattern tracks the tiles a partition's cells hold in the goal; its table is a
+breadth-first search over its abstract states (the tiles' cells and the blank's region,
+``search.pattern_neighbours``): the fewest moves *of its tiles* to their goal cells, the
+other tiles moving for free.  Folded over the blank's region, it is the estimate the
+search reads.  Disjoint patterns add (a move moves one tile); with the reflection about
+the main diagonal, the same tables looked up on the reflected position are a second sum,
+and the search takes the larger.  A target is relabelled onto the goal with its blank's
+cell, or turned half a turn onto the goal with the blank in the opposite cell, whichever
+has its tables stored.
+"""
+
+from __future__ import annotations
+
+from builder.contract.patterns import PatternSearch, PatternTable
+from builder.contract.specs import BreadthFirstSearch, Fold, TableSpec
+from puzzles.sliding.rules import (
+    MAX_CELLS,
+    MOST_PATTERN_TILES,
+    PARTITIONS,
+    SlidingError,
+    abstract_rank,
+    arrangement_rank,
+    falling,
+    goal_cell,
+    goal_with_blank_at,
+    partition_named,
+    reflection,
+)
+
+MOVES = 4
+"""The blank goes up, down, left or right: the adapter's moves, in its order."""
+UNDOING = ((0, 1), (1, 0), (2, 3), (3, 2))
+
+
+def default_blank(rows: int, columns: int) -> int:
+    """The goal's blank cell the default pattern tables are built for: the first cell on
+    4×4 (Korf's goal), else the last (the default goal); each also answers the opposite
+    cell's targets, half a turn round."""
+    return 0 if (rows, columns) == (4, 4) else rows * columns - 1
+
+
+def default_partition(rows: int, columns: int) -> str:
+    """The partition `make tables` and `builder build sliding RxC` build: the board's first
+    named one, else patterns of six tiles in reading order and the rest."""
+    named = PARTITIONS.get((rows, columns))
+    if named:
+        return next(iter(named))
+    tiles = rows * columns - 1
+    return "-".join(["6"] * (tiles // 6) + ([str(tiles % 6)] if tiles % 6 else []))
+
+
+def pattern_table(rows: int, columns: int, blank: int, tiles: tuple[int, ...]) -> TableSpec:
+    """The pattern database of ``tiles`` towards the goal with the blank at ``blank``."""
+    cells = rows * columns
+    tracked = len(tiles)
+    if not (0 < tracked <= MOST_PATTERN_TILES and len(set(tiles)) == tracked
+            and all(0 < tile < cells for tile in tiles) and 0 <= blank < cells):
+        raise SlidingError(f"a pattern of 1 to {MOST_PATTERN_TILES} distinct tiles from 1 to "
+                           f"{cells - 1} on {rows}x{columns}")
+    weights = [falling(cells - 1 - place, tracked - place) for place in range(tracked + 1)]
+    not_first = sum(1 << cell for cell in range(cells) if cell % columns)
+    not_last = sum(1 << cell for cell in range(cells) if cell % columns != columns - 1)
+    goal = tuple(goal_cell(cells, blank, tile) for tile in tiles)
+    shown = "-".join(str(tile) for tile in tiles)
+    return TableSpec(
+        ("sliding", "patterns", f"{rows}x{columns}", f"blank{blank}-{shown}"),
+        {"puzzle": "sliding", "rows": rows, "columns": columns, "blank": blank,
+         "tiles": list(tiles)},
+        {"abstract": BreadthFirstSearch(
+            falling(cells, tracked + 1), (abstract_rank(rows, columns, goal, blank),),
+            "puzzles.sliding.search:pattern_neighbours", 4 * tracked,
+            parameters=(rows, columns, tracked, not_first, not_last, *weights))},
+        folds={"estimate": Fold("abstract", cells - tracked)},
+        encoding=f"abstract[rank]: fewest moves of tiles {shown} to their cells in the goal "
+                 f"with the blank at cell {blank}, the other tiles moving for free; rank = "
+                 "the tiles' cells then the least cell of the blank's region, as an "
+                 "arrangement of the board's cells in lexicographic order (255: never, and "
+                 "where the blank is not the least cell of its region); estimate[rank of the "
+                 "tiles' cells alone]: the least over the blank's cells",
+        chunk=1 << 20)
+
+
+def partition_tiles(rows: int, columns: int, blank: int, name: str
+                    ) -> tuple[tuple[int, ...], ...]:
+    """The tiles of each pattern of a named partition (``rules.partition_named``) towards
+    the goal with the blank at ``blank``."""
+    parts = partition_named(rows, columns, blank, name)
+    if parts is None:
+        raise SlidingError(f"partition {name[:40]!r}: pattern sizes adding up to "
+                           f"{rows * columns - 1} such as {default_partition(rows, columns)}, "
+                           f"'manhattan', or one of {', '.join(PARTITIONS.get((rows, columns), {}))}")
+    goal = goal_with_blank_at(rows * columns, blank)
+    return tuple(tuple(goal[cell] for cell in part) for part in parts)
+
+
+def pattern_set(rows: int, columns: int, blank: int, name: str) -> list[TableSpec]:
+    return [pattern_table(rows, columns, blank, tiles)
+            for tiles in partition_tiles(rows, columns, blank, name)]
+
+
+def _candidates(rows: int, columns: int) -> list[str]:
+    """The partitions a search looks for, the largest tables first; Manhattan last."""
+    cells = rows * columns
+    names = {*PARTITIONS.get((rows, columns), {}), default_partition(rows, columns)}
+
+    def entries(name: str) -> int:
+        parts = partition_named(rows, columns, default_blank(rows, columns), name) or ()
+        return sum(falling(cells, len(part)) for part in parts)
+
+    return [*sorted(names, key=entries, reverse=True), "manhattan"]
+
+
+def search_for(tables, board: tuple[int, int], node: tuple[int, ...],
+               target: tuple[int, ...], partition: str | None = None,
+               reflect: bool = True) -> PatternSearch | None:
+    """IDA* from ``node`` to ``target`` on the first stored set of pattern tables (or the
+    named ``partition``) for the target's blank cell or the opposite one; None where none
+    is stored."""
+    rows, columns = board
+    cells = rows * columns
+    blank = target.index(0)
+    folder = tables.stored(("sliding", "patterns", f"{rows}x{columns}"))
+    for goal_blank, turned in ((blank, False), (cells - 1 - blank, True)):
+        for name in [partition] if partition else _candidates(rows, columns):
+            try:
+                specs = pattern_set(rows, columns, goal_blank, name)
+            except SlidingError:
+                continue
+            if all(spec.parts[-1] in folder for spec in specs):
+                return _search(board, node, target, goal_blank, turned, specs, reflect, name)
+    return None
+
+
+def _search(board, node, target, goal_blank, turned, specs, reflect, name) -> PatternSearch:
+    rows, columns = board
+    cells = rows * columns
+    goal = goal_with_blank_at(cells, goal_blank)
+    relabel = dict(zip(target, goal_with_blank_at(cells, cells - 1 - goal_blank if turned
+                                                  else goal_blank)))
+    # half a turn maps the goal with the blank at j onto the one with it at the opposite
+    # cell, the tile in each cell renamed after the tile the turned goal has there
+    turn = {}
+    if turned:
+        before = goal_with_blank_at(cells, cells - 1 - goal_blank)
+        turn = {before[cell]: goal[cells - 1 - cell] for cell in range(cells)}
+
+    def encode(position: tuple[int, ...]) -> tuple[int, ...]:
+        tiles = tuple(relabel[tile] for tile in position)
+        if turned:
+            tiles = tuple(turn[tiles[cells - 1 - cell]] for cell in range(cells))
+        return tiles
+
+    patterns = [tuple(spec.identity["tiles"]) for spec in specs]
+    mirror = reflection(rows, columns, goal_blank) if reflect else None
+    cell_map, tile_map = mirror or (tuple(range(cells)), tuple(range(cells)))
+    most = max(len(pattern) for pattern in patterns)
+    pattern_of = [-1] * cells
+    for number, pattern in enumerate(patterns):
+        for tile in pattern:
+            pattern_of[tile] = number
+    parameters = [rows, columns, len(patterns), int(mirror is not None), most, *pattern_of,
+                  *tile_map, *cell_map, *(len(pattern) for pattern in patterns)]
+    for pattern in patterns:
+        parameters += [*pattern, *[0] * (most - len(pattern))]
+    for pattern in patterns:
+        parameters += [falling(cells - 1 - place, len(pattern) - 1 - place)
+                       for place in range(len(pattern))] + [0] * (most - len(pattern))
+    start = encode(node)
+    where = [0] * cells
+    for cell, tile in enumerate(start):
+        where[tile] = cell
+    indices = [arrangement_rank([where[tile] for tile in pattern], cells) for pattern in patterns]
+    tables = [PatternTable(spec, "estimate", 0, f"{rows}x{columns}:{name}:{goal_blank}")
+              for spec in specs]
+    if mirror is not None:
+        indices += [arrangement_rank([cell_map[where[tile_map[tile]]] for tile in pattern],
+                                     cells) for pattern in patterns]
+        tables += [PatternTable(spec, "estimate", 1, f"{rows}x{columns}:{name}:{goal_blank}")
+                   for spec in specs]
+    return PatternSearch(
+        start=(*start, *where, *indices), goal=goal, patterns=tuple(tables),
+        step="puzzles.sliding.search:pattern_step", moves=MOVES, encode=encode,
+        parameters=tuple(parameters), indices_at=2 * cells, redundant=UNDOING,
+        how="IDA* on pattern databases" if name != "manhattan"
+        else "IDA* on the Manhattan distance")
+
+
+def searched_board(rows: int, columns: int) -> bool:
+    """A board no full table holds, answered by search on its pattern databases."""
+    return rows * columns > MAX_CELLS
