@@ -257,10 +257,12 @@ def test_the_stream_kernel_is_exact_whichever_way_each_level_goes(monkeypatch, f
             assert np.array_equal(expected, got), (rules.format(target), name)
 
 
-@pytest.mark.parametrize("target", APPLET_TARGETS_4X4)
+@pytest.mark.parametrize("target", APPLET_TARGETS_4X4[:1])
 def test_a_stored_4x4_table_equals_the_general_kernel(data_dir, target):
-    """The applet's three targets, built by the stream kernel (`make tables`), against
-    the general single-target kernel run here."""
+    """One of the applet's targets, built by the stream kernel (`make tables`), against
+    the general single-target kernel run here, entry for entry (each takes seconds of
+    both cores: the other two targets' tables are checked by the recurrence at sampled
+    boards, and the two kernels are compared whole on 4x3 boards for several targets)."""
     from puzzles.tricolore.target_search import search_target
 
     general = search_target(FULL.half_tables(), FULL.parse(target))
