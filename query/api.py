@@ -23,9 +23,17 @@ from builder.contract.errors import MissingTableError, QueryError, UnreachableEr
 from builder.contract.parts import Describing, Walking
 from query import levels
 from query.levels import Level
-from query.walk import Tables, distance_between, move_values, question, walk
+from query.walk import (
+    Tables,
+    answered_distance,
+    distance_between,
+    move_values,
+    question,
+    walk,
+    walk_node,
+)
 
-__all__ = ["Answer", "Level", "MissingTableError", "Position", "PuzzleTablebase", "Solution",
+__all__ = ["Answer", "Game", "Level", "MissingTableError", "Position", "PuzzleTablebase", "Solution",
            "Step", "Tablebase", "UnreachableError", "open_tablebase"]
 
 
@@ -92,6 +100,51 @@ class Position:
         """The moves that keep the optimum."""
         return [step for step in self.moves if self.distance is not None
                 and step.distance == self.distance - 1]
+
+
+class Game:
+    """A game in progress (``PuzzleTablebase.game``): a walk node, which is a position
+    and whatever the puzzle carries with it (say the square clicked last: its
+    ``context``), towards a target; what the page plays through."""
+
+    def __init__(self, handle: PuzzleTablebase, state: str, target: str, context: str):
+        from builder.contract.errors import PuzzleInputError
+        from builder.contract.parts import Playing
+
+        puzzle = self.puzzle = handle.plugin
+        self._tables = handle._tables
+        self.variant = puzzle.variant(state, target, handle.options)
+        if not target:
+            target = puzzle.default_target(self.variant) or ""
+            if not target:
+                raise PuzzleInputError(f"{puzzle.name} needs a target: e.g. "
+                                       f"{Describing.of(puzzle).example[1]}")
+        self.position = puzzle.parse(self.variant, state)
+        self.target = Walking.of(puzzle).parse_target(self.variant, target)
+        self.node = Playing.of(puzzle).resume_node(self.variant, self.position, context)
+
+    def at_target(self, node=None) -> bool:
+        return Walking.of(self.puzzle).at_target(self.variant, self.node if node is None
+                                                 else node, self.target)
+
+    def distance(self, node=None, search: bool = True) -> tuple[int | None, str, str]:
+        """A node's fewest moves to the target (default: the game's node) and what
+        answered it: ``(distance, "table" | "search" | "none", why none answered)``."""
+        node = self.node if node is None else node
+        if self.at_target(node):
+            return 0, "table", ""
+        return answered_distance(self.puzzle, self._tables, self.variant, node, self.target,
+                                 search)
+
+    def path(self, approximate: bool = False):
+        """A shortest path from the game's node (``approximate``: the plug-in's instant
+        solver first, where it has one): the engine's ``FoundPath`` of walk nodes."""
+        from builder.contract.base import FoundPath
+
+        if self.at_target():
+            return FoundPath((self.node,), ())
+        return walk_node(self.puzzle, self._tables, self.variant, self.node, self.target,
+                         self.position, approximate=approximate)
 
 
 class PuzzleTablebase:
@@ -171,6 +224,11 @@ class PuzzleTablebase:
         """
         return list(self.position(state, target).moves)
 
+    def game(self, state: str, target: str = "", context: str = "") -> Game:
+        """A game in progress at ``state`` (with the ``context`` the puzzle carries, see
+        ``Playing.node_context``) towards ``target`` (empty: the puzzle's goal)."""
+        return Game(self, state, target, context)
+
     def position(self, state: str, target: str | None = None) -> Position:
         """``state``'s fewest moves to ``target`` and every legal move with the fewest
         moves left after it (what `query moves` prints)."""
@@ -246,9 +304,10 @@ class PuzzleTablebase:
 class Tablebase:
     """The tables of one data directory (``open_tablebase``)."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, tables: Tables | None = None):
         self.directory = Path(directory)
-        self.tables = Tables(self.directory)
+        self.tables = tables if tables is not None else Tables(self.directory)
+        """The tables' reader (a server lends its own, with its caches)."""
         self._catalog = None
 
     def __repr__(self) -> str:

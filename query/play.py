@@ -39,7 +39,6 @@ from builder.contract.errors import (
     PuzzleInputError,
 )
 from builder.contract.parts import Charting, Describing, Playing, Walking
-from query.walk import answered_distance, walk_node
 
 PLAYABLE = tuple(p for p in registry.PUZZLES if walkable(p))
 PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
@@ -119,22 +118,18 @@ def _options(puzzle, request: Request) -> dict[str, str]:
 
 
 class _Game:
-    """One request's puzzle, variant, node and target, from the query parameters."""
+    """One request's game (the Python API's ``Game``: puzzle, variant, node, target),
+    from the query parameters."""
 
-    def __init__(self, name: PuzzleName, state: str, target: str, context: str,
+    def __init__(self, tablebase, name: PuzzleName, state: str, target: str, context: str,
                  request: Request):
-        self.puzzle = registry.by_name(name.value)
-        puzzle = self.puzzle
+        puzzle = registry.by_name(name.value)
         state, target = registry.in_notation(puzzle, state), registry.in_notation(puzzle, target)
-        self.variant = puzzle.variant(state, target, _options(puzzle, request))
-        if not target:
-            target = puzzle.default_target(self.variant) or ""
-            if not target:
-                raise PuzzleInputError(f"{puzzle.name} needs a target: e.g. "
-                                       f"{Describing.of(puzzle).example[1]}")
-        self.position = puzzle.parse(self.variant, state)
-        self.target = Walking.of(puzzle).parse_target(self.variant, target)
-        self.node = Playing.of(puzzle).resume_node(self.variant, self.position, context)
+        handle = tablebase.puzzle(puzzle.name, **_options(puzzle, request))
+        self.game = handle.game(state, target, context)
+        self.puzzle, self.variant = puzzle, self.game.variant
+        self.position, self.target, self.node = (self.game.position, self.game.target,
+                                                 self.game.node)
 
     def move_out(self, label: str, node, distance: int | None = None) -> MoveOut:
         return MoveOut(label=label, state=self.puzzle.format(self.variant, node),
@@ -142,9 +137,7 @@ class _Game:
                        distance=distance)
 
     def distance(self, tables, node, search: bool) -> tuple[int | None, str, str]:
-        if Walking.of(self.puzzle).at_target(self.variant, node, self.target):
-            return 0, "table", ""
-        return answered_distance(self.puzzle, tables, self.variant, node, self.target, search)
+        return self.game.distance(node, search)
 
 
 _TEXT = Query(max_length=MAX_INPUT_CHARACTERS)
@@ -162,7 +155,10 @@ MIN_FREE_BYTES = 2 * 2**30
 
 
 def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRouter:
+    from query.api import Tablebase
+
     router = APIRouter()
+    tablebase = Tablebase(data_dir, tables)  # the server's reader, with its caches
     builds = {"started": 0}
     jobs: dict[int, JobOut] = {}
     job_started: dict[int, float] = {}
@@ -197,7 +193,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         position after it; with VALUES, its distance too).  Options of the puzzle
         (``method``, ``variant``) are further query parameters."""
         from builder.contract.parts import Building
-        game = _Game(puzzle, state, target, context, request)
+        game = _Game(tablebase, puzzle, state, target, context, request)
         here, answered_by, detail = game.distance(tables, game.node, search)
         moves = []
         for move in game.puzzle.moves(game.variant, game.node):
@@ -225,14 +221,10 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         """A shortest path from STATE (with CONTEXT) to TARGET: by table walk, or by the
         plug-in's search where no table answers (with GUIDE=approximate, its instant
         solver instead, whose path need not be shortest: ``how`` names it)."""
-        game = _Game(puzzle, state, target, context, request)
-        if Walking.of(game.puzzle).at_target(game.variant, game.node, game.target):
-            found_nodes, labels, how, optimal = [game.node], [], "table walk", True
-        else:
-            found = walk_node(game.puzzle, tables, game.variant, game.node, game.target,
-                              game.position, approximate=guide is Guide.approximate)
-            found_nodes, labels, how = list(found.nodes), list(found.labels), found.how
-            optimal = found.optimal
+        game = _Game(tablebase, puzzle, state, target, context, request)
+        found = game.game.path(approximate=guide is Guide.approximate)
+        found_nodes, labels, how = list(found.nodes), list(found.labels), found.how
+        optimal = found.optimal
         return PathOut(puzzle=game.puzzle.name,
                        start=game.puzzle.format(game.variant, found_nodes[0]),
                        target=game.puzzle.format(game.variant, game.target),
@@ -251,7 +243,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         if not allow_builds:
             raise BuildsOffError("this server builds no tables on request (its operator can "
                                  "start it with `query serve --allow-builds N`)")
-        game = _Game(puzzle, state, target, "", request)
+        game = _Game(tablebase, puzzle, state, target, "", request)
         spec = Building.of(game.puzzle).table_answering(game.variant, game.position, game.target)
         if spec is None:
             raise PuzzleInputError("no table to build: the stored tables or the "
