@@ -109,6 +109,18 @@ def test_klotski_hardest_and_levels_equal_a_plain_search(tablebase):
                                                                 True)) == 1
 
 
+def test_lucas_hardest_and_positions_equal_a_plain_search(data_for):
+    # the document's moves can be undone: a search from the goal gives every distance
+    bfs = reference.plain_distances("BBBB_AAAA", lambda here: [
+        following for following, _, _ in reference.lucas_moves(here)])
+    with open_tablebase(data_for(registry.by_name("lucas"))) as opened:
+        lucas = opened.puzzle("lucas")
+        found = lucas.hardest(len(bfs), table="n=4")
+        assert {level.position: level.distance for level in found} == bfs
+        assert sorted(lucas.positions(7, table="n=4")) == sorted(
+            p for p, d in bfs.items() if d == 7)
+
+
 def test_the_8_puzzle_has_two_positions_31_moves_from_its_goal(tablebase):
     found = tablebase.puzzle("sliding").hardest(3, table="3x3, to 123.456.780")
     assert [level.distance for level in found] == [31, 31, 30]

@@ -46,6 +46,12 @@ def test_3x3_tables_equal_a_plain_backward_bfs_on_every_board(small_targets, tar
     rules = Tricolore(3, 3)
     got = {rules.format(b): int(clicks[b]) for b in np.flatnonzero(clicks != 255)}
     assert got == expected
+    from query.api import open_tablebase  # the hardest boards, read through the API
+
+    with open_tablebase(small_targets) as tablebase:
+        hardest = tablebase.puzzle("tricolore").hardest(5, f"3x3 unrestricted, to {target}")
+    assert [level.distance for level in hardest] == sorted(expected.values())[-5:][::-1]
+    assert all(expected[level.position] == level.distance for level in hardest)
 
 
 def test_4x3_table_equals_the_all_pairs_kernel(small_targets):

@@ -291,6 +291,16 @@ class TricolorePuzzle(WalkablePuzzle):
         towards = f"to {attributes['target']}" if "target" in attributes else "all pairs"
         return [DistanceArray(variant, towards, "clicks", 255)]
 
+    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+                        read) -> list[tuple[str, str]] | None:
+        if "target" not in attributes:
+            return None  # all pairs: an entry is a pair, asked with `query path`
+        rules = Tricolore(attributes["width"], attributes["height"])
+        return [(rules.format(int(entry)), attributes["target"]) for entry in entries]
+
+    def table_options(self, attributes: dict) -> dict[str, str]:
+        return {"method": attributes["method"]} if "method" in attributes else {}
+
     def verify_checks(self, attributes: dict) -> str:
         return verify.checks(attributes)
 
