@@ -189,7 +189,12 @@ def random_levels(tables: Tables, puzzle: Puzzle, found: StoredDistances,
         raise QueryError(f"no {puzzle.name} position of '{found.full_label}' lies {distance} "
                          f"moves away (the farthest lie {largest} away)")
     rng = np.random.default_rng(seed)
-    order = rng.permutation(candidates)
+    weights = weights_of(tables, found)
+    if weights is None:
+        order = rng.permutation(candidates)
+    else:  # an entry stands for a class of positions: drawn in proportion to its size
+        chances = weights[candidates] / weights[candidates].sum()
+        order = rng.choice(candidates, size=len(candidates), replace=False, p=chances)
     chosen: list[Level] = []
     tried = 0
     for start in range(0, len(order), 256):

@@ -72,6 +72,20 @@ def test_small_games_equal_a_plain_search_on_every_state(small_games, size):
     expected = reference.ball_moves_to_clear(*size)
     got = {rules.format(tuple(s)): int(m) for s, m in zip(states, moves) if m != 255}
     assert got == expected
+    from collections import Counter
+
+    from query.api import open_tablebase  # a class's representative stands for it
+
+    with open_tablebase(small_games) as tablebase:
+        balls = tablebase.puzzle("balls")
+        hardest = balls.hardest(3, table=rules.name)
+        assert balls.distribution(rules.name) == dict(sorted(Counter(expected.values()).items()))
+        assert balls.count(rules.name) == len(expected)
+        level = balls.random(max(expected.values()), seed=1, table=rules.name)
+    # one entry a class: the farthest class first, each at its representative's distance
+    assert hardest[0].distance == max(expected.values()) == level.distance
+    assert [x.distance for x in hardest] == sorted((x.distance for x in hardest), reverse=True)
+    assert all(expected[x.position] == x.distance for x in [*hardest, level])
 
 
 @pytest.mark.parametrize("size", SMALL_SIZES)

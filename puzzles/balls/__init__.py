@@ -160,6 +160,17 @@ class BallsPuzzle(WalkablePuzzle):
         return [DistanceArray(variant, "to cleared", "moves_to_clear", 255,
                               weights="class_states")]
 
+    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+                        read) -> list[tuple[str, str]]:
+        rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"],
+                      water=attributes.get("rules") == WATER)
+        codes = rules.codes_of_keys(np.asarray(read("class_key"))[np.asarray(entries)])
+        # an entry is a symmetry class: its representative stands for it
+        return [(rules.format(tuple(int(code) for code in row)), "cleared") for row in codes]
+
+    def table_options(self, attributes: dict) -> dict[str, str]:
+        return {"rules": attributes.get("rules", BALLS)}
+
     def table(self, identity: dict) -> TableSpec:
         rules = Balls(identity.get("tubes", 4), identity.get("capacity", 4),
                       identity.get("colours", 3),
