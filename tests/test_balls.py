@@ -16,6 +16,7 @@ from builder import registry, routine
 from puzzles.balls.answers import NotClearableError, deal_balls
 from puzzles.balls.rules import Balls, BallsError
 from tests import reference
+from tests.commands import run_command
 from tests.test_cli import run
 from tests.walks import balls_path, balls_table
 
@@ -274,3 +275,21 @@ def test_large_game_paths_replay(data_dir):
         assert found.length == moves
         end = replay(LARGE, LARGE.format(state), found)
         assert all(not t or (len(t) == 4 and len(set(t)) == 1) for t in end.split("|"))
+
+
+@pytest.mark.parametrize("distance", [3, 6])
+def test_a_deal_at_an_exact_distance_needs_exactly_that_many_moves(small_games, distance):
+    """`query random balls --distance D`: a starting state (its first tubes full) that
+    a plain search clears in exactly D moves; past the hardest, one line."""
+    expected = reference.ball_moves_to_clear(4, 3, 2)
+    for seed in range(3):
+        done = run_command("query", "random", "balls", "--tubes", "4", "--capacity", "3",
+                           "--colours", "2", "--distance", str(distance), "--seed", str(seed),
+                           "--json", "--data", str(small_games))
+        assert done.returncode == 0, done.stderr
+        state = json.loads(done.stdout)["state"]
+        assert expected[state] == distance == json.loads(done.stdout)["moves"]
+        assert all(len(tube) == 3 for tube in state.split("|")[:2])  # the first tubes full
+    far = run_command("query", "random", "balls", "--tubes", "4", "--capacity", "3",
+                      "--colours", "2", "--distance", "99", "--data", str(small_games))
+    assert far.returncode == 2 and "exactly 99 moves" in far.stderr

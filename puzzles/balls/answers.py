@@ -67,19 +67,24 @@ class BallsTable:
 
 
 def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_moves: int = 0,
-               clearable: bool = False) -> tuple[tuple[int, ...], int]:
+               clearable: bool = False, distance: int | None = None
+               ) -> tuple[tuple[int, ...], int]:
     """A starting state (first k tubes full) drawn uniformly from those that meet the
-    request, with its fewest moves (255: never): a class is drawn in proportion to its
-    starting states, then one of them by a random relabelling and tube order."""
+    request (at least ``min_moves``, or exactly ``distance``), with its fewest moves (255:
+    never): a class is drawn in proportion to its starting states, then one of them by a
+    random relabelling and tube order."""
     keys = table.class_key.whole()
     moves = table.moves.whole()
     starting = rules.initial_states_in_classes(keys, table.class_states.whole())
     weights = starting
-    if clearable or min_moves:
+    if distance is not None:
+        weights = np.where(moves == distance, starting, 0)
+    elif clearable or min_moves:
         weights = np.where((moves != UNREACHABLE) & (moves >= min_moves), starting, 0)
     if not weights.sum():
         hardest = moves[(starting > 0) & (moves != UNREACHABLE)].max(initial=0)
-        raise QueryError(f"no starting state of {rules.name} needs {min_moves} or more moves "
+        asked = f"exactly {distance}" if distance is not None else f"{min_moves} or more"
+        raise QueryError(f"no starting state of {rules.name} needs {asked} moves "
                          f"(the hardest needs {hardest})")
     chosen = int(np.searchsorted(np.cumsum(weights), rng.integers(weights.sum()), side="right"))
     codes = rules.codes_of_keys(keys[chosen : chosen + 1])[0]

@@ -32,6 +32,10 @@ def deal(
                                             "cleared.")] = False,
     min_moves: Annotated[int, typer.Option("--min-moves", help="At least this many moves "
                                            "(implies --clearable).", min=0, max=255)] = 0,
+    distance: Annotated[int | None, typer.Option(
+        "--distance", help="Exactly this many fewest moves: a level of a chosen difficulty "
+        "(from a table: a size `make tables` or `builder build balls` stored).", min=0,
+        max=254, show_default=False)] = None,
     tubes: Annotated[int | None, typer.Option(help="Tubes (default 4; or give --empty).",
                                               show_default=False)] = None,
     capacity: Annotated[int, typer.Option(help="Balls per tube (up to 8).", min=1,
@@ -67,6 +71,8 @@ def deal(
     try:
         table = BallsTable(tables, rules)
     except MissingTableError:
+        if distance is not None:
+            raise
         if not clearable and not min_moves:
             result = {"state": rules.format(random_start(rules, rng)), "clearable": None,
                       "moves": None, "verdict": "not checked", "explored": 0}
@@ -83,7 +89,7 @@ def deal(
                   "explored": found.explored}
         proof = f"proven optimal by {found.how}"
     else:
-        state, moves = deal_balls(rules, table, rng, min_moves, clearable)
+        state, moves = deal_balls(rules, table, rng, min_moves, clearable, distance)
         result = {"state": rules.format(state), "clearable": moves != 255,
                   "moves": None if moves == 255 else moves,
                   "verdict": "optimal" if moves != 255 else "unclearable", "explored": 0}
