@@ -21,7 +21,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.rows import environment, merge_rows, row
+from bench.rows import row, run_alone
 from builder import patterns, registry
 from builder.reader import Tables
 from builder.routine import build_table
@@ -123,18 +123,5 @@ def bench_tables(rows) -> None:
         + "; ".join(built)))
 
 
-def main() -> None:
-    import argparse
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT / "data")
-    data = parser.parse_args().data.resolve()
-    print(environment())
-    rows: list[dict] = []
-    bench_korf(rows, data)
-    bench_tables(rows)
-    merge_rows(data, rows)
-
-
 if __name__ == "__main__":
-    main()
+    run_alone(__doc__, bench_korf, bench_tables)

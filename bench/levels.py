@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.rows import environment, merge_rows, row
+from bench.rows import row, run_alone
 
 QUERY = str(Path(sys.executable).parent / "query")
 RUNS = 5
@@ -82,18 +82,5 @@ def bench_api(rows: list[dict], data: Path) -> None:
                             "api distance on the same table"))
 
 
-def main() -> None:
-    import argparse
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT / "data")
-    data = parser.parse_args().data
-    print(environment())
-    rows: list[dict] = []
-    bench_commands(rows, data)
-    bench_api(rows, data)
-    merge_rows(data, rows)
-
-
 if __name__ == "__main__":
-    main()
+    run_alone(__doc__, bench_commands, bench_api)

@@ -34,18 +34,20 @@ def row(name, product_s, baseline_s, notes, ratio=None):
 
 
 def run_alone(description: str, *benches) -> None:
-    """A bench script's main: ``--data``, the environment, each of ``benches(rows)``, the
-    rows printed and merged into the data directory's bench.json."""
+    """A bench script's main: ``--data``, the environment, each of ``benches(rows)`` (or
+    ``bench(rows, data)`` for a bench with a ``data`` parameter: the data directory,
+    absolute), the rows printed and merged into the data directory's bench.json."""
+    import inspect
+
     parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT / "data")
-    args = parser.parse_args()
+    data = parser.parse_args().data.resolve()
     print(environment())
     rows: list[dict] = []
     for bench in benches:
-        bench(rows)
-    for found in rows:
-        print(json.dumps(found))
-    merge_rows(args.data, rows)
+        wants_data = "data" in inspect.signature(bench).parameters
+        bench(rows, **({"data": data} if wants_data else {}))
+    merge_rows(data, rows)
 
 
 def merge_rows(data: Path, rows: list[dict]) -> None:

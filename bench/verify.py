@@ -23,7 +23,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.rows import environment, merge_rows, row
+from bench.rows import row, run_alone
 
 BASELINE_ENTRIES = 20_000
 
@@ -120,18 +120,5 @@ def bench_verify_command(rows, data: Path) -> None:
                     "(wall time, cold process)"))
 
 
-def main() -> None:
-    import argparse
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT / "data")
-    data = parser.parse_args().data.resolve()
-    print(environment())
-    rows: list[dict] = []
-    bench_recurrence(rows, data)
-    bench_verify_command(rows, data)
-    merge_rows(data, rows)
-
-
 if __name__ == "__main__":
-    main()
+    run_alone(__doc__, bench_recurrence, bench_verify_command)

@@ -186,11 +186,9 @@ class PuzzleTablebase:
         ``MissingTableError`` when no table (nor search) answers, ``UnreachableError``
         when the target can never be reached.
         """
-        variant, position, goal = self._game(start, target)
-        found = distance_between(self.plugin, self._tables, variant, position, goal)
+        found = self.answer(start, target).distance
         if found is None:
-            raise UnreachableError(Walking.of(self.plugin).explain_unreachable(
-                variant, position, goal))
+            raise UnreachableError(self.unreachable(start, target))
         return found
 
     def unreachable(self, start: str, target: str | None = None) -> str:

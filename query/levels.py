@@ -9,8 +9,6 @@ The Python API (``query.api``) and `query hardest` / `query deal` answer through
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +16,8 @@ import numpy as np
 
 from builder.contract.base import DistanceArray, Puzzle
 from builder.contract.errors import MissingTableError, QueryError, shown
-from builder.contract.parts import Cataloguing, Dealing
+from builder.contract.parts import Cataloguing, Dealing, Walking
+from builder.reader import ColumnChunkedArray
 from query.walk import Tables, move_values, question
 
 
@@ -52,12 +51,11 @@ class StoredDistances:
 
 def stored_distances(tables: Tables, puzzle: Puzzle) -> list[StoredDistances]:
     """Every distance array of the puzzle's stored tables, in the order of their paths."""
-    folder = tables.data_dir / puzzle.name
+    from builder.catalog import table_directories
+
     found = []
-    for path in sorted(folder.rglob("*.zarr")) if folder.is_dir() else []:
+    for path in table_directories(tables.data_dir / puzzle.name):
         relative = path.relative_to(tables.data_dir).parts
-        if any(part.startswith(".") for part in relative):  # staging of a build under way
-            continue
         parts = (*relative[:-1], relative[-1].removesuffix(".zarr"))
         attributes = dict(tables.require(parts))
         if attributes.get("puzzle") != puzzle.name:
@@ -108,9 +106,7 @@ def _natural(label: str) -> list:
 
 def distances_of(tables: Tables, found: StoredDistances) -> np.ndarray:
     """The array whole, as numpy (a 1-D array of distances, ``never`` for unreachable)."""
-    shape = json.loads((tables.path(found.parts) / found.array.array / "zarr.json")
-                       .read_text())["shape"]
-    if len(shape) != 1:
+    if not ColumnChunkedArray(tables.path(found.parts) / found.array.array, vector=None).vector:
         raise QueryError(f"{found.full_label}: a table of every pair of positions; ask "
                          "`query path` or `query moves` about a pair")
     return np.asarray(tables.vector(found.parts, found.array.array).whole())
@@ -165,8 +161,6 @@ def optimal_first_moves(tables: Tables, puzzle: Puzzle, options: dict[str, str],
                         level: Level) -> int:
     """How many moves from the level's position keep its distance optimal."""
     variant, position, goal = question(puzzle, options, level.position, level.target, "")
-    from builder.contract.parts import Walking
-
     node = Walking.of(puzzle).start_node(variant, position)
     _, values = move_values(puzzle, tables, variant, node, goal)
     return sum(1 for value in values if value.distance == level.distance - 1)
@@ -178,10 +172,10 @@ UNIQUE_TRIES = 2000
 
 def random_levels(tables: Tables, puzzle: Puzzle, found: StoredDistances,
                   options: dict[str, str], distance: int, count: int, seed: int | None,
-                  unique: bool, progress: Callable[[int], None] | None = None
-                  ) -> list[Level]:
+                  unique: bool) -> list[Level]:
     """``count`` distinct positions drawn at random at ``distance`` (with ``unique``: each
-    with exactly one optimal first move); a one-line error when there are too few."""
+    with exactly one optimal first move, among the first ``UNIQUE_TRIES`` drawn); a
+    one-line error when there are too few."""
     values = distances_of(tables, found)
     candidates = at_distance(values, distance, found.array.never)
     if len(candidates) == 0:
@@ -195,25 +189,17 @@ def random_levels(tables: Tables, puzzle: Puzzle, found: StoredDistances,
     else:  # an entry stands for a class of positions: drawn in proportion to its size
         chances = weights[candidates] / weights[candidates].sum()
         order = rng.choice(candidates, size=len(candidates), replace=False, p=chances)
+    drawn = order[:UNIQUE_TRIES] if unique else order
     chosen: list[Level] = []
-    tried = 0
-    for start in range(0, len(order), 256):
-        batch = order[start:start + 256]
-        for level in levels(tables, puzzle, found, batch, values):
-            tried += 1
-            if progress is not None:
-                progress(tried)
+    for start in range(0, len(drawn), 256):  # positions named a batch at a time
+        for level in levels(tables, puzzle, found, drawn[start:start + 256], values):
             if not unique or optimal_first_moves(tables, puzzle, options, level) == 1:
                 chosen.append(level)
                 if len(chosen) == count:
                     return chosen
-            if unique and tried >= UNIQUE_TRIES:
-                break
-        if unique and tried >= UNIQUE_TRIES:
-            break
     what = "with a unique best first move " if unique else ""
     raise QueryError(f"only {len(chosen)} of the {count} positions {what}asked for at "
-                     f"distance {distance} among {tried:,} tried of {len(candidates):,}")
+                     f"distance {distance} among {len(drawn):,} tried of {len(candidates):,}")
 
 
 def merged_options(puzzle: Puzzle, found: StoredDistances, options: dict[str, str]

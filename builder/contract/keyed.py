@@ -251,16 +251,16 @@ class KeyedPuzzle(WalkablePuzzle):
         levels = [(self.name, LEVELS_FOLDER, stored)
                   for stored in tables.stored((self.name, LEVELS_FOLDER))
                   if stored.startswith(f"{name}-")]
-        if not levels:
+        if not levels:  # the variant's own table, or the error that it is missing
             tables.require((self.name, name), {"puzzle": self.name, "variant": name},
                            f"no {self.name} table {name}: run `make tables` or "
                            f"`builder build {self.name} {name}`")
-        for table in [(self.name, name), *levels]:
-            if table != (self.name, name) or tables.stored((self.name,)).count(name):
-                at = int(tables.positions(table, "keys", key, "key_index", absent_ok=True)[0])
-                if at >= 0:
-                    found = tables.value(table, "distance", at)
-                    return None if found == (65535 if self.wide else 255) else found
+        own = [(self.name, name)] if name in tables.stored((self.name,)) else []
+        for table in [*own, *levels]:
+            at = int(tables.positions(table, "keys", key, "key_index", absent_ok=True)[0])
+            if at >= 0:
+                found = tables.value(table, "distance", at)
+                return None if found == (65535 if self.wide else 255) else found
         raise MissingTableError(f"{shown(self.format(variant, node))} is not among the "
                                 f"positions the {self.name} {name} tables hold (not "
                                 f"reachable from their starts): `builder build {self.name} "
@@ -444,19 +444,19 @@ def _searched_path(puzzle: KeyedPuzzle, variant: Any, start: Hashable,
     """A shortest path by breadth-first search from both ends, a whole level at a time,
     the smaller frontier first (moves that cannot be undone go backwards by
     ``unmoves``).  Each side maps a position to (the position one step nearer its end,
-    the move's label, its depth)."""
+    its depth); the moves' labels are read once the path is found."""
     from builder.contract.work import checkpoint
 
     budget = puzzle.pair_search_positions
-    ahead: dict[Hashable, tuple] = {start: (None, "", 0)}
-    behind: dict[Hashable, tuple] = {target: (None, "", 0)}
+    ahead: dict[Hashable, tuple] = {start: (None, 0)}
+    behind: dict[Hashable, tuple] = {target: (None, 0)}
     if start == target:
         return _joined(puzzle, variant, start, ahead, behind)
     forward, backward = [start], [target]
     while forward and backward:
         checkpoint()
         if len(ahead) + len(behind) > budget:
-            apart = ahead[forward[0]][2] + behind[backward[0]][2]
+            apart = ahead[forward[0]][1] + behind[backward[0]][1]
             raise MissingTableError(
                 f"no path found within {budget:,} positions searched: the two lie more "
                 f"than {apart} moves apart; build a table from the start (`builder build "
@@ -476,19 +476,16 @@ def _expand(puzzle: KeyedPuzzle, variant: Any, frontier: list, seen: dict, other
     (every meeting of a level is looked at: the first need not be the shortest)."""
     following, best, met = [], None, None
     for here in frontier:
-        depth = seen[here][2] + 1
-        if forward:
-            steps = [(move.state, move.label) for move in puzzle.moves(variant, here)]
-        else:
-            before = puzzle.unmoves(variant, here)
-            steps = ([(p, "") for p in before] if before is not None else
-                     [(move.state, "") for move in puzzle.moves(variant, here)])
-        for there, label in steps:
+        depth = seen[here][1] + 1
+        before = None if forward else puzzle.unmoves(variant, here)
+        steps = before if before is not None else [
+            move.state for move in puzzle.moves(variant, here)]
+        for there in steps:
             if there in seen:
                 continue
-            seen[there] = (here, label, depth)
-            if there in other and (best is None or depth + other[there][2] < best):
-                best, met = depth + other[there][2], there
+            seen[there] = (here, depth)
+            if there in other and (best is None or depth + other[there][1] < best):
+                best, met = depth + other[there][1], there
             following.append(there)
     return following, met
 
@@ -498,7 +495,7 @@ def _joined(puzzle: KeyedPuzzle, variant: Any, met: Hashable, ahead: dict, behin
     nodes = [met]
     while ahead[nodes[0]][0] is not None:
         nodes.insert(0, ahead[nodes[0]][0])
-    while nodes[-1] in behind and behind[nodes[-1]][0] is not None:
+    while behind[nodes[-1]][0] is not None:
         nodes.append(behind[nodes[-1]][0])
     labels = [next(move.label for move in puzzle.moves(variant, here) if move.state == there)
               for here, there in pairwise(nodes)]  # read forwards, whichever side found them

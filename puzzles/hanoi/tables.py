@@ -20,10 +20,14 @@ def search(pegs: int, discs: int, target: int) -> BreadthFirstSearch:
                               pegs * (pegs - 1), parameters=(pegs, discs), wide=pegs == 3)
 
 
-def towards_last_peg(pegs: int, top: int = MAX_DISCS) -> TableSpec:
-    """``hanoi/{pegs}pegs``: array ``n{discs}`` for 1 to ``top`` discs."""
+def _check_pegs(pegs) -> None:
     if pegs not in (3, 4):
         raise HanoiError(f"{shown(str(pegs))} pegs: 3 or 4")
+
+
+def towards_last_peg(pegs: int, top: int = MAX_DISCS) -> TableSpec:
+    """``hanoi/{pegs}pegs``: array ``n{discs}`` for 1 to ``top`` discs."""
+    _check_pegs(pegs)
     if not 1 <= top <= MAX_DISCS:
         raise HanoiError(f"{top} discs: from 1 to {MAX_DISCS}")
     last = PEG_LETTERS[pegs - 1]
@@ -39,8 +43,7 @@ def towards_last_peg(pegs: int, top: int = MAX_DISCS) -> TableSpec:
 
 def towards(pegs: int, discs: int, goal: str) -> TableSpec:
     """``hanoi/{pegs}pegs/{goal}``: array ``moves`` towards one position."""
-    if pegs not in (3, 4):
-        raise HanoiError(f"{shown(str(pegs))} pegs: 3 or 4")
+    _check_pegs(pegs)
     return TableSpec(
         ("hanoi", f"{pegs}pegs", goal),
         {"puzzle": "hanoi", "pegs": pegs, "discs": discs, "target": goal},
