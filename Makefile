@@ -36,9 +36,11 @@ tables: $(INSTALLED)
 
 # three test processes on the 2-core machine, idle ones stealing work (pytest-xdist): part
 # of the suite waits (servers, a browser, subprocesses), so a third process fills the
-# cores better than two, and a fourth adds nothing.  The test tools come first, so that
-# `tables` also builds the example plug-in's tables.
-test: $(TEST_TOOLS) tables
+# cores better than two, and a fourth adds nothing.  The tables are built after the test
+# tools (the example plug-in among them) are installed, in that order even under `make -j`:
+# the example's tables are among those the tests read.
+test: $(TEST_TOOLS)
+	$(MAKE) tables
 	TABLEBASE_DATA=$(abspath $(DATA)) $(VENV)/bin/pytest -n 3 --dist worksteal
 
 bench: tables

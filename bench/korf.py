@@ -93,7 +93,7 @@ def bench_korf(rows, data: Path) -> None:
     rows.append(row(
         "korf100_first10_pattern_databases_vs_manhattan", product, baseline,
         f"Korf's first {BASELINE_INSTANCES} instances, IDA* in the same kernel: {name} "
-        f"pattern databases with the reflection ({sum(c for _, c in solved[:10]):,} nodes) "
+        f"pattern databases with the reflection ({sum(c for _, c in solved[:BASELINE_INSTANCES]):,} nodes) "
         f"against the Manhattan distance (a one-tile table per tile, "
         f"{sum(c for _, c in manhattan):,} nodes, "
         f"{sum(c for _, c in manhattan) / baseline / 1e6:.1f} M nodes/s)"))
@@ -103,18 +103,18 @@ def bench_tables(rows) -> None:
     specs = pattern_set(*BOARD, 0, default_partition(*BOARD))
     with tempfile.TemporaryDirectory(prefix="patterns-") as folder:
         built = []
+        memory = 0
         started = time.perf_counter()
         for spec in specs:
             result = build_table(Path(folder), spec, progress=False, log=lambda *_: None)
             search = spec.searches["abstract"]
+            folded = search.states // spec.folds["estimate"].width
+            memory += folded
             built.append(
                 f"{','.join(map(str, spec.identity['tiles']))}: {result.seconds:.1f} s, "
                 f"{directory_size(result.path) / 1e6:.1f} MB on disk, {search.states:,} "
-                f"abstract states, estimate {search.states // spec.folds['estimate'].width:,}"
-                " bytes in memory")
+                f"abstract states, estimate {folded:,} bytes in memory")
         seconds = time.perf_counter() - started
-    memory = sum(spec.searches["abstract"].states // spec.folds["estimate"].width
-                 for spec in specs)
     rows.append(row(
         "korf_pattern_tables_build", seconds, None,
         f"the 15-puzzle's {default_partition(*BOARD)} pattern databases towards Korf's goal, "

@@ -20,7 +20,6 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
-from collections import deque
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +30,7 @@ from builder import registry
 from builder.contract.base import Move
 from builder.contract.keyed import KeyedPuzzle
 from builder.sparse import sparse_search
+from tests import reference
 
 SIZE, EXIT = 6, 4
 """A 6×6 board; the red car (A) leaves when its left cell is in column 4."""
@@ -119,22 +119,13 @@ class RushHour(KeyedPuzzle):
 
 
 def dict_bfs(puzzle: KeyedPuzzle, variant) -> dict:
-    """Every position the start reaches, with its fewest moves to the goal (255: never)."""
-    start = puzzle.starts(variant)[0]
-    reached, queue = {start}, deque([start])
-    while queue:
-        for move in puzzle.moves(variant, queue.popleft()):
-            if move.state not in reached:
-                reached.add(move.state)
-                queue.append(move.state)
-    goals = [position for position in reached if puzzle.is_goal(variant, position)]
-    distance, queue = dict.fromkeys(goals, 0), deque(goals)
-    while queue:  # the moves undo themselves: back from the goals over them
-        position = queue.popleft()
-        for move in puzzle.moves(variant, position):
-            if move.state not in distance:
-                distance[move.state] = distance[position] + 1
-                queue.append(move.state)
+    """Every position the start reaches, with its fewest moves to the goal (255: never):
+    the plain dict search of tests/reference.py, forwards, then back from the goals over
+    the same moves (they undo themselves)."""
+    moves = lambda position: [move.state for move in puzzle.moves(variant, position)]
+    reached = reference.plain_distances(puzzle.starts(variant)[0], moves)
+    distance = reference.nearest_distances(
+        [position for position in reached if puzzle.is_goal(variant, position)], moves)
     return {position: distance.get(position, 255) for position in reached}
 
 

@@ -9,10 +9,8 @@ table's distances.  Names no puzzle.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Hashable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,7 +18,7 @@ import numpy as np
 from builder.contract.base import FoundPath, TableLookup
 from builder.contract.errors import QueryError, UnreachableError
 from builder.contract.parts import Describing, Walking
-from builder.contract.patterns import PatternSearch, PatternTable
+from builder.contract.patterns import NEVER, PatternSearch, PatternTable
 from builder.contract.work import stop_signal, work_seconds
 
 
@@ -34,7 +32,6 @@ class Searched:
     """Bounds searched (iterations of deepening)."""
     estimate: int
     """The pattern databases' estimate at the start."""
-    seconds: float
 
     @property
     def length(self) -> int:
@@ -43,57 +40,45 @@ class Searched:
 
 _KEPT: dict[tuple, np.ndarray] = {}
 _KEPT_LOCK = threading.Lock()
-KEPT_TABLES = 32
-"""Pattern arrays kept in memory between searches (`query moves` searches once per move;
-a benchmark once per instance)."""
+KEPT_SEARCHES = 8
+"""Searches' pattern arrays kept in memory between searches (`query moves` searches once
+per move; a benchmark once per instance)."""
 
 
-def _values(tables: TableLookup, table: PatternTable) -> np.ndarray:
-    """A pattern table's estimates, read whole through their checksums once and kept
-    while the stored table is unchanged."""
+def _version(tables: TableLookup, table: PatternTable) -> str:
+    """The stored table's build (a rebuilt table is another), after checking it exists."""
     parts = table.spec.parts
     name = table.spec.identity["puzzle"]
     missing = (f"no {name} pattern table {'/'.join(parts[1:])}: run `make tables` or "
                f"`builder build {name}{' ' + table.build if table.build else ''}`")
-    tables.require(parts, missing=missing)
-    described = tables.describe(parts)
-    try:
-        stamp = (Path(described) / "zarr.json").stat().st_mtime_ns
-    except OSError:
-        stamp = 0
-    key = (described, table.array, stamp)
-    with _KEPT_LOCK:
-        found = _KEPT.get(key)
-    if found is None:
-        found = np.ascontiguousarray(tables.vector(parts, table.array, missing=missing).whole(),
-                                     dtype=np.uint8)
-        with _KEPT_LOCK:
-            _KEPT[key] = found
-            while len(_KEPT) > KEPT_TABLES:
-                _KEPT.pop(next(iter(_KEPT)))
-    return found
+    return str(tables.require(parts, missing=missing).get("build_id", ""))
 
 
 def _estimates(tables: TableLookup, search: PatternSearch) -> tuple:
     """(values, offsets, groups, group count): every pattern table end to end (one copy
-    of a table looked up twice, as on a reflected position), where each look-up's table
-    starts, and the group each belongs to (renumbered 0, 1, ...)."""
-    arrays: dict[tuple, np.ndarray] = {}
-    for table in search.patterns:
-        arrays.setdefault((table.spec.parts, table.array), _values(tables, table))
-    keys = list(arrays)
-    starts = np.cumsum([0] + [len(arrays[key]) for key in keys[:-1]])
-    offsets = np.array([starts[keys.index((table.spec.parts, table.array))]
-                        for table in search.patterns], np.int64)
-    named = sorted({table.group for table in search.patterns})
-    groups = np.array([named.index(table.group) for table in search.patterns], np.int64)
-    kept = tuple((tables.describe(key[0]), key[1], id(arrays[key])) for key in keys)
+    of a table looked up twice, as on a reflected position), read whole through their
+    checksums once and kept while the stored tables are unchanged; where each look-up's
+    table starts, and the group each belongs to (renumbered 0, 1, ...)."""
+    distinct = list(dict.fromkeys((table.spec.parts, table.array)
+                                  for table in search.patterns))
+    by_key = {(table.spec.parts, table.array): table for table in search.patterns}
+    kept = tuple((*key, _version(tables, by_key[key])) for key in distinct)
     with _KEPT_LOCK:
         values = _KEPT.get(kept)
     if values is None:
-        values = np.concatenate([arrays[key] for key in keys])
+        values = np.concatenate([
+            np.ascontiguousarray(tables.vector(parts, array).whole(), dtype=np.uint8)
+            for parts, array in distinct])
         with _KEPT_LOCK:
             _KEPT[kept] = values
+            while len(_KEPT) > KEPT_SEARCHES:
+                _KEPT.pop(next(iter(_KEPT)))
+    lengths = [tables.vector(parts, array).length for parts, array in distinct]
+    starts = np.cumsum([0, *lengths[:-1]])
+    offsets = np.array([starts[distinct.index((table.spec.parts, table.array))]
+                        for table in search.patterns], np.int64)
+    named = sorted({table.group for table in search.patterns})
+    groups = np.array([named.index(table.group) for table in search.patterns], np.int64)
     return values, offsets, groups, len(named)
 
 
@@ -104,7 +89,7 @@ def start_estimate(tables: TableLookup, search: PatternSearch) -> int | None:
     start = np.asarray(search.start, np.int64)
     found = np.array([values[offsets[p] + start[search.indices_at + p]]
                       for p in range(len(offsets))], np.int64)
-    if (found == 255).any():
+    if (found == NEVER).any():
         return None
     return int(max(found[groups == group].sum() for group in range(count)))
 
@@ -141,7 +126,6 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
         timer = threading.Timer(seconds, deadline.fill, (1,))
         timer.daemon = True
         timer.start()
-    started = time.perf_counter()
     bound, nodes, bounds = estimate, 0, 0
     try:
         with tqdm(desc=search.how, unit=" bound", leave=False,
@@ -160,8 +144,7 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
                 bounds += 1
                 bar.update(1)
                 if status == ida.FOUND:
-                    return Searched(rows[:length + 1].copy(), nodes, bounds, estimate,
-                                    time.perf_counter() - started)
+                    return Searched(rows[:length + 1].copy(), nodes, bounds, estimate)
                 if status == ida.STOPPED:
                     stop.check()  # a server's limit: its own reason
                     raise QueryError(f"{search.how}: stopped at its time limit "

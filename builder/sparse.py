@@ -433,7 +433,7 @@ def sparse_search(search: SparseSearch, folder: Path, executor=None, progress: b
     """The table's arrays for ``search``: every position's key (ascending) and its
     distance to the targets, built in ``folder`` (resumable; removed by the caller), or in
     memory for plain-Python moves in one shard with no memory bound (``plain_search``)."""
-    plain = not isinstance(search.successors, str)
+    plain = search.plain
     if plain and search.memory is None and search.shards <= 1:
         return plain_search(search, progress, label)
     if executor is None or plain:  # a plain start's moves are a callable of this process

@@ -71,7 +71,6 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
                            for name, fold in spec.folds.items())
         if problem:
             return problem, checked
-    if spec is not None and spec.searches:
         from builder.patterns import check_estimates
         from builder.reader import Tables
 

@@ -17,8 +17,13 @@ def plain_distances(source, moves) -> dict:
     """Fewest moves from ``source`` to every position ``moves`` reaches, by a plain queue
     over a dict: ``moves(position)`` lists the positions one move on.  Searching with the
     moves undone gives the fewest moves *to* ``source``."""
-    distance = {source: 0}
-    queue = deque([source])
+    return nearest_distances([source], moves)
+
+
+def nearest_distances(sources, moves) -> dict:
+    """``plain_distances`` from the nearest of several ``sources`` (say every goal)."""
+    distance = dict.fromkeys(sources, 0)
+    queue = deque(distance)
     while queue:
         here = queue.popleft()
         for there in moves(here):

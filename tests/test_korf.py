@@ -34,10 +34,14 @@ def written(tiles: list[int]) -> str:
 
 
 def replays(board, start, target, found) -> bool:
-    """Each step is one of the position's moves, and the path ends on the target."""
+    """Each step is legal by the rules written in tests/reference.py (the engine builds
+    its path from the plug-in's own moves, so those could not catch it) and named as the
+    plug-in names it, and the path ends on the target."""
     here = start
+    legal = reference.sliding_moves(*board)
     for label, node in zip(found.labels, found.nodes[1:]):
-        if (label, node) not in [tuple(move) for move in SLIDING.moves(board, here)]:
+        if node not in legal(here) or (label, node) not in [
+                tuple(move) for move in SLIDING.moves(board, here)]:
             return False
         here = node
     return here == target and found.nodes[0] == start
@@ -105,9 +109,11 @@ def test_quick_korf_instances_at_their_published_lengths(data_dir, number):
                      SLIDING.parse(board, KORF_GOAL))
     here = start
     for step in solution.steps:
-        here = next(move.state for move in SLIDING.moves(board, here)
-                    if move.label == step.move)
-        assert SLIDING.format(board, here) == step.position
+        after = next(move.state for move in SLIDING.moves(board, here)
+                     if move.label == step.move)
+        assert after in reference.sliding_moves(*board)(here)  # legal by the test's rules
+        assert SLIDING.format(board, after) == step.position
+        here = after
     assert here == target
 
 

@@ -32,16 +32,7 @@ def klotski_bfs(goals: list[str]) -> dict[str, int]:
     component, by shapes (blocks of one shape are alike): backwards from every goal
     position of the component (the moves can be undone)."""
     assert goals and all(shapes[13:15] == shapes[17:19] == "SS" for shapes in goals)
-    distance = dict.fromkeys(goals, 0)
-    frontier = goals
-    while frontier:
-        following = []
-        for here in frontier:
-            for there in next_positions(here, True):
-                if there not in distance:
-                    distance[there] = distance[here] + 1
-                    following.append(there)
-        frontier = following
+    distance = reference.nearest_distances(goals, lambda here: next_positions(here, True))
     assert shapes_of(CLASSIC) in distance
     return distance
 

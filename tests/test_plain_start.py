@@ -11,7 +11,6 @@ independent way to the same table."""
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import replace
 from typing import ClassVar
 
@@ -23,6 +22,7 @@ from builder import sparse
 from builder.contract.base import Move
 from builder.contract.keyed import KeyedPuzzle
 from builder.sparse import sparse_search
+from tests import reference
 from tests.test_sparse import Pancakes
 
 TOP = 200
@@ -92,22 +92,14 @@ def dict_bfs() -> dict[int, int]:
     """Every number 1 reaches with its fewest moves to ``TOP`` (255: never), by a forward
     search for the positions and a backward one over the edges it saw."""
     puzzle = Doubling()
-    before: dict[int, list[int]] = {1: []}
-    queue = deque([1])
-    while queue:
-        n = queue.popleft()
-        for move in puzzle.moves("up", n):
-            if move.state not in before:
-                before[move.state] = []
-                queue.append(move.state)
-            before[move.state].append(n)
-    distance, queue = {TOP: 0}, deque([TOP])
-    while queue:
-        n = queue.popleft()
-        for m in before[n]:
-            if m not in distance:
-                distance[m] = distance[n] + 1
-                queue.append(m)
+    after = {n: [move.state for move in puzzle.moves("up", n)]
+             for n in reference.plain_distances(1, lambda n: [
+                 move.state for move in puzzle.moves("up", n)])}
+    before: dict[int, list[int]] = {n: [] for n in after}
+    for n, following in after.items():
+        for m in following:
+            before[m].append(n)
+    distance = reference.plain_distances(TOP, before.__getitem__)
     return {n: distance.get(n, 255) for n in before}
 
 

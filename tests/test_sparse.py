@@ -6,7 +6,6 @@ however many shards and after an interrupted build resumes."""
 
 from __future__ import annotations
 
-from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +14,7 @@ import pytest
 from builder.contract.base import Move
 from builder.contract.keyed import KeyedPuzzle
 from builder.sparse import sparse_search
+from tests import reference
 
 
 class Pancakes(KeyedPuzzle):
@@ -64,22 +64,9 @@ class Pancakes(KeyedPuzzle):
 
 def dict_bfs(puzzle: Pancakes, n: int) -> dict[tuple, int]:
     """Distances to the goal of every stack reachable from the start, by a plain dict."""
-    reached = {puzzle.starts(n)[0]}
-    queue = deque(reached)
-    while queue:
-        for move in puzzle.moves(n, queue.popleft()):
-            if move.state not in reached:
-                reached.add(move.state)
-                queue.append(move.state)
-    goal = tuple(range(1, n + 1))
-    distance = {goal: 0}
-    queue = deque([goal])
-    while queue:  # a flip undoes itself
-        stack = queue.popleft()
-        for move in puzzle.moves(n, stack):
-            if move.state not in distance:
-                distance[move.state] = distance[stack] + 1
-                queue.append(move.state)
+    flips = lambda stack: [move.state for move in puzzle.moves(n, stack)]
+    reached = reference.plain_distances(puzzle.starts(n)[0], flips)
+    distance = reference.plain_distances(tuple(range(1, n + 1)), flips)  # a flip undoes itself
     return {stack: distance.get(stack, 255) for stack in reached}
 
 

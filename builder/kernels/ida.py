@@ -13,13 +13,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from builder.contract.patterns import NEVER
+
 STEP = types.FunctionType(types.int64(types.int64[:, ::1], types.int64, types.int64,
                                       types.int64[::1]))
 """``(rows, depth, move, parameters) -> 1`` with row ``depth + 1`` written from row
 ``depth``, or 0: not legal (rows, not row views: a view per node costs its reference
 counts)."""
 STOP_POLL_NODES = 1 << 14
-NEVER = 255
 UNBOUNDED = 1 << 30
 FOUND, EXHAUSTED, STOPPED, OVER_BUDGET = 0, 1, 2, 3
 

@@ -16,6 +16,19 @@ ALL_TILES = 0x876543210  # tile k in nibble k: the tiles not yet placed while un
 
 
 @njit(cache=True, inline="always")
+def _beside(cell, way, rows, columns):
+    """The cell beside ``cell`` in direction ``way`` (0 up, 1 down, 2 left, 3 right: the
+    order of the adapter's moves), or -1 off the board."""
+    if way == 0:
+        return cell - columns if cell >= columns else -1
+    if way == 1:
+        return cell + columns if cell < (rows - 1) * columns else -1
+    if way == 2:
+        return cell - 1 if cell % columns > 0 else -1
+    return cell + 1 if cell % columns < columns - 1 else -1
+
+
+@njit(cache=True, inline="always")
 def _unrank(rank, cells):
     """(tiles, digits): the tile in each cell and the Lehmer digit of each cell (how many
     later cells hold a smaller tile), both four bits per cell."""
@@ -45,19 +58,10 @@ def sliding_moves(position, parameters, out):
     blank = 0
     while (tiles >> (4 * blank)) & 15:
         blank += 1
-    row = blank // columns
-    column = blank % columns
     count = 0
     for step in range(4):
-        if step == 0 and row > 0:
-            other = blank - columns
-        elif step == 1 and row < rows - 1:
-            other = blank + columns
-        elif step == 2 and column > 0:
-            other = blank - 1
-        elif step == 3 and column < columns - 1:
-            other = blank + 1
-        else:
+        other = _beside(blank, step, rows, columns)
+        if other < 0:
             continue
         tile = (tiles >> (4 * other)) & 15
         low = min(blank, other)
@@ -149,20 +153,9 @@ def pattern_neighbours(state, parameters, out):
     count = 0
     for place in range(tracked):
         cell = (packed >> (4 * place)) & 15
-        row = cell // columns
-        column = cell % columns
         for way in range(4):
-            if way == 0 and row > 0:
-                other = cell - columns
-            elif way == 1 and row < rows - 1:
-                other = cell + columns
-            elif way == 2 and column > 0:
-                other = cell - 1
-            elif way == 3 and column < columns - 1:
-                other = cell + 1
-            else:
-                continue
-            if not (reach >> other) & 1:
+            other = _beside(cell, way, rows, columns)
+            if other < 0 or not (reach >> other) & 1:
                 continue
             moved = occupied ^ (np.int64(1) << cell) ^ (np.int64(1) << other)
             least = lowest_bit(_region(cell, full & ~moved, columns, not_first, not_last))
@@ -209,22 +202,9 @@ def pattern_step(rows, depth, move, parameters):
     patterns = parameters[2]
     cells = parameters[0] * columns
     blank = rows[depth, cells]
-    if move == 0:
-        if blank < columns:
-            return 0
-        other = blank - columns
-    elif move == 1:
-        if blank >= cells - columns:
-            return 0
-        other = blank + columns
-    elif move == 2:
-        if blank % columns == 0:
-            return 0
-        other = blank - 1
-    else:
-        if blank % columns == columns - 1:
-            return 0
-        other = blank + 1
+    other = _beside(blank, move, parameters[0], columns)
+    if other < 0:
+        return 0
     child = depth + 1
     for entry in range(rows.shape[1]):
         rows[child, entry] = rows[depth, entry]

@@ -14,6 +14,8 @@ has its tables stored.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from builder.contract.patterns import PatternSearch, PatternTable
 from builder.contract.specs import BreadthFirstSearch, Fold, TableSpec
 from puzzles.sliding.rules import (
@@ -175,11 +177,10 @@ def _search(board, node, target, goal_blank, turned, specs, reflect, name) -> Pa
     indices = [arrangement_rank([where[tile] for tile in pattern], cells) for pattern in patterns]
     tables = [PatternTable(spec, "estimate", 0, f"{rows}x{columns}:{name}:{goal_blank}")
               for spec in specs]
-    if mirror is not None:
+    if mirror is not None:  # the same tables, looked up on the reflected position
         indices += [arrangement_rank([cell_map[where[tile_map[tile]]] for tile in pattern],
                                      cells) for pattern in patterns]
-        tables += [PatternTable(spec, "estimate", 1, f"{rows}x{columns}:{name}:{goal_blank}")
-                   for spec in specs]
+        tables += [replace(table, group=1) for table in tables]
     return PatternSearch(
         start=(*start, *where, *indices), goal=goal, patterns=tuple(tables),
         step="puzzles.sliding.search:pattern_step", moves=MOVES, encode=encode,
