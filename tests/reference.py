@@ -328,3 +328,43 @@ def sliding_moves(rows: int, columns: int):
                 found.append(tuple(tiles))
         return found
     return moves
+
+
+# ---- the 2×2×2 cube: turns as sticker cycles (faces U R F D L B, four stickers each in
+# reading order), not the plug-in's corner tables
+_U, _R, _F, _D, _L, _B = (4 * k for k in range(6))
+CUBE_CYCLES = {
+    "U": [(_U + 0, _U + 1, _U + 3, _U + 2), (_F + 0, _L + 0, _B + 0, _R + 0),
+          (_F + 1, _L + 1, _B + 1, _R + 1)],
+    "R": [(_R + 0, _R + 1, _R + 3, _R + 2), (_U + 1, _B + 2, _D + 1, _F + 1),
+          (_U + 3, _B + 0, _D + 3, _F + 3)],
+    "F": [(_F + 0, _F + 1, _F + 3, _F + 2), (_U + 2, _R + 0, _D + 1, _L + 3),
+          (_U + 3, _R + 2, _D + 0, _L + 1)],
+}
+"""Each cycle (a, b, c, d): a quarter turn clockwise takes the sticker at a to b, b to
+c, c to d, d to a."""
+SOLVED_STICKERS = "UUUURRRRFFFFDDDDLLLLBBBB"
+
+
+def cube_turn(stickers: str, face: str) -> str:
+    """The stickers after a quarter turn of ``face`` clockwise."""
+    after = list(stickers)
+    for cycle in CUBE_CYCLES[face]:
+        for here, there in zip(cycle, cycle[1:] + cycle[:1]):
+            after[there] = stickers[here]
+    return "".join(after)
+
+
+def cube_moves(metric: str):
+    """A sticker string's moves: a quarter turn of U, R or F either way, and in the half
+    metric a half turn too (any sticker may be hidden as '.': a turn moves it as any)."""
+    def moves(stickers: str) -> list[str]:
+        found = []
+        for face in "URF":
+            turned = stickers
+            for times in range(1, 4):
+                turned = cube_turn(turned, face)
+                if metric == "half" or times != 2:
+                    found.append(turned)
+        return found
+    return moves

@@ -1,7 +1,7 @@
 """The 2×2×2 cube: the published figures (3,674,160 positions with one corner fixed, at
 most 11 half turns and 14 quarter turns) from the tables; the first levels again from a
-breadth-first search written here on sticker strings (turns as sticker cycles, not the
-plug-in's corner tables); a position and its inverse are as far from solved; the kernel
+breadth-first search on sticker strings (``tests/reference.py``: turns as sticker cycles,
+not the plug-in's corner tables); a position and its inverse are as far from solved; the kernel
 makes the moves the plain-Python rules make; paths replay with the tabled length."""
 
 from __future__ import annotations
@@ -16,48 +16,25 @@ from builder import registry
 from builder.contract.parts import Describing, Walking
 from tests.commands import run_command
 from tests.conftest import FIGURES
+from tests.reference import SOLVED_STICKERS, cube_moves, cube_turn
 
 PUBLISHED = FIGURES["pocket_cube"]
 CUBE = registry.by_name("cube")
-SOLVED = "UUUURRRRFFFFDDDDLLLLBBBB"
-
-# ---- turns as sticker cycles (faces U R F D L B, four stickers each in reading order)
-_U, _R, _F, _D, _L, _B = (4 * k for k in range(6))
-CYCLES = {
-    "U": [(_U + 0, _U + 1, _U + 3, _U + 2), (_F + 0, _L + 0, _B + 0, _R + 0),
-          (_F + 1, _L + 1, _B + 1, _R + 1)],
-    "R": [(_R + 0, _R + 1, _R + 3, _R + 2), (_U + 1, _B + 2, _D + 1, _F + 1),
-          (_U + 3, _B + 0, _D + 3, _F + 3)],
-    "F": [(_F + 0, _F + 1, _F + 3, _F + 2), (_U + 2, _R + 0, _D + 1, _L + 3),
-          (_U + 3, _R + 2, _D + 0, _L + 1)],
-}
-"""Each cycle (a, b, c, d): the sticker at a goes to b, b to c, c to d, d to a."""
-
-
-def turn(stickers: str, face: str) -> str:
-    after = list(stickers)
-    for cycle in CYCLES[face]:
-        for here, there in zip(cycle, cycle[1:] + cycle[:1]):
-            after[there] = stickers[here]
-    return "".join(after)
+SOLVED = SOLVED_STICKERS
 
 
 def sticker_levels(metric: str, depth: int) -> dict[str, int]:
     """Fewest turns from solved of every position within ``depth``, by sticker strings."""
     distance = {SOLVED: 0}
     frontier = [SOLVED]
+    moves = cube_moves(metric)
     for level in range(1, depth + 1):
         following = []
         for stickers in frontier:
-            for face in "URF":
-                turned = stickers
-                for times in range(1, 4):
-                    turned = turn(turned, face)
-                    if metric == "quarter" and times == 2:
-                        continue
-                    if turned not in distance:
-                        distance[turned] = level
-                        following.append(turned)
+            for turned in moves(stickers):
+                if turned not in distance:
+                    distance[turned] = level
+                    following.append(turned)
         frontier = following
     return distance
 
@@ -149,7 +126,7 @@ def test_a_path_replays_legally_and_has_the_tabled_length(data_for, tables, metr
     ("UUUU.RRRR.FFFF.DDDD.LLLL.BBBX", "six faces"),
     ("UUUU.RRRR.FFFF.DDDD.LLLL.BBLB", "no corner has"),
     ("RUUU.RRRR.FFFF.DDDD.LLLL.BBBB", "no corner has"),
-    (dotted(turn(turn(SOLVED, "U"), "U")), None),
+    (dotted(cube_turn(cube_turn(SOLVED, "U"), "U")), None),
 ])
 def test_bad_cubes_are_one_line(text, words):
     out = run_command("query", "path", f"cube:{text}")

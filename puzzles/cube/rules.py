@@ -33,6 +33,9 @@ TURNS = {  # a quarter turn clockwise: the corner each place takes, and the twis
 }
 METRICS = ("half", "quarter")
 SOLVED = (tuple(range(8)), (0,) * 8)
+MOVABLE = tuple(place for place in range(8) if place != FIXED)
+"""The places the turns move corners among (all but the fixed D-B-L corner's): a
+pattern's corners are ranked by their places' numbers among these."""
 
 
 class CubeError(PuzzleInputError):
@@ -114,3 +117,37 @@ def encode(position) -> int:
 def decode(key: int):
     return (tuple((key >> (3 * place)) & 7 for place in range(8)),
             tuple((key >> (24 + 2 * place)) & 3 for place in range(8)))
+
+
+def turn_effect(face: str, times: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``times`` quarter turns of ``face`` as one turn: the place each place takes its
+    corner from, and the twist the corner gains (as ``TURNS`` gives a quarter turn)."""
+    return turned(SOLVED, face, times)
+
+
+def falling(top: int, count: int) -> int:
+    """top * (top - 1) * ... (count factors): arrangements of ``count`` of ``top`` places."""
+    product = 1
+    for factor in range(top, top - count, -1):
+        product *= factor
+    return product
+
+
+def pattern_rank(corners: tuple[int, ...], position) -> int:
+    """The rank of what a pattern sees of a position: the places and twists of
+    ``corners`` (numbers, as ``PLACES``), the rest unseen.  The places, as slots among
+    ``MOVABLE``, are ranked as an arrangement (each slot's number among those not used
+    before it, weighted by the arrangements of the places after it), then the twists as
+    base-3 digits, the first corner's most significant."""
+    places, twists = position
+    slots = [MOVABLE.index(places.index(corner)) for corner in corners]
+    tracked = len(corners)
+    arrangement, used = 0, set()
+    for number, slot in enumerate(slots):
+        arrangement += ((slot - sum(1 for other in used if other < slot))
+                        * falling(len(MOVABLE) - 1 - number, tracked - 1 - number))
+        used.add(slot)
+    twist = 0
+    for corner in corners:
+        twist = 3 * twist + twists[places.index(corner)]
+    return arrangement * 3 ** tracked + twist
