@@ -31,9 +31,11 @@ def check_chunks(table: Path) -> list[str]:
 
 def sample_spec_table(table: Path, attributes: dict, samples: int, rng
                       ) -> tuple[str | None, str]:
-    """A table built from a plug-in's spec: each of its breadth-first arrays obeys, at
-    sampled states, "0 exactly at a source; otherwise 1 + the least value one move on";
-    then the plug-in's own sample check.  (What is wrong or None, what was checked.)"""
+    """A table built from a plug-in's spec: each of its breadth-first arrays (or its
+    sparse search) obeys, at every state, "0 exactly at a source; otherwise 1 + the least
+    value one move on"; where the plug-in searches on pattern databases, their estimates
+    never exceed the table's distances at ``samples`` sampled positions; then the
+    plug-in's own sample check.  (What is wrong or None, what was checked.)"""
     import zarr
 
     from builder import registry
@@ -71,6 +73,7 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
                            for name, fold in spec.folds.items())
         if problem:
             return problem, checked
+    if spec is not None and (spec.sparse is not None or spec.searches):
         from builder.patterns import check_estimates
         from builder.reader import Tables
 
