@@ -38,10 +38,10 @@ DataOption = Annotated[
 ForceOption = Annotated[bool, typer.Option("--force", help="Rebuild even if the table is current.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bars.")]
 WorkersOption = Annotated[int, typer.Option(
-    "--workers", help="Run the chunk tasks on a local Dask cluster of this many worker "
-    "processes (0: in this process).")]
+    "--workers", help="Run the build's tasks (chunk tasks, sparse shards, breadth-first "
+    "arrays) on a local Dask cluster of this many worker processes (0: in this process).")]
 SchedulerOption = Annotated[str | None, typer.Option(
-    "--scheduler", help="Run the chunk tasks on an existing Dask cluster, e.g. "
+    "--scheduler", help="Run the build's tasks on an existing Dask cluster, e.g. "
     "tcp://10.0.0.5:8786 (the data directory must be reachable by its workers).")]
 
 

@@ -1,5 +1,6 @@
-"""A table spec's arrays computed in memory: by the generic breadth-first kernel, by the
-plug-in's own ``compute``, or by its chunk tasks run one after another.  The build routine
+"""A table spec's arrays computed in memory: by the generic breadth-first kernel (each
+array a task, on the build's executor where it gives one), by the plug-in's own
+``compute``, or by its chunk tasks run one after another.  The build routine
 (``routine.py``) writes what this makes; the reader's ``Tables.computed`` keeps it for a
 query.  Imports neither of them (no cycle between the read and the build side).
 
@@ -17,7 +18,7 @@ import numpy as np
 from tqdm import tqdm
 
 from builder.contract.base import TableLookup
-from builder.contract.specs import Computed, TableSpec, resolved
+from builder.contract.specs import BreadthFirstSearch, Computed, TableSpec, resolved
 from builder.contract.work import checkpoint, expensive, once_per_request
 
 
@@ -36,11 +37,13 @@ def compute_arrays(spec: TableSpec, progress: bool = False,
     return once_per_request(key, computed)
 
 
-def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup | None = None
-                  ) -> tuple[dict[str, np.ndarray], dict]:
+def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup | None = None,
+                  executor=None) -> tuple[dict[str, np.ndarray], dict]:
     """Every array of a spec, in memory, and the attributes its ``compute`` (or its
     chunk tasks' ``finish``) yielded.  ``tables``: the stored tables a table derived from
-    them (``reads_tables``) reads."""
+    them (``reads_tables``) reads.  ``executor`` (``builder.execute``): where the
+    breadth-first arrays are searched, each a task (on Dask, side by side on its workers);
+    None: here, one after another."""
     if spec.tasks is not None:
         return _tasks_in_memory(spec, progress)
     if spec.sparse is not None:
@@ -50,15 +53,16 @@ def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup |
 
         with tempfile.TemporaryDirectory(prefix="sparse-") as folder:
             return sparse_arrays(spec, Path(folder), progress=progress), {}
-    if spec.searches:  # its kernel compiles when imported (a third of a second)
-        from builder.kernels.graph_bfs import breadth_first
-    arrays: dict[str, np.ndarray] = {}
     label = "/".join(spec.parts)
-    for name, search in tqdm(spec.searches.items(), desc=label, unit="array",
-                             disable=not progress or not spec.searches):
-        checkpoint()
-        arrays[name] = breadth_first(search.states, search.sources, resolved(search.neighbours),
-                                     search.most_neighbours, search.parameters, search.wide)
+    if executor is None or not spec.searches:
+        searched = (search_array(name, search) for name, search in tqdm(
+            spec.searches.items(), desc=label, unit="array",
+            disable=not progress or not spec.searches))
+    else:
+        searched = executor.run(search_array, list(spec.searches.items()), desc=label,
+                                progress=progress)
+    found = dict(searched)
+    arrays: dict[str, np.ndarray] = {name: found[name] for name in spec.searches}
     for name, fold in spec.folds.items():
         arrays[name] = least_of_runs(arrays[fold.source], fold.width)
     attributes: dict = {}
@@ -73,6 +77,16 @@ def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup |
             made, attributes = made.arrays, dict(made.attributes)
         arrays.update({name: np.asarray(values) for name, values in made.items()})
     return arrays, attributes
+
+
+def search_array(name: str, search: BreadthFirstSearch) -> tuple[str, np.ndarray]:
+    """One breadth-first array of a spec, named: a task the build's executor runs in this
+    process or on a Dask worker (which imports this module, and the kernel by its path)."""
+    from builder.kernels.graph_bfs import breadth_first  # compiles when first imported
+
+    checkpoint()
+    return name, breadth_first(search.states, search.sources, resolved(search.neighbours),
+                               search.most_neighbours, search.parameters, search.wide)
 
 
 def least_of_runs(values: np.ndarray, width: int) -> np.ndarray:

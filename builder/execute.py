@@ -1,4 +1,5 @@
-"""Where chunk tasks run: in this process (the default, easiest to debug) or on Dask.
+"""Where a build's tasks run (chunk tasks, a sparse search's shards, a spec's
+breadth-first arrays): in this process (the default, easiest to debug) or on Dask.
 
 ``Dask(scheduler=None, workers=2)`` starts a ``LocalCluster`` of worker processes that
 needs no set-up; ``Dask(scheduler="tcp://HOST:PORT")`` uses an existing cluster, whose

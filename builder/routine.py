@@ -1,9 +1,9 @@
 """The one build routine: a plug-in's ``TableSpec`` (``builder/contract/base.py``) in,
 a published table out.  Is a current table with the spec's identity stored? → fill its
-arrays (the generic breadth-first kernel for ``searches``, the plug-in's own ``compute``
-for the rest, or its chunk tasks on the executor, resumably) → write them in chunks into
-a staging directory → publish atomically.  The catalog is then updated for that table
-alone (``builder.catalog``).  Names no puzzle.
+arrays (the generic breadth-first kernel for ``searches``, an array a task on the
+executor, the plug-in's own ``compute`` for the rest, or its chunk tasks on the executor,
+resumably) → write them in chunks into a staging directory → publish atomically.  The
+catalog is then updated for that table alone (``builder.catalog``).  Names no puzzle.
 """
 
 from __future__ import annotations
@@ -142,8 +142,9 @@ def _sparse_arrays(path: Path, spec: TableSpec, force: bool, progress: bool, exe
 
 def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
                 progress: bool = True, executor=None, log=print) -> BuildResult:
-    """Build (or reuse, if current) one table from its spec; chunk tasks run on
-    ``executor`` (``builder.execute``; in this process by default)."""
+    """Build (or reuse, if current) one table from its spec; its tasks (chunk tasks, a
+    sparse search's shards, each breadth-first array) run on ``executor``
+    (``builder.execute``; in this process by default)."""
     if "puzzle" not in spec.identity:
         raise ValueError(f"table spec {spec.parts} has no 'puzzle' in its identity")
     path = table_path(data_dir, spec)
@@ -155,7 +156,7 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
     if spec.sparse is not None:
         arrays, extra = _sparse_arrays(path, spec, force, progress, executor), {}
     else:
-        arrays, extra = compute_table(spec, progress, _lookup(spec, data_dir))
+        arrays, extra = compute_table(spec, progress, _lookup(spec, data_dir), executor)
     seconds = time.perf_counter() - started
     extra.update(spec.summarise(arrays) if spec.summarise else {})
     with store.publishing(path) as staging:

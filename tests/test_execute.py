@@ -1,4 +1,5 @@
-"""Chunk tasks on Dask, resumable builds, checksums and `builder verify`."""
+"""Chunk tasks and breadth-first arrays on Dask, resumable builds, checksums and `builder
+verify`."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ def arrays(path: Path) -> dict[str, np.ndarray]:
 
 
 def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir, tmp_path):
+    """Chunk tasks (Tricolore's all-pairs table) and breadth-first arrays (each a task:
+    the sliding tiles' 3x3 pattern tables, searched then folded, and the cube's) built on
+    the workers are the tables built in this process (one cluster for both: starting one
+    costs more than the builds)."""
     executor = Dask(workers=2)
     try:
         workers = executor.client().scheduler_info()["workers"]
@@ -37,8 +42,42 @@ def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir,
         expected = arrays(table_path(data_dir, spec))
         for name, values in arrays(result.path).items():
             assert np.array_equal(values, expected[name]), name
+        pattern_databases_build_to_the_same_bytes(executor, tmp_path)
     finally:
         executor.close()
+
+
+class Counting:
+    """An executor that counts the tasks it hands on to another."""
+
+    def __init__(self, executor):
+        self.executor, self.tasks = executor, 0
+
+    def run(self, function, arguments, desc="tasks", progress=True):
+        self.tasks += len(arguments)
+        yield from self.executor.run(function, arguments, desc, progress)
+
+
+def stored_bytes(path: Path) -> dict[str, bytes]:
+    """Every file of a stored table but those naming its build (the group's attributes,
+    and the checksums of them)."""
+    return {str(file.relative_to(path)): file.read_bytes() for file in sorted(path.rglob("*"))
+            if file.is_file() and str(file.relative_to(path)) not in (
+                "zarr.json", store.CHECKSUMS)}
+
+
+def pattern_databases_build_to_the_same_bytes(executor, folder: Path) -> None:
+    from builder import registry
+
+    specs = [*registry.by_name("sliding").table_for("3x3:4-4"),
+             *registry.by_name("cube").table_for("half:patterns")]
+    shipped = Counting(executor)
+    for spec in specs:
+        here = build_table(folder / "here", spec, progress=False)
+        there = build_table(folder / "there", spec, progress=False, executor=shipped)
+        assert stored_bytes(there.path) == stored_bytes(here.path), spec.parts
+        assert store.damaged_chunks(there.path) == []
+    assert shipped.tasks == sum(len(spec.searches) for spec in specs) == 5
 
 
 class Interrupting(InProcess):
