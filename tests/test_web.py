@@ -121,6 +121,15 @@ def test_errors_never_show_a_server_path(client, data_dir):
     assert str(Path(data_dir).resolve()) not in answer.text
 
 
+def test_a_relative_data_folder_is_hidden_as_a_path_never_inside_a_word():
+    """`query serve --data data`: the folder's name is a word of many messages."""
+    from query.web import _web_message
+
+    said = _web_message("IDA* on pattern databases: no data/sliding/4x4.zarr in data",
+                        Path("data"))
+    assert said == "IDA* on pattern databases: no sliding/4x4.zarr in the tables"
+
+
 def test_head_on_the_page(client):
     assert client.head("/").status_code == 200
 
