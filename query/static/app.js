@@ -394,19 +394,33 @@ function describeView(view) {
     return [`Target reached: ${game.made} ${unitWord(game.made)}${par}.`,
             game.par !== null && game.made === game.par ? "success" : ""];
   }
+  const each = game.searchSeconds === null ? ""
+    : `, about ${seconds(game.searchSeconds)} each`;
   const hintsFrom = approximating()
     ? `hints come from ${game.info.approximation}, instant but not always optimal`
-    : "hints come from an exact search" + (game.searchSeconds === null ? ""
-      : `, about ${seconds(game.searchSeconds)} each`);
+    : `hints come from an exact search${each}`;
   if (view.answered_by === "none") {
-    return [view.buildable ? `No table for this target yet: ${hintsFrom}; build the `
-            + "table below for instant exact hints." : view.detail, ""];
+    if (view.buildable) {
+      return [`No table for this target yet: ${hintsFrom}; build the table below for `
+              + "instant exact hints.", ""];
+    }
+    if (game.slowSearch) {
+      // positions are not searched after every move (see refresh): said in words, not
+      // in the missing table's message
+      return ["The fewest moves are not worked out after every move here: a search takes "
+              + `${game.searchSeconds === null ? "seconds" : `about ${seconds(game.searchSeconds)}`}`
+              + "; Hint, Step, Solve and Move values search for them.", ""];
+    }
+    return [view.detail, ""];
   }
   if (view.distance === null) return ["This position can never reach the target.", "warning"];
-  const searched = view.answered_by === "search" ? ` (found by search: no table for this `
-    + `target yet, ${hintsFrom}${view.buildable ? "; build it (the button above the board) for instant exact hints"
-      : ""})` : "";
-  return [`${remain(view.distance)} at best${searched}.`, ""];
+  if (view.answered_by !== "search") return [`${remain(view.distance)} at best.`, ""];
+  const table = view.buildable ? "; no table for this target yet" : "";
+  const build = view.buildable
+    ? "; build it (the button above the board) for instant exact hints" : "";
+  const hints = approximating() ? hintsFrom : `hints come from it too${each}`;
+  return [`${remain(view.distance)} at best, found by an exact search `
+          + `(${view.how || "the puzzle's own"})${table}; ${hints}${build}.`, ""];
 }
 
 function unanswerable() {
@@ -495,6 +509,9 @@ async function start(position, place) {
   $("par").textContent = "";
   say("Working out the par…");
   try {
+    // the game is drawn while its par is worked out (a search may take seconds); one
+    // its renderer cannot draw waits for the server's answer, which refuses it
+    try { draw(); } catch { $("board").innerHTML = ""; }
     await refresh(place, { atStart: true });
     if (position.resume) {
       Object.assign(game, { history: position.resume.history, made: position.resume.made,
@@ -550,7 +567,10 @@ async function optimalPath(generation) {
 }
 
 function fromWhat(found) {
-  return found.optimal ? "" : ` (${found.how}: not always optimal)`;
+  // how a path was found, where it was not by a table walk: a search (optimal) or an
+  // approximate solver (not always)
+  if (!found.optimal) return ` (${found.how}: not always optimal)`;
+  return found.how === "table walk" ? "" : ` (${found.how}: optimal)`;
 }
 
 async function hint() {
@@ -630,7 +650,9 @@ async function showSequence() {
   if (unanswerable()) return;
   const found = await optimalPath(generation);
   draw({ sequence: found.moves });
-  const which = found.optimal ? "An optimal sequence" : `A sequence${fromWhat(found)}`;
+  const which = found.optimal
+    ? `An optimal sequence${found.how === "table walk" ? "" : ` (${found.how})`}`
+    : `A sequence${fromWhat(found)}`;
   say(found.length ? `${which} of ${found.length} ${unitWord(found.length)}, numbered on `
       + "the board and listed under it." : "Already at the target.");
 }
