@@ -103,7 +103,7 @@ def path(
 
     A search can be bounded: `--budget 1000000` (nodes) or `--seconds 10`.
     One that runs out says the fewest moves it proved ("stopped at its budget
-    of 1,000,000 nodes: at least 52 moves") and exits 2.
+    of 1,000,000 nodes: at least N moves") and exits 2.
     """
     chosen, handle, start, target = _asked(start, target, puzzle, options, data, "path")
     if build_table:

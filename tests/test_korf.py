@@ -200,7 +200,7 @@ def test_a_users_budget_bounds_the_api_and_the_commands_searches(data_dir):
     assert "budget of 20,000 nodes" in str(stopped.value) and stopped.value.nodes == 20_000
     assert str(stopped.value).endswith(f"at least {stopped.value.lower_bound} moves")
     assert stopped.value.lower_bound <= 57 and stopped.value.after is None
-    quick = written(KORF["instances"][QUICK[0] - 1]["tiles"])  # itself a few thousand nodes
+    quick = written(KORF["instances"][QUICK[0] - 1]["tiles"])  # the quickest
     assert sliding.path(quick, KORF_GOAL, budget=1_000_000).length == 47
     with pytest.raises(SearchLimitError) as stopped:
         sliding.moves(quick, KORF_GOAL, budget=8_000)
