@@ -19,12 +19,7 @@ from builder.contract.base import FoundPath, TableLookup
 from builder.contract.errors import OneLineError, SearchLimitError, UnreachableError
 from builder.contract.parts import Describing, Walking
 from builder.contract.patterns import NEVER, PatternSearch, PatternTable
-from builder.contract.work import (
-    current_budget,
-    report_progress,
-    stop_signal,
-    work_seconds,
-)
+from builder.contract.work import current_budget, report_progress, stop_signal
 
 
 @dataclass(frozen=True)
@@ -131,12 +126,12 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     budget = current_budget()
     nodes_left, seconds_left = budget.left()
     most_nodes = int(min(search.nodes, nodes_left))
-    asked = min(search.seconds, seconds_left)
-    seconds = work_seconds(asked)
+    # the search's own seconds and the caller's; a server's limit is its gate's, which
+    # raises ``stop`` with its own reason (a timer of its own here could fire first)
+    seconds = min(search.seconds, seconds_left)
     # the limits as the user set them: a question's budget whole, not what is left of it
     named_nodes = budget.nodes if nodes_left < search.nodes else search.nodes
-    named_seconds = (seconds if seconds < asked
-                     else budget.seconds if seconds_left < search.seconds else search.seconds)
+    named_seconds = budget.seconds if seconds_left < search.seconds else search.seconds
     deadline = np.zeros(1, np.uint8)
     timer = None
     if seconds != float("inf"):

@@ -346,10 +346,10 @@ def progress_to(sink: Callable[[int, str], None]) -> Iterator[None]:
 
 def report_progress(step: int, note: str = "") -> None:
     """A step of long work done (a search's level): told to whoever asked (``progress_to``),
-    else nobody (a command line has its bars); work a request no longer wants stops here
-    (``checkpoint``)."""
-    checkpoint()
+    else nobody (a command line has its bars); then work a request no longer wants stops
+    here (``checkpoint``), its follower having seen where it stood."""
     sink = _progress.get()
     if sink is not None:
         sink(step, note)
+    checkpoint()
 
