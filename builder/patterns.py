@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from builder.contract.base import FoundPath, TableLookup
-from builder.contract.errors import QueryError, UnreachableError
+from builder.contract.errors import OneLineError, SearchLimitError, UnreachableError
 from builder.contract.parts import Describing, Walking
 from builder.contract.patterns import NEVER, PatternSearch, PatternTable
-from builder.contract.work import stop_signal, work_seconds
+from builder.contract.work import current_budget, report_progress, stop_signal
 
 
 @dataclass(frozen=True)
@@ -97,9 +97,13 @@ def start_estimate(tables: TableLookup, search: PatternSearch) -> int | None:
 def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
         progress: bool | None = None) -> Searched:
     """A shortest path by IDA* from the search's start to its goal.  UnreachableError when
-    the estimates prove there is none; a one-line QueryError naming the bound proved when
-    the node budget, the time limit or the longest path allowed is reached first.
-    ``progress``: a bar of the bounds searched (None: where stderr is a terminal)."""
+    the estimates prove there is none; a one-line SearchLimitError naming the bound proved
+    when the node budget, the time limit (the search's, or the caller's
+    ``work.search_budget`` shared by a question's searches) or the longest path allowed
+    is reached first; a server's stop (its time limit, a client gone) as its own error,
+    naming the bound too.  Each bound searched is reported (``work.report_progress``:
+    a server shows it to the page); ``progress``: a bar of the bounds searched on stderr
+    (None: where stderr is a terminal)."""
     from tqdm import tqdm
 
     from builder.contract.specs import resolved
@@ -119,26 +123,53 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     if estimate is None:
         raise UnreachableError(f"{search.how}: the goal can never be reached from here")
     stop = stop_signal()
+    budget = current_budget()
+    nodes_left, seconds_left = budget.left()
+    most_nodes = int(min(search.nodes, nodes_left))
+    # the search's own seconds and the caller's; a server's limit is its gate's, which
+    # raises ``stop`` with its own reason (a timer of its own here could fire first)
+    seconds = min(search.seconds, seconds_left)
+    # the limits as the user set them: a question's budget whole, not what is left of it
+    named_nodes = budget.nodes if nodes_left < search.nodes else search.nodes
+    named_seconds = budget.seconds if seconds_left < search.seconds else search.seconds
     deadline = np.zeros(1, np.uint8)
-    seconds = work_seconds(search.seconds)
     timer = None
     if seconds != float("inf"):
         timer = threading.Timer(seconds, deadline.fill, (1,))
         timer.daemon = True
         timer.start()
     bound, nodes, bounds = estimate, 0, 0
+
+    def stopped(words: str) -> SearchLimitError:
+        return SearchLimitError(f"{search.how}: {words}: at least {bound} {unit}", bound,
+                                budget.spent_nodes + nodes)
+
+    def reported(ended: bool = False) -> None:
+        """The bound about to be searched told to whoever follows the search (``ended``:
+        none, the kernel has stopped); a server's stop, raised here, names the bound
+        proved."""
+        try:
+            if ended:
+                stop.check()
+            else:
+                report_progress(bound, f"bound {bound} {unit}, {nodes:,} nodes searched")
+        except OneLineError as reason:
+            raise type(reason)(f"{reason}; {search.how} had proved at least {bound} "
+                               f"{unit}") from None
+
     try:
         with tqdm(desc=search.how, unit=" bound", leave=False,
                   disable=None if progress is None else not progress) as bar:
             while True:
                 if bound > search.longest:
-                    raise QueryError(f"{search.how}: no path of at most {search.longest} "
-                                     f"{unit} (searched {nodes:,} nodes): at least {bound}")
+                    raise stopped(f"no path of at most {search.longest} {unit} (searched "
+                                  f"{nodes:,} nodes)")
+                reported()
                 bar.set_postfix_str(f"bound {bound}, {nodes:,} nodes", refresh=True)
                 status, length, following, made = ida.iteration(
                     step, parameters, values, offsets, groups, np.int64(count),
                     np.int64(search.indices_at), goal, rows, np.int64(bound),
-                    np.int64(search.moves), redundant, np.int64(search.nodes - nodes),
+                    np.int64(search.moves), redundant, np.int64(most_nodes - nodes),
                     stop.flag, deadline)
                 nodes += int(made)
                 bounds += 1
@@ -146,18 +177,17 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
                 if status == ida.FOUND:
                     return Searched(rows[:length + 1].copy(), nodes, bounds, estimate)
                 if status == ida.STOPPED:
-                    stop.check()  # a server's limit: its own reason
-                    raise QueryError(f"{search.how}: stopped at its time limit "
-                                     f"({seconds:g} s, {nodes:,} nodes): at least {bound} "
-                                     f"{unit}")
+                    reported(ended=True)  # a server's stop: its own reason
+                    raise stopped(f"stopped at its time limit ({named_seconds:g} s, "
+                                  f"{nodes:,} nodes)")
                 if status == ida.OVER_BUDGET:
-                    raise QueryError(f"{search.how}: stopped at its budget of "
-                                     f"{search.nodes:,} nodes: at least {bound} {unit}")
+                    raise stopped(f"stopped at its budget of {named_nodes:,} nodes")
                 if following >= ida.UNBOUNDED:
                     raise UnreachableError(f"{search.how}: the goal can never be reached "
                                            "from here")
                 bound = int(following)
     finally:
+        budget.spent(nodes)
         if timer is not None:
             timer.cancel()
 

@@ -8,7 +8,12 @@ answers: the command line finds the puzzle from the notation and prints.
 A question no stored table answers raises ``MissingTableError`` (a ``KeyError``, as
 python-chess's); the ``get_`` form returns None instead.  Everything is answered the way
 `query` answers it: by the engine's walk over the tables (each distance checked against
-its successors), or the plug-in's search where no table holds the question.
+its successors), or the plug-in's search where no table holds the question.  The
+questions that may search (``answer``, ``distance``, ``get_distance``, ``path``,
+``moves``, ``position``) take a budget for it, as `query`'s ``--budget`` and
+``--seconds``: ``budget=`` nodes and ``seconds=``, shared by all the question's
+searches; one that runs out raises ``SearchLimitError`` (a ``QueryError``) whose
+``lower_bound`` is the fewest moves it proved.
 """
 
 from __future__ import annotations
@@ -19,8 +24,14 @@ from typing import Any, Self
 
 from builder.command_line import default_data
 from builder.contract.base import walkable
-from builder.contract.errors import MissingTableError, QueryError, UnreachableError
+from builder.contract.errors import (
+    MissingTableError,
+    QueryError,
+    SearchLimitError,
+    UnreachableError,
+)
 from builder.contract.parts import Describing, Walking
+from builder.contract.work import search_budget
 from query import levels
 from query.levels import Level
 from query.walk import (
@@ -33,8 +44,9 @@ from query.walk import (
     walk_node,
 )
 
-__all__ = ["Answer", "Game", "Level", "MissingTableError", "Position", "PuzzleTablebase", "Solution",
-           "Step", "Tablebase", "UnreachableError", "open_tablebase"]
+__all__ = ["Answer", "Game", "Level", "MissingTableError", "Position", "PuzzleTablebase",
+           "SearchLimitError", "Solution", "Step", "Tablebase", "UnreachableError",
+           "open_tablebase"]
 
 
 @dataclass(frozen=True)
@@ -171,22 +183,27 @@ class PuzzleTablebase:
                         f"give a target: {self.name} has no single goal (e.g. {example[0]} "
                         f"to {example[1]})")
 
-    def answer(self, start: str, target: str | None = None) -> Answer:
+    def answer(self, start: str, target: str | None = None, *, budget: int | None = None,
+               seconds: float | None = None) -> Answer:
         """The fewest moves from ``start`` to ``target`` (default: the puzzle's goal), None
         where the target can never be reached; ``MissingTableError`` when no table (nor
-        search) answers."""
+        search) answers; ``SearchLimitError`` when the search runs past ``budget`` nodes
+        or ``seconds`` (None: no limit)."""
         variant, position, goal = self._game(start, target)
         form = self.plugin.format
-        return Answer(form(variant, position), form(variant, goal),
-                      distance_between(self.plugin, self._tables, variant, position, goal),
+        with search_budget(budget, seconds):
+            found = distance_between(self.plugin, self._tables, variant, position, goal)
+        return Answer(form(variant, position), form(variant, goal), found,
                       Describing.of(self.plugin).variant_fields(variant))
 
-    def distance(self, start: str, target: str | None = None) -> int:
+    def distance(self, start: str, target: str | None = None, *, budget: int | None = None,
+                 seconds: float | None = None) -> int:
         """Fewest moves from ``start`` to ``target`` (default: the puzzle's goal);
         ``MissingTableError`` when no table (nor search) answers, ``UnreachableError``
-        when the target can never be reached.
+        when the target can never be reached, ``SearchLimitError`` when the search runs
+        past ``budget`` nodes or ``seconds``.
         """
-        found = self.answer(start, target).distance
+        found = self.answer(start, target, budget=budget, seconds=seconds).distance
         if found is None:
             raise UnreachableError(self.unreachable(start, target))
         return found
@@ -196,19 +213,24 @@ class PuzzleTablebase:
         variant, position, goal = self._game(start, target)
         return Walking.of(self.plugin).explain_unreachable(variant, position, goal)
 
-    def get_distance(self, start: str, target: str | None = None) -> int | None:
-        """``distance``, or None where no table answers or the target is unreachable.
+    def get_distance(self, start: str, target: str | None = None, *,
+                     budget: int | None = None, seconds: float | None = None) -> int | None:
+        """``distance``, or None where no table answers or the target is unreachable (a
+        search past its budget still raises ``SearchLimitError``: its bound is known).
         """
         try:
-            return self.distance(start, target)
+            return self.distance(start, target, budget=budget, seconds=seconds)
         except (MissingTableError, UnreachableError):
             return None
 
-    def path(self, start: str, target: str | None = None) -> Solution:
+    def path(self, start: str, target: str | None = None, *, budget: int | None = None,
+             seconds: float | None = None) -> Solution:
         """A shortest path from ``start`` to ``target`` (default: the puzzle's goal), as
-        `query path` finds it."""
+        `query path` finds it (a search within ``budget`` nodes and ``seconds``, else
+        ``SearchLimitError``)."""
         variant, position, goal = self._game(start, target)
-        found = walk(self.plugin, self._tables, variant, position, goal)
+        with search_budget(budget, seconds):
+            found = walk(self.plugin, self._tables, variant, position, goal)
         form = self.plugin.format
         return Solution(form(variant, found.nodes[0]),
                         tuple(Step(label, form(variant, node))
@@ -216,23 +238,28 @@ class PuzzleTablebase:
                         found.how, found.optimal, form(variant, goal), dict(found.details),
                         tuple(found.nodes), variant)
 
-    def moves(self, state: str, target: str | None = None) -> list[Step]:
+    def moves(self, state: str, target: str | None = None, *, budget: int | None = None,
+              seconds: float | None = None) -> list[Step]:
         """Every legal move from ``state`` with the fewest moves left after it (None:
-        never), as `query moves` lists them.
+        never), as `query moves` lists them (searched within ``budget`` and ``seconds``).
         """
-        return list(self.position(state, target).moves)
+        return list(self.position(state, target, budget=budget, seconds=seconds).moves)
 
     def game(self, state: str, target: str = "", context: str = "") -> Game:
         """A game in progress at ``state`` (with the ``context`` the puzzle carries, see
         ``Playing.node_context``) towards ``target`` (empty: the puzzle's goal)."""
         return Game(self, state, target, context)
 
-    def position(self, state: str, target: str | None = None) -> Position:
+    def position(self, state: str, target: str | None = None, *, budget: int | None = None,
+                 seconds: float | None = None) -> Position:
         """``state``'s fewest moves to ``target`` and every legal move with the fewest
-        moves left after it (what `query moves` prints)."""
+        moves left after it (what `query moves` prints); where a search answers, one per
+        move, all within ``budget`` nodes and ``seconds`` (a ``SearchLimitError`` for a
+        move's search says which move: its ``after``)."""
         variant, position, goal = self._game(state, target)
         node = Walking.of(self.plugin).start_node(variant, position)
-        here, values = move_values(self.plugin, self._tables, variant, node, goal)
+        with search_budget(budget, seconds):
+            here, values = move_values(self.plugin, self._tables, variant, node, goal)
         form = self.plugin.format
         return Position(form(variant, node), form(variant, goal), here,
                         tuple(Step(value.label, form(variant, value.node), value.distance)

@@ -57,6 +57,15 @@ GoalArgument = Annotated[str | None, typer.Argument(
     help="The target (default: the puzzle's goal, where it has one).")]
 SeedOption = Annotated[int | None, typer.Option(
     help="Random seed, 0 or more (default: fresh).", min=0, max=2**63 - 1)]
+BudgetOption = Annotated[int | None, typer.Option(
+    "--budget", metavar="NODES", min=1, show_default=False,
+    help="Where no table answers and an exact search does (IDA* on pattern databases), "
+    "stop it after generating this many nodes, all of the command's searches together "
+    "(it generates millions a second); it then exits 2 with one line naming the fewest "
+    "moves it proved ('at least N'), which --json carries as lower_bound.")]
+SecondsOption = Annotated[float | None, typer.Option(
+    "--seconds", metavar="S", click_type=Limit(0.001, 86_400), show_default=False,
+    help="Stop that search after this many seconds, the same way (default: no limit).")]
 
 
 def _json_value(value):
@@ -80,6 +89,8 @@ def path(
     draw: Annotated[bool, typer.Option(
         "--draw", help="Draw every position of the path, where the puzzle has a drawing.")]
     = False,
+    budget: BudgetOption = None,
+    seconds: SecondsOption = None,
     options: dict | None = None,
 ) -> None:
     """A shortest move sequence from START to TARGET (default: the puzzle's goal),
@@ -89,12 +100,44 @@ def path(
     The puzzle is the one whose notation START is (`NAME:STATE` or `--puzzle`
     names one when two recognise it); a plug-in may print its own layout. Its
     options (below) are declared by its plug-in.
+
+    A search can be bounded: `--budget 1000000` (nodes) or `--seconds 10`.
+    One that runs out says the fewest moves it proved ("stopped at its budget
+    of 1,000,000 nodes: at least N moves") and exits 2.
     """
     chosen, handle, start, target = _asked(start, target, puzzle, options, data, "path")
     if build_table:
         goal = target or chosen.default_target(chosen.variant(start, "", handle.options))
         _build_answering_table(chosen, start, goal, handle.options, data, as_json)
-    print_path(chosen, handle.path(start, target), as_json, draw)
+    with _stopped_as_json(as_json, {"puzzle": chosen.name, "start": start,
+                                    "target": _target_of(chosen, handle, start, target),
+                                    "length": None}):
+        found = handle.path(start, target, budget=budget, seconds=seconds)
+    print_path(chosen, found, as_json, draw)
+
+
+def _target_of(puzzle, handle, start: str, target: str | None) -> str:
+    """The target as asked: the puzzle's goal where none was given."""
+    if target is not None:
+        return target
+    return puzzle.default_target(puzzle.variant(start, "", handle.options)) or ""
+
+
+@contextlib.contextmanager
+def _stopped_as_json(as_json: bool, fields: dict):
+    """A search stopped at its --budget or --seconds: with --json, ``fields`` and what it
+    proved (``lower_bound``; ``after``: the move whose position it searched) on stdout;
+    its one line on stderr and exit status 2 either way."""
+    from builder.contract.errors import SearchLimitError
+
+    try:
+        yield
+    except SearchLimitError as stopped:
+        if as_json:
+            typer.echo(json.dumps({**fields, "lower_bound": stopped.lower_bound,
+                                   **({"after": stopped.after} if stopped.after else {}),
+                                   "nodes": stopped.nodes, "stopped": str(stopped)}))
+        raise
 
 
 def _build_answering_table(puzzle, start: str, target: str, options: dict, data: Path,
@@ -164,13 +207,20 @@ def moves(
     puzzle: PuzzleOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
+    budget: BudgetOption = None,
+    seconds: SecondsOption = None,
     options: dict | None = None,
 ) -> None:
     """Every legal move from STATE with the fewest moves to TARGET after it: the moves
-    that keep the optimum are marked. Works for every puzzle with a distance table.
+    that keep the optimum are marked. Works for every puzzle with a distance table, and
+    where a search answers instead (one per move: --budget and --seconds bound them all
+    together; one that runs out says after which move).
     """
     chosen, handle, state, target = _asked(state, target, puzzle, options, data, "moves")
-    found = handle.position(state, target)
+    with _stopped_as_json(as_json, {"puzzle": chosen.name, "state": state,
+                                    "target": _target_of(chosen, handle, state, target),
+                                    "distance": None}):
+        found = handle.position(state, target, budget=budget, seconds=seconds)
     here = found.distance
     if as_json:
         typer.echo(json.dumps({
@@ -219,14 +269,19 @@ def solvable(
     puzzle: PuzzleOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
+    budget: BudgetOption = None,
+    seconds: SecondsOption = None,
     options: dict | None = None,
 ) -> None:
-    """Can STATE reach its goal (or TARGET), and in how few moves? Exits 1 if it cannot.
+    """Can STATE reach its goal (or TARGET), and in how few moves? Exits 1 if it cannot
+    (2 if a search bounded by --budget or --seconds runs out first).
     """
     chosen, handle, state, target = _asked(state, target, puzzle, options, data, "solvable")
-    answer = handle.answer(state, target)
-    found = answer.distance
     able, reached = Describing.of(chosen).goal_words
+    with _stopped_as_json(as_json, {"state": state, able: None,
+                                    Describing.of(chosen).unit: None}):
+        answer = handle.answer(state, target, budget=budget, seconds=seconds)
+    found = answer.distance
     if as_json:
         typer.echo(json.dumps({"state": answer.start, able: found is not None,
                                Describing.of(chosen).unit: found}))
@@ -244,16 +299,21 @@ def distance(
     puzzle: PuzzleOption = None,
     data: DataOption = Path("data"),
     as_json: JsonOption = False,
+    budget: BudgetOption = None,
+    seconds: SecondsOption = None,
     options: dict | None = None,
 ) -> None:
     """Fewest moves from START to TARGET, from the tables, or from the plug-in's
     search where no table answers (a puzzle whose walk must move counts a start
-    equal to its target as its shortest return).
+    equal to its target as its shortest return). --budget or --seconds bound the
+    search: one that runs out exits 2 naming the fewest moves it proved.
     """
     from query.api import UnreachableError
 
     chosen, handle, start, target = _asked(start, target, puzzle, options, data, "distance")
-    answer = handle.answer(start, target)
+    with _stopped_as_json(as_json, {"start": start, "target": target,
+                                    Describing.of(chosen).unit: None}):
+        answer = handle.answer(start, target, budget=budget, seconds=seconds)
     found = answer.distance
     if as_json:
         typer.echo(json.dumps({"start": answer.start, "target": answer.target,

@@ -10,6 +10,9 @@ played through these endpoints, which know no puzzle (they read the plug-in's ho
   answers a pair (``Building.table_answering``) in the background and follow its progress;
   only on a server started with ``--allow-builds N`` (at most N tables, never filling
   the disk).
+- ``GET /api/searches/{watch}``: how far the search of a position or path request that
+  named ``watch`` has gone (the bound it searches), while it runs: the steps a search
+  reports (``work.report_progress``), as a build's are.
 
 A walk node travels to the page and back as its notation plus the plug-in's
 ``node_context`` text.  The puzzle's options (``Describing.options``: a method, a rule
@@ -18,7 +21,9 @@ variant) are passed as query parameters of the same names.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import math
 import shutil
 import threading
 import time
@@ -79,6 +84,8 @@ class PositionOut(BaseModel):
                                  "unknown when answered_by is 'none')")
     answered_by: str = Field(description="'table', 'search' or 'none' (no table and no "
                              "search asked for: see detail)")
+    how: str = Field("", description="the search that answered, when answered_by is "
+                     "'search' (an exact one: the distance is the fewest moves)")
     detail: str = Field("", description="why no distance, when answered_by is 'none'")
     buildable: bool = Field(description="a table answering this target can be built "
                             "on request (POST .../table)")
@@ -109,6 +116,24 @@ class JobOut(BaseModel):
     detail: str = ""
     step: int = Field(0, description="steps of the build done so far (a search's levels)")
     note: str = Field("", description="what the last step found, in words")
+
+
+class SearchOut(BaseModel):
+    watch: str
+    state: str = Field(description="'running' or 'ended'")
+    seconds: float = Field(description="since the request started (its length once ended)")
+    limit: float | None = Field(description="the server's limit for a request's searches, "
+                                "in seconds")
+    step: int = Field(0, description="the last step the search reported (IDA*: the bound "
+                      "it searches, a lower bound on the moves left); 0: none yet")
+    note: str = Field("", description="that step in words")
+
+
+WATCHED_SEARCHES = 256
+"""Searches whose progress the server remembers (the oldest forgotten first)."""
+_WATCH = Query("", max_length=40, pattern=r"^[A-Za-z0-9_-]*$",
+               description="a name the page chooses, to follow this request's search at "
+               "/api/searches/{watch} while it runs")
 
 
 def _options(puzzle, request: Request) -> dict[str, str]:
@@ -165,6 +190,37 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
     job_ids = itertools.count(1)
     building = threading.Lock()
     building_count = threading.Lock()
+    watched: dict[str, SearchOut] = {}
+    watched_started: dict[str, float] = {}
+    watching_lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def watching(watch: str):
+        """The steps the request's searches report, kept under ``watch`` for
+        /api/searches (nothing kept where the request names none)."""
+        if not watch:
+            yield
+            return
+        limit = work.work_seconds(math.inf)
+        record = SearchOut(watch=watch, state="running", seconds=0.0,
+                           limit=None if math.isinf(limit) else limit)
+        started = time.perf_counter()
+        with watching_lock:
+            watched.pop(watch, None)  # a name used again follows the latest request
+            watched[watch], watched_started[watch] = record, started
+            while len(watched) > WATCHED_SEARCHES:
+                oldest = next(iter(watched))
+                del watched[oldest], watched_started[oldest]
+
+        def stepped(step: int, note: str) -> None:
+            record.step, record.note = step, note
+
+        try:
+            with work.progress_to(stepped):
+                yield
+        finally:
+            record.seconds = round(time.perf_counter() - started, 1)
+            record.state = "ended"
 
     @router.get("/puzzles", response_model=list[PuzzleInfo], summary="Registered puzzles")
     def puzzles() -> list[PuzzleInfo]:
@@ -187,18 +243,19 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
                  values: bool = Query(False, description="also each move's distance after "
                                       "it (a search per move where no table answers)"),
                  search: bool = Query(True, description="where no table answers, use the "
-                                      "plug-in's search (seconds on the largest boards)")
-                 ) -> PositionOut:
+                                      "plug-in's search (seconds on the largest boards)"),
+                 watch: str = _WATCH) -> PositionOut:
         """Fewest moves from STATE to TARGET, and every legal move from it (each with the
         position after it; with VALUES, its distance too).  Options of the puzzle
         (``method``, ``variant``) are further query parameters."""
         from builder.contract.parts import Building
         game = _Game(tablebase, puzzle, state, target, context, request)
-        here, answered_by, detail = game.distance(tables, game.node, search)
-        moves = []
-        for move in game.puzzle.moves(game.variant, game.node):
-            value = game.distance(tables, move.state, search)[0] if values else None
-            moves.append(game.move_out(move.label, move.state, value))
+        with watching(watch):
+            here, answered_by, said = game.distance(tables, game.node, search)
+            moves = []
+            for move in game.puzzle.moves(game.variant, game.node):
+                value = game.distance(tables, move.state, search)[0] if values else None
+                moves.append(game.move_out(move.label, move.state, value))
         buildable = (builds["started"] < allow_builds and answered_by != "table"
                      and Building.of(game.puzzle).table_answering(game.variant, game.position,
                                                      game.target) is not None)
@@ -208,7 +265,9 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
             target=game.puzzle.format(game.variant, game.target),
             unit=Describing.of(game.puzzle).unit,
             at_target=Walking.of(game.puzzle).at_target(game.variant, game.node, game.target),
-            distance=here, answered_by=answered_by, detail=web_message(detail),
+            distance=here, answered_by=answered_by,
+            how=said if answered_by == "search" else "",
+            detail=web_message(said) if answered_by == "none" else "",
             buildable=buildable, moves=moves,
             variant=Describing.of(game.puzzle).variant_fields(game.variant))
 
@@ -217,12 +276,13 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
     def path(request: Request, puzzle: PuzzleName, state: str = _TEXT,
              target: str = Query("", max_length=MAX_INPUT_CHARACTERS),
              context: str = Query("", max_length=64),
-             guide: Guide = _GUIDE) -> PathOut:
+             guide: Guide = _GUIDE, watch: str = _WATCH) -> PathOut:
         """A shortest path from STATE (with CONTEXT) to TARGET: by table walk, or by the
         plug-in's search where no table answers (with GUIDE=approximate, its instant
         solver instead, whose path need not be shortest: ``how`` names it)."""
         game = _Game(tablebase, puzzle, state, target, context, request)
-        found = game.game.path(approximate=guide is Guide.approximate)
+        with watching(watch):
+            found = game.game.path(approximate=guide is Guide.approximate)
         found_nodes, labels, how = list(found.nodes), list(found.labels), found.how
         optimal = found.optimal
         return PathOut(puzzle=game.puzzle.name,
@@ -292,6 +352,20 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
             except Exception as error:  # noqa: BLE001 (a thread's failure must reach the page as one line)
                 job.state, job.detail = "failed", f"internal error ({type(error).__name__})"
             job.seconds = round(time.perf_counter() - started, 1)
+
+    @router.get("/searches/{watch}", response_model=SearchOut,
+                summary="A position's or a path's search, as it runs")
+    def search_state(watch: str) -> SearchOut:
+        """How far the search of the request that named WATCH has gone (the page polls it
+        while it waits, and shows the bound searched).  A name no request has used, or
+        one long forgotten, is a 404."""
+        with watching_lock:
+            record, started = watched.get(watch), watched_started.get(watch)
+        if record is None:
+            raise MissingTableError(f"no search followed as {watch[:40]!r}")
+        if record.state == "running":
+            record.seconds = round(time.perf_counter() - started, 1)
+        return record
 
     @router.get("/jobs/{job_id}", response_model=JobOut, summary="A table build's progress")
     def job_state(job_id: int) -> JobOut:

@@ -21,6 +21,7 @@ from builder.contract.errors import (
     CorruptTableError,
     MissingTableError,
     QueryError,
+    SearchLimitError,
     UnreachableError,
 )
 from builder.contract.parts import Walking
@@ -139,8 +140,9 @@ def answered_distance(puzzle, tables, variant, node, target, search: bool = True
                       ) -> tuple[int | None, str, str]:
     """A node's distance and what answered it: ``(distance, "table", "")`` from the
     tables; where they lack it and ``search`` is asked for, the plug-in's search,
-    ``(length or None when unreachable, "search", "")``; else ``(None, "none", why)``
-    with the missing table's message."""
+    ``(length or None when unreachable, "search", how)``, ``how`` naming the search
+    (``FoundPath.how``; "" where it proved the target unreachable); else ``(None,
+    "none", why)`` with the missing table's message."""
     try:
         distance = puzzle.distance(tables, variant, node, target)
     except MissingTableError as missing:
@@ -154,7 +156,7 @@ def answered_distance(puzzle, tables, variant, node, target, search: bool = True
             return None, "none", str(missing)
         if not found.optimal:  # a path, not a distance: never answered as one
             return None, "none", f"{found.how} finds a path, not the fewest moves"
-        return found.length, "search", ""
+        return found.length, "search", found.how
     check_recurrence(puzzle, tables, variant, node, target, distance)
     return distance, "table", ""
 
@@ -210,9 +212,18 @@ def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list
                                                   [move.state for move in options], target))
     except MissingTableError:  # the plug-in's search answers, one move at a time
         here = _node_distance(puzzle, tables, variant, node, target)
-        after = [_node_distance(puzzle, tables, variant, move.state, target)
-                 for move in options]
+        after = [_searched_after(puzzle, tables, variant, move, target) for move in options]
     else:  # the values read already are the recurrence's step
         check_recurrence(puzzle, tables, variant, node, target, here, after)
     return here, [MoveValue(move.label, move.state, distance)
                   for move, distance in zip(options, after)]
+
+
+def _searched_after(puzzle, tables, variant, move, target) -> int | None:
+    """The distance after ``move`` where a search answers it; a search stopped at its
+    limit says after which move."""
+    try:
+        return _node_distance(puzzle, tables, variant, move.state, target)
+    except SearchLimitError as stopped:
+        raise SearchLimitError(f"after {move.label}: {stopped}", stopped.lower_bound,
+                               stopped.nodes, move.label) from None

@@ -12,6 +12,7 @@ endpoints (``Playing.web_routes``, mounted under /api/NAME) and their charts
 from __future__ import annotations
 
 import io
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -42,9 +43,14 @@ STATIC = Path(__file__).parent / "static"
 
 
 def _web_message(message: str, data_dir: Path) -> str:
-    """A one-line error for a web user: the server's directories are never shown."""
-    for folder in {str(Path(data_dir).resolve()), str(data_dir)}:
-        message = message.replace(folder + "/", "").replace(folder, "the tables")
+    """A one-line error for a web user: the server's directories are never shown.  The
+    folder is replaced where it stands as a path, never inside a word (a server started
+    with `--data data` would turn "databases" into "the tablesbases"), the longest
+    spelling first."""
+    for folder in sorted({str(Path(data_dir).resolve()), str(data_dir)}, key=len,
+                         reverse=True):
+        message = re.sub(rf"(?<![\w./-]){re.escape(folder)}(/|(?![\w-]))",
+                         lambda found: "" if found.group(1) else "the tables", message)
     return message
 
 

@@ -6,6 +6,7 @@ all 100 in `bench/korf.py`), and a budget ends the search in one line naming its
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -182,6 +183,55 @@ def test_a_budget_ends_the_search_in_one_line_naming_the_bound_proved(data_dir):
     search = search_for(tables, board, hard, SLIDING.parse(board, KORF_GOAL))
     with pytest.raises(QueryError, match=r"time limit .*: at least \d+ moves"):
         patterns.run(tables, replace(search, seconds=0.05))
+
+
+def test_a_users_budget_bounds_the_api_and_the_commands_searches(data_dir):
+    """``budget=`` and ``seconds=`` (`--budget`, `--seconds`) end the search in one line
+    naming the bound proved, which --json carries; one budget is shared by all of a
+    question's searches (`query moves`: the position's, then one per move, the one that
+    runs out named); a table answers whatever the budget; a budget that is no number of
+    nodes is refused before any search."""
+    from builder.contract.errors import PuzzleInputError, SearchLimitError
+
+    sliding = open_tablebase(data_dir).puzzle("sliding")
+    first = written(KORF["instances"][0]["tiles"])
+    with pytest.raises(SearchLimitError) as stopped:
+        sliding.distance(first, KORF_GOAL, budget=20_000)
+    assert "budget of 20,000 nodes" in str(stopped.value) and stopped.value.nodes == 20_000
+    assert str(stopped.value).endswith(f"at least {stopped.value.lower_bound} moves")
+    assert stopped.value.lower_bound <= 57 and stopped.value.after is None
+    quick = written(KORF["instances"][QUICK[0] - 1]["tiles"])  # the quickest
+    assert sliding.path(quick, KORF_GOAL, budget=1_000_000).length == 47
+    with pytest.raises(SearchLimitError) as stopped:
+        sliding.moves(quick, KORF_GOAL, budget=8_000)
+    label = stopped.value.after
+    assert label in {move.label for move in SLIDING.moves(
+        (4, 4), SLIDING.parse((4, 4), quick))}
+    assert str(stopped.value).startswith(f"after {label}: ")
+    assert sliding.distance("123.456.708", budget=1, seconds=0.001) == 1  # a table
+    for wrong in ({"budget": 0}, {"budget": 2.5}, {"seconds": -1.0},
+                  {"seconds": float("inf")}):
+        with pytest.raises(PuzzleInputError):
+            sliding.distance(first, KORF_GOAL, **wrong)
+    run = run_command("query", "path", first, KORF_GOAL, "--budget", "20000", "--json",
+                      "--data", str(data_dir))
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
+    answer = json.loads(run.stdout)
+    assert answer["length"] is None and answer["lower_bound"] == stopped_bound(run.stderr)
+    assert answer["stopped"] in run.stderr and answer["target"] == KORF_GOAL
+    run = run_command("query", "distance", first, KORF_GOAL, "--seconds", "0.05",
+                      "--data", str(data_dir))
+    assert run.returncode == 2 and run.stdout == ""
+    assert re.fullmatch(r"error: IDA\* on pattern databases: stopped at its time limit "
+                        r"\(0\.05 s, [\d,]+ nodes\): at least \d+ moves\n", run.stderr)
+    run = run_command("query", "moves", first, KORF_GOAL, "--budget", "0",
+                      "--data", str(data_dir))
+    assert run.returncode == 2 and "--budget" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def stopped_bound(message: str) -> int:
+    return int(message.rsplit("at least ", 1)[1].split()[0])
 
 
 def test_small_boards_keep_their_digits_and_take_numbers_too():

@@ -424,3 +424,118 @@ def test_back_after_typing_an_address_returns_to_the_puzzle_before(phone, server
     wait_text(phone, "#game-title", "Tricolore")
     assert shared_game(phone)["puzzle"] == "tricolore"
     assert made(phone) == 0
+
+
+# ---- the 15-puzzle, answered by search ------------------------------------------------
+SLIDING = registry.by_name("sliding")
+FIFTEEN = (4, 4)
+FIFTEEN_GOAL = "1,2,3,4.5,6,7,8.9,10,11,12.13,14,15,0"
+DEALT_AT_MOST = 50
+"""The renderer deals the 4x4 board this many slides from the goal at most."""
+KORF_3 = "14,7,8,2.13,11,10,4.9,12,5,0.3,6,1,15"
+"""Korf's instance 3 (59 moves): a search long enough to watch."""
+
+SEEN_SEARCHING = """() => {
+    // every progress line shown under the status, and the bar's range, kept as they come
+    window.seenSearching = [];
+    new MutationObserver(() => {
+        const box = document.querySelector('#search-box');
+        if (!box.hidden) window.seenSearching.push([
+            document.querySelector('#search-words').textContent,
+            document.querySelector('#search-progress').max]);
+    }).observe(document.querySelector('#search-words'), {childList: true, subtree: true,
+                                                         characterData: true});
+}"""
+
+
+def fifteen_drawn(page) -> str:
+    """The 4x4 board read from the screen, in the notation (a row's numbers joined by
+    ',', the blank 0)."""
+    return ".".join(",".join(cell[2] or "0" for cell in row)
+                    for row in rows_of(page.evaluate(READ_CELLS)))
+
+
+def plays_a_dealt_fifteen_puzzle(page, server) -> None:
+    """A 4x4 deal: drawn as its notation says, its par searched (and said so), a hint
+    whose move is legal, outlined on its tile and one move nearer by the search, move
+    values that mark the same tile, tap targets a finger can hit, no axe violation."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    par = open_game(page, server, "sliding", **{"set.board": "4x4"})
+    state = text(page, "#state-text")
+    assert fifteen_drawn(page) == state and text(page, "#target-text") == FIFTEEN_GOAL
+    assert 0 < par <= DEALT_AT_MOST
+    assert text(page, "#status").startswith(
+        f"{par} moves remain at best, found by an exact search (IDA* on pattern databases)")
+    page.click("#hint")
+    wait_text(page, "#status", "^Hint")
+    hint = text(page, "#status")
+    assert hint.startswith("Hint (IDA* on pattern databases: optimal): slide tile ")
+    assert hint.endswith(f"; {par} moves remain.")
+    tile, way = re.search(r"slide tile (\d+) (\w+);", hint).groups()
+    here = SLIDING.parse(FIFTEEN, state)
+    after = next(move.state for move in SLIDING.moves(FIFTEEN, here)
+                 if move.label == f"{tile} {way}")  # one of the rules' moves
+    outlined = page.eval_on_selector_all(
+        "#board .cell.hinted", "cells => cells.map((c) => c.firstChild.textContent)")
+    assert outlined == [tile]
+    nearer = api(server, "/api/play/sliding/position", state=SLIDING.format(FIFTEEN, after))
+    assert (nearer["answered_by"], nearer["distance"]) == ("search", par - 1)
+    page.click("#values")
+    wait_text(page, "#status", "optimum")
+    kept = page.eval_on_selector_all(
+        "#board .cell", "cells => cells.filter((c) => c.querySelector('.badge.good'))"
+                        ".map((c) => c.firstChild.textContent)")
+    assert tile in kept
+    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+        '#board button, .controls button, .controls select')].filter((e) =>
+        e.offsetParent !== null).map((e) => {
+            const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }))""")
+    assert smallest >= 44
+    violations = Axe().run(page).response["violations"]
+    assert not [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def test_the_fifteen_puzzle_on_a_phone_is_drawn_hinted_and_valued_by_the_search(phone,
+                                                                                 server):
+    plays_a_dealt_fifteen_puzzle(phone, server)
+    fits_a_phone(phone)  # two-digit tiles in 44 px cells at least, nothing sideways
+    assert phone.evaluate("""() => [...document.querySelectorAll('#board .cell span')]
+        .every((face) => face.scrollWidth <= face.parentElement.clientWidth)""")
+
+
+def test_the_fifteen_puzzle_on_a_desktop_is_drawn_hinted_and_valued_by_the_search(
+        browser, server):
+    from tests.test_web_app import WIDE
+
+    context = browser.new_context(viewport=WIDE)
+    try:
+        plays_a_dealt_fifteen_puzzle(context.new_page(), server)
+    finally:
+        context.close()
+
+
+def test_a_long_search_shows_its_bound_and_later_positions_say_how_they_are_answered(
+        phone, server):
+    """A shared 4x4 position far from its target: while its par is searched, a bar and
+    the bound being searched show under the status.  After a move the position is
+    searched again, or, where the par's search took over a second (as it does here but
+    on a fast machine), not after every move, which the status says in words: never
+    the missing table's message."""
+    phone.goto("about:blank")
+    phone.goto(f"{server}/#" + urlencode({"puzzle": "sliding", "state": KORF_3,
+                                          "target": "0,1,2,3.4,5,6,7.8,9,10,11.12,13,14,15",
+                                          "set.board": "4x4"}))
+    phone.wait_for_selector("#search-words", state="attached")
+    phone.evaluate(SEEN_SEARCHING)
+    wait_text(phone, "#par", "needs \\d+")
+    assert "needs 59 moves" in text(phone, "#par") and phone.is_hidden("#search-box")
+    seen = phone.evaluate("window.seenSearching")
+    assert any(re.match(r"Searching: bound \d+ moves, [\d,]+ nodes searched; ", words)
+               for words, _ in seen), seen
+    assert {limit for _, limit in seen} == {15}
+    phone.tap('#board [aria-label="tile 4"]')  # beside the blank
+    wait_text(phone, "#made", "^1$")
+    wait_text(phone, "#status", "not worked out after every move|^(58|60) moves remain at best, "
+              "found by an exact search \\(IDA\\* on pattern databases\\)")
+    assert "make tables" not in text(phone, "#status")

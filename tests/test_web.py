@@ -121,6 +121,15 @@ def test_errors_never_show_a_server_path(client, data_dir):
     assert str(Path(data_dir).resolve()) not in answer.text
 
 
+def test_a_relative_data_folder_is_hidden_as_a_path_never_inside_a_word():
+    """`query serve --data data`: the folder's name is a word of many messages."""
+    from query.web import _web_message
+
+    said = _web_message("IDA* on pattern databases: no data/sliding/4x4.zarr in data",
+                        Path("data"))
+    assert said == "IDA* on pattern databases: no sliding/4x4.zarr in the tables"
+
+
 def test_head_on_the_page(client):
     assert client.head("/").status_code == 200
 
@@ -294,3 +303,53 @@ def test_a_ball_deal_at_the_most_empty_tubes_never_advises_another(client, monke
     assert "fewer colours" in most.json()["detail"]
     fewer = client.get("/api/balls/random", params={"colours": 14, "capacity": 8, "empty": 2})
     assert "add an empty tube" in fewer.json()["detail"]
+
+
+# --- the 15-puzzle's search on the page ------------------------------------------------
+KORF_GOAL = "0,1,2,3.4,5,6,7.8,9,10,11.12,13,14,15"
+QUICK_KORF = "6,10,1,14.15,8,3,5.13,0,2,7.4,9,11,12"
+"""Korf's instance 47 (47 moves): one of the quickest of the 100 to search."""
+SLOW_KORF = "11,14,13,1.2,3,12,4.15,7,9,5.10,6,8,0"
+"""Korf's instance 60: 66 moves, the longest search of the 100."""
+
+
+def test_a_search_leaves_its_bound_to_follow_and_says_it_answered(client):
+    """A request that names a watch leaves its search's steps at /api/searches/WATCH
+    (IDA*: each bound searched; the last is the path's length), and the position says
+    the search that answered it; a name no request used is a one-line 404."""
+    path = client.get("/api/play/sliding/path", params={
+        "state": QUICK_KORF, "target": KORF_GOAL, "watch": "page-1"}).json()
+    followed = client.get("/api/searches/page-1").json()
+    assert followed["state"] == "ended" and followed["limit"] == 15
+    assert followed["step"] == path["length"] == 47
+    assert followed["note"].startswith("bound 47 moves")
+    position = client.get("/api/play/sliding/position", params={
+        "state": QUICK_KORF, "target": KORF_GOAL}).json()
+    assert (position["distance"], position["answered_by"], position["how"]) == (
+        47, "search", "IDA* on pattern databases")
+    assert position["detail"] == ""
+    unknown = client.get("/api/searches/nobody")
+    assert unknown.status_code == 404 and "\n" not in unknown.json()["detail"]
+    refused = client.get("/api/play/sliding/path", params={"state": QUICK_KORF,
+                                                            "watch": "a/b c"})
+    assert refused.status_code == 422
+
+
+def test_a_search_past_the_servers_limit_names_the_bound_it_proved(data_dir):
+    """The server's --search-seconds stops a search running: a 503 in one line naming
+    the fewest moves proved, no traceback, no server path; its followers see where it
+    stood."""
+    from builder.contract.work import WorkGate
+
+    limited = TestClient(create_app(data_dir, gate=WorkGate(request_seconds=0.5)))
+    answer = limited.get("/api/play/sliding/path", params={
+        "state": SLOW_KORF, "target": KORF_GOAL, "watch": "slow"})
+    assert answer.status_code == 503
+    detail = answer.json()["detail"]
+    assert "\n" not in detail and "Traceback" not in answer.text
+    assert str(data_dir) not in answer.text and "tablesbases" not in detail
+    assert "server's 0.5 s" in detail
+    bound = int(detail.rsplit("at least ", 1)[1].split()[0])
+    assert 50 <= bound <= 66  # the estimate, up to the length
+    followed = limited.get("/api/searches/slow").json()
+    assert followed["state"] == "ended" and followed["step"] == bound

@@ -276,7 +276,7 @@ def test_a_4x4_target_without_a_table_plays_by_the_decomposition(page, server, d
     wait_text(page, "#made", f"^{len(positions) - 2}$")
     page.select_option("#guide", "exact")
     page.click("#hint")
-    wait_text(page, "#status", "^Hint: ")
+    wait_text(page, "#status", "^Hint \\(bidirectional search: optimal\\): ")
 
 
 def test_spot_colour_discs_placed_checked_and_solved(page, server):

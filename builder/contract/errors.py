@@ -67,3 +67,16 @@ class CorruptTableError(QueryError):
 
 class UnreachableError(QueryError):
     """The target cannot be reached from the start (the web answers 422)."""
+
+
+class SearchLimitError(QueryError):
+    """An exact search stopped at a limit (its node budget, its seconds, the longest path
+    it looks for) before it found the answer.  ``lower_bound``: the fewest moves it had
+    proved the answer needs; ``nodes``: the nodes the question's searches generated, this
+    one's last; ``after``: the move whose position it searched, where a question searches
+    once per move (`query moves`)."""
+
+    def __init__(self, message: str, lower_bound: int | None = None, nodes: int = 0,
+                 after: str | None = None):
+        super().__init__(message)
+        self.lower_bound, self.nodes, self.after = lower_bound, nodes, after

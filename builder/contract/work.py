@@ -5,9 +5,11 @@ stops at the server's time and budget limits, and gives its memory back after, w
 cheap answers (table walks, hints) never wait behind it.
 
 Plug-ins and the engine mark the work (``with expensive("what")``) and may ask for the
-server's caps (``capped_budget``, ``work_seconds``), and report the steps of long work
-(``report_progress``); they never know whether a server runs: the server opens a
-``request_scope`` with its gate around each request, and ``progress_to`` around a build.
+server's caps (``capped_budget``, ``work_seconds``) and the caller's own budget for a
+question's searches (``current_budget``: a command's ``--budget`` and ``--seconds``, set
+with ``search_budget``), and report the steps of long work (``report_progress``); they
+never know whether a server runs: the server opens a ``request_scope`` with its gate
+around each request, and ``progress_to`` around a build or a search the page follows.
 
 Work that runs past its request's limit, or whose client hangs up, is stopped where it
 stands, not only refused its next piece: the gate raises the piece's ``Stop`` signal,
@@ -29,7 +31,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from builder.contract.errors import OneLineError
+from builder.contract.errors import OneLineError, PuzzleInputError
 
 T = TypeVar("T")
 
@@ -255,6 +257,66 @@ def work_seconds(asked: float) -> float:
     return asked if gate is None else min(asked, gate.request_seconds)
 
 
+class SearchBudget:
+    """A caller's budget for the exact searches of one question (a command's ``--budget``
+    and ``--seconds``, the Python API's ``budget=`` and ``seconds=``): all its searches
+    together generate at most ``nodes`` nodes and end within ``seconds`` of its start
+    (None: no such limit).  A search that can stop itself asks what is ``left`` and says
+    what it ``spent``; a server's own limits still apply within it."""
+
+    def __init__(self, nodes: int | None = None, seconds: float | None = None):
+        self.nodes, self.seconds = nodes, seconds
+        self.spent_nodes = 0
+        self.started = time.monotonic()
+
+    def left(self) -> tuple[float, float]:
+        """(nodes, seconds) still allowed (infinity where unlimited)."""
+        nodes = float("inf") if self.nodes is None else max(0, self.nodes - self.spent_nodes)
+        seconds = (float("inf") if self.seconds is None
+                   else max(0.0, self.started + self.seconds - time.monotonic()))
+        return nodes, seconds
+
+    def spent(self, nodes: int) -> None:
+        self.spent_nodes += nodes
+
+
+_budget: contextvars.ContextVar[SearchBudget | None] = contextvars.ContextVar(
+    "search_budget", default=None)
+
+
+@contextlib.contextmanager
+def search_budget(nodes: int | None = None, seconds: float | None = None
+                  ) -> Iterator[SearchBudget]:
+    """The searches inside the block share a caller's budget (``SearchBudget``), checked
+    here: a whole number of nodes, 1 or more; seconds above 0.  A question's budget is
+    set once, where it is asked: a block inside another keeps the outer one."""
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
+                              or nodes < 1):
+        raise PuzzleInputError(f"a search budget of {str(nodes)[:40]} nodes: give a whole "
+                               "number, 1 or more")
+    if seconds is not None and (isinstance(seconds, bool)
+                                or not isinstance(seconds, int | float)
+                                or not 0 < seconds < float("inf")):
+        raise PuzzleInputError(f"a search limit of {str(seconds)[:40]} seconds: give a "
+                               "number above 0")
+    outer = _budget.get()
+    if outer is not None:
+        yield outer
+        return
+    budget = SearchBudget(nodes, seconds)
+    token = _budget.set(budget)
+    try:
+        yield budget
+    finally:
+        _budget.reset(token)
+
+
+def current_budget() -> SearchBudget:
+    """The caller's budget of the searches running now (an unlimited one outside
+    ``search_budget``)."""
+    return _budget.get() or SearchBudget()
+
+
 def _return_memory() -> None:
     """Hand freed memory back to the system after a large piece of work (glibc keeps
     freed arenas otherwise, and a server's RSS stays at its peak).  No ``gc.collect``: it
@@ -284,10 +346,10 @@ def progress_to(sink: Callable[[int, str], None]) -> Iterator[None]:
 
 def report_progress(step: int, note: str = "") -> None:
     """A step of long work done (a search's level): told to whoever asked (``progress_to``),
-    else nobody (a command line has its bars); work a request no longer wants stops here
-    (``checkpoint``)."""
-    checkpoint()
+    else nobody (a command line has its bars); then work a request no longer wants stops
+    here (``checkpoint``), its follower having seen where it stood."""
     sink = _progress.get()
     if sink is not None:
         sink(step, note)
+    checkpoint()
 

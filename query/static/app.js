@@ -40,6 +40,11 @@
 // from: that solver (instant, not always optimal) or the exact search; the exact search
 // is the default where it answered the game's start within a few seconds.
 //
+// A request whose answer may take a search (a position, a path, move values) names a
+// `watch`; after a moment the page asks /api/searches/WATCH how far it has gone and
+// shows it under the status: the bound searched, in words, and a bar of its seconds
+// against the server's limit for a request's searches.
+//
 // Two kinds of work run asynchronously.  The position on the board (a move's answer, a
 // deal) is replaced only by another position: a move, Undo, a new game, another puzzle
 // (`replace()` bumps `game.place`).  Every player action first cancels the action
@@ -54,6 +59,9 @@ const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const SOLVE_DELAY_MS = 350;
 const SLOW_SEARCH_MS = 1000;
+// a search's progress is shown once its request has waited this long, then kept fresh
+const WATCH_AFTER_MS = 400;
+const WATCH_EVERY_MS = 400;
 // hints wait for an exact search rather than take the instant approximation (where the
 // plug-in has one) when the game's start was answered by search within this long
 const EXACT_HINTS_MS = 3000;
@@ -91,6 +99,7 @@ const game = {
   // the position on the board: replaced by a move, Undo or a deal (see replace())
   place: 0, placeAborter: new AbortController(), loading: Promise.resolve(),
   inFlight: false, pending: false, dealing: false, taps: [], marks: {}, failures: 0,
+  watching: null,  // the watch of the search request whose progress is shown
   dealt: {},  // the settings of the game on the board
 };
 
@@ -136,6 +145,47 @@ function replace(work) {
 
 function placeApi(path, params = {}) {
   return api(path, params, "GET", { signal: game.placeAborter.signal });
+}
+
+let watches = 0;
+
+async function searched(path, params, { place = false } = {}) {
+  // a request that may take a search, its progress shown while it runs (its bound, its
+  // seconds against the server's limit), under the status; it is cancelled as any other
+  const watch = `w${Date.now().toString(36)}${(watches += 1)}`;
+  const request = (place ? placeApi : api)(path, { ...params, watch });
+  let running = true;
+  game.watching = watch;
+  (async () => {
+    await sleep(WATCH_AFTER_MS);
+    while (running) {
+      try {
+        const progress = await api(`/api/searches/${watch}`, {}, "GET", { keep: true });
+        if (running && game.watching === watch) showSearch(progress);
+      } catch { /* not started yet, or over: the answer ends the loop */ }
+      await sleep(WATCH_EVERY_MS);
+    }
+  })();
+  try {
+    return await request;
+  } finally {
+    running = false;
+    if (game.watching === watch) { game.watching = null; $("search-box").hidden = true; }
+  }
+}
+
+function showSearch(progress) {
+  const bar = $("search-progress");
+  if (progress.limit) {
+    bar.max = progress.limit;
+    bar.value = Math.min(progress.seconds, progress.limit);
+  } else {
+    bar.removeAttribute("value");
+  }
+  const limit = progress.limit ? ` of the server's ${seconds(progress.limit)}` : "";
+  $("search-words").textContent = `Searching: ${progress.note || "starting"}; `
+    + `${seconds(progress.seconds)}${limit}`;
+  $("search-box").hidden = false;
 }
 
 async function settled() {
@@ -344,19 +394,33 @@ function describeView(view) {
     return [`Target reached: ${game.made} ${unitWord(game.made)}${par}.`,
             game.par !== null && game.made === game.par ? "success" : ""];
   }
+  const each = game.searchSeconds === null ? ""
+    : `, about ${seconds(game.searchSeconds)} each`;
   const hintsFrom = approximating()
     ? `hints come from ${game.info.approximation}, instant but not always optimal`
-    : "hints come from an exact search" + (game.searchSeconds === null ? ""
-      : `, about ${seconds(game.searchSeconds)} each`);
+    : `hints come from an exact search${each}`;
   if (view.answered_by === "none") {
-    return [view.buildable ? `No table for this target yet: ${hintsFrom}; build the `
-            + "table below for instant exact hints." : view.detail, ""];
+    if (view.buildable) {
+      return [`No table for this target yet: ${hintsFrom}; build the table below for `
+              + "instant exact hints.", ""];
+    }
+    if (game.slowSearch) {
+      // positions are not searched after every move (see refresh): said in words, not
+      // in the missing table's message
+      return ["The fewest moves are not worked out after every move here: a search takes "
+              + `${game.searchSeconds === null ? "seconds" : `about ${seconds(game.searchSeconds)}`}`
+              + "; Hint, Step, Solve and Move values search for them.", ""];
+    }
+    return [view.detail, ""];
   }
   if (view.distance === null) return ["This position can never reach the target.", "warning"];
-  const searched = view.answered_by === "search" ? ` (found by search: no table for this `
-    + `target yet, ${hintsFrom}${view.buildable ? "; build it (the button above the board) for instant exact hints"
-      : ""})` : "";
-  return [`${remain(view.distance)} at best${searched}.`, ""];
+  if (view.answered_by !== "search") return [`${remain(view.distance)} at best.`, ""];
+  const table = view.buildable ? "; no table for this target yet" : "";
+  const build = view.buildable
+    ? "; build it (the button above the board) for instant exact hints" : "";
+  const hints = approximating() ? hintsFrom : `hints come from it too${each}`;
+  return [`${remain(view.distance)} at best, found by an exact search `
+          + `(${view.how || "the puzzle's own"})${table}; ${hints}${build}.`, ""];
 }
 
 function unanswerable() {
@@ -373,7 +437,8 @@ function unanswerable() {
 async function refresh(place, { atStart = false } = {}) {
   const started = performance.now();
   const search = atStart || !game.slowSearch;
-  const view = await placeApi(`/api/play/${game.info.name}/position`, positionParams({ search }));
+  const view = await searched(`/api/play/${game.info.name}/position`, positionParams({ search }),
+                              { place: true });
   placeGuard(place);
   const took = performance.now() - started;
   // a position answered by a slow search: the next ones are not searched (a player
@@ -444,6 +509,9 @@ async function start(position, place) {
   $("par").textContent = "";
   say("Working out the par…");
   try {
+    // the game is drawn while its par is worked out (a search may take seconds); one
+    // its renderer cannot draw waits for the server's answer, which refuses it
+    try { draw(); } catch { $("board").innerHTML = ""; }
     await refresh(place, { atStart: true });
     if (position.resume) {
       Object.assign(game, { history: position.resume.history, made: position.resume.made,
@@ -488,7 +556,7 @@ async function optimalPath(generation) {
   const guide = approximating() ? "approximate" : "exact";
   let found;
   try {
-    found = await api(`/api/play/${game.info.name}/path`, positionParams({ guide }));
+    found = await searched(`/api/play/${game.info.name}/path`, positionParams({ guide }));
   } catch (error) {
     // the server's words for a position that can never reach the target quote its code
     if (error.status === 422) throw new Error("This position can never reach the target.");
@@ -499,7 +567,10 @@ async function optimalPath(generation) {
 }
 
 function fromWhat(found) {
-  return found.optimal ? "" : ` (${found.how}: not always optimal)`;
+  // how a path was found, where it was not by a table walk: a search (optimal) or an
+  // approximate solver (not always)
+  if (!found.optimal) return ` (${found.how}: not always optimal)`;
+  return found.how === "table walk" ? "" : ` (${found.how}: optimal)`;
 }
 
 async function hint() {
@@ -556,8 +627,8 @@ async function showValues() {
   const generation = game.generation;
   await ready(generation);
   say("Valuing every move…");
-  const view = await api(`/api/play/${game.info.name}/position`,
-                         positionParams({ values: true, search: true }));
+  const view = await searched(`/api/play/${game.info.name}/position`,
+                              positionParams({ values: true, search: true }));
   guard(generation);
   const values = new Map(view.moves.map((move) => [moveKey(move), move.distance]));
   draw({ values, distance: view.distance });
@@ -579,7 +650,9 @@ async function showSequence() {
   if (unanswerable()) return;
   const found = await optimalPath(generation);
   draw({ sequence: found.moves });
-  const which = found.optimal ? "An optimal sequence" : `A sequence${fromWhat(found)}`;
+  const which = found.optimal
+    ? `An optimal sequence${found.how === "table walk" ? "" : ` (${found.how})`}`
+    : `A sequence${fromWhat(found)}`;
   say(found.length ? `${which} of ${found.length} ${unitWord(found.length)}, numbered on `
       + "the board and listed under it." : "Already at the target.");
 }
