@@ -26,11 +26,13 @@ def arrays(path: Path) -> dict[str, np.ndarray]:
     return {name: group[name][...] for name in ARRAYS}
 
 
-def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir, tmp_path):
-    """Chunk tasks (Tricolore's all-pairs table) and breadth-first arrays (each a task:
-    the sliding tiles' 3x3 pattern tables, searched then folded, and the cube's) built on
-    the workers are the tables built in this process (one cluster for both: starting one
-    costs more than the builds)."""
+def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir, data_for,
+                                                                      tmp_path):
+    """Chunk tasks (Tricolore's all-pairs table), breadth-first arrays (each a task: the
+    sliding tiles' 3x3 pattern tables, searched then folded, and the cube's) and the
+    levels of a sparse search in three shards (Klotski's) built on the workers are the
+    tables built in this process (one cluster for all: starting one costs more than the
+    builds)."""
     executor = Dask(workers=2)
     try:
         workers = executor.client().scheduler_info()["workers"]
@@ -43,6 +45,7 @@ def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir,
         for name, values in arrays(result.path).items():
             assert np.array_equal(values, expected[name]), name
         pattern_databases_build_to_the_same_bytes(executor, tmp_path)
+        sharded_sparse_search_builds_the_stored_table(executor, data_for, tmp_path)
     finally:
         executor.close()
 
@@ -78,6 +81,24 @@ def pattern_databases_build_to_the_same_bytes(executor, folder: Path) -> None:
         assert stored_bytes(there.path) == stored_bytes(here.path), spec.parts
         assert store.damaged_chunks(there.path) == []
     assert shipped.tasks == sum(len(spec.searches) for spec in specs) == 5
+
+
+def sharded_sparse_search_builds_the_stored_table(executor, data_for, folder: Path) -> None:
+    from dataclasses import replace
+
+    from builder import registry
+
+    klotski = registry.by_name("klotski")
+    spec = klotski.table_for("cell")
+    spec = replace(spec, sparse=replace(spec.sparse, shards=3))
+    built = build_table(folder / "sharded", spec, progress=False, executor=executor).path
+    stored = table_path(data_for(klotski), spec)
+    ours, theirs = zarr.open_group(built, mode="r"), zarr.open_group(stored, mode="r")
+    for name in ("keys", "distance", "key_index"):
+        assert np.array_equal(ours[name][...], theirs[name][...]), name
+    chunks = sorted(p.relative_to(built) for p in built.rglob("c/*"))
+    assert chunks and all((built / c).read_bytes() == (stored / c).read_bytes() for c in chunks)
+    assert not any(".building" in p.name for p in folder.rglob("*"))  # levels removed
 
 
 class Interrupting(InProcess):
