@@ -127,6 +127,8 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
         timer.daemon = True
         timer.start()
     bound, nodes, bounds = estimate, 0, 0
+    iteration = (ida.iteration_children_first if values.nbytes > ida.CACHED_BYTES
+                 else ida.iteration)
     try:
         with tqdm(desc=search.how, unit=" bound", leave=False,
                   disable=None if progress is None else not progress) as bar:
@@ -135,7 +137,7 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
                     raise QueryError(f"{search.how}: no path of at most {search.longest} "
                                      f"{unit} (searched {nodes:,} nodes): at least {bound}")
                 bar.set_postfix_str(f"bound {bound}, {nodes:,} nodes", refresh=True)
-                status, length, following, made = ida.iteration(
+                status, length, following, made = iteration(
                     step, parameters, values, offsets, groups, np.int64(count),
                     np.int64(search.indices_at), goal, rows, np.int64(bound),
                     np.int64(search.moves), redundant, np.int64(search.nodes - nodes),
