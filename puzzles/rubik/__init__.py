@@ -15,11 +15,12 @@ from builder.contract.errors import MissingTableError, shown
 from builder.contract.patterns import PatternSearch
 from builder.contract.specs import TableSpec
 from puzzles.rubik import rules
-from puzzles.rubik.rules import CORNER_NAMES, EDGE_NAMES, GOAL_WORD, METRICS, SOLVED, RubikError
+from puzzles.rubik.rules import GOAL_WORD, METRICS, SOLVED, RubikError
 from puzzles.rubik.tables import (
     DEFAULT_SET,
     SETS,
     named_pattern,
+    pattern_name,
     pattern_set,
     pattern_table,
     search_for,
@@ -110,10 +111,10 @@ class RubikPuzzle(WalkablePuzzle):
         return named_pattern(metric, choice)
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        pieces = " ".join([*(CORNER_NAMES[c] for c in attributes["corners"]),
-                           *(EDGE_NAMES[e] for e in attributes["edges"])])
-        return [DistanceArray(f"{attributes['metric']} pattern {pieces}", f"to {GOAL_WORD}",
-                              "estimate", 255)]
+        name = pattern_name(tuple(attributes["corners"]), tuple(attributes["edges"]))
+        shown = name if name == "corners" else name.replace("-", " ").upper()
+        return [DistanceArray(f"{attributes['metric']} pattern {shown}",
+                              f"to {GOAL_WORD}", "estimate", 255)]
 
     def table_options(self, attributes: dict) -> dict[str, str]:
         return {"metric": attributes["metric"]}
