@@ -389,33 +389,42 @@ def test_the_corner_kernel_moves_the_corners_as_the_rules_do():
 
 
 def test_the_step_keeps_every_index_equal_to_the_rules_ranking():
-    """Rows along random walks: each pattern's index is the one ``rules.pattern_rank``
-    gives the position, in the fixed-count steps and the general one."""
+    """Rows along random walks (from a start other than solved, towards a target other
+    than solved): each look-up's index is the one ``rules.pattern_rank`` gives the
+    relabelled position, or for a pattern of edges looked up on the inverse, the inverse
+    position; in the fixed-count steps and the general one, and with small patterns."""
     from builder.contract.specs import resolved
-    from puzzles.rubik.rules import pattern_rank
+    from puzzles.rubik.rules import edges_by_place, inverse, pattern_rank, relabelled
     from puzzles.rubik.tables import _search, pattern_set
 
     rng = np.random.default_rng(4)
-    solved = RUBIK.parse("half", "solved")
+    start, target = RUBIK.parse("half", "R U F' L2"), RUBIK.parse("half", "D B2 R'")
+    small = [RUBIK.table_for(f"half:{pieces}") for _, pieces in SMALL]
     for metric in ("half", "quarter"):
-        for name in ("6-6", "7-7"):
-            specs = pattern_set("half", name)
-            search = _search(metric, solved, solved, specs, "half", name)
+        for name, specs in (("6-6", pattern_set("half", "6-6")),
+                            ("7-7", pattern_set("half", "7-7")), ("small", small)):
+            search = _search(metric, start, target, specs, "half", name)
             general = replace(search, step="puzzles.rubik.search:pattern_step")
+            lookups = [(spec, False) for spec in specs] + [
+                (spec, True) for spec in specs if not spec.identity["corners"]]
             for chosen in (search, general):
                 step = resolved(chosen.step)
                 parameters = np.array(chosen.parameters, np.int64)
-                rows = np.zeros((41, len(chosen.start)), np.int64)
+                rows = np.zeros((31, len(chosen.start)), np.int64)
                 rows[0] = chosen.start
-                position = solved
-                for depth in range(40):
+                position = start
+                for depth in range(30):
                     move = int(rng.integers(chosen.moves))
                     assert step(rows, depth, move, parameters) == 1
                     position = RUBIK.moves(metric, position)[move].state
+                    renamed = relabelled(position, target)
                     assert tuple(rows[depth + 1, :2]) == chosen.encode(position)
-                    assert [int(index) for index in rows[depth + 1, 2:]] == [
-                        pattern_rank(position, tuple(spec.identity["corners"]),
-                                     tuple(spec.identity["edges"])) for spec in specs]
+                    assert rows[depth + 1, 2] == edges_by_place(renamed)
+                    assert [int(index) for index in rows[depth + 1, 3:]] == [
+                        pattern_rank(inverse(renamed) if dual else renamed,
+                                     tuple(spec.identity["corners"]),
+                                     tuple(spec.identity["edges"]))
+                        for spec, dual in lookups]
 
 
 # ---- IDA* on the built pattern databases

@@ -349,6 +349,33 @@ def edges_packed(position) -> int:
     return packed
 
 
+def edges_by_place(position) -> int:
+    """The edges' whole state, by place: the edge in place p times 2 plus its flip, in
+    bits 5p to 5p + 4 (``edges_packed`` of the inverse position)."""
+    edges, flips = position[2], position[3]
+    packed = 0
+    for place, edge in enumerate(edges):
+        packed |= (2 * edge + flips[place]) << (5 * place)
+    return packed
+
+
+def inverse(position):
+    """The position the inverse turns make: each piece in the place its own number names
+    in ``position`` goes back, so its turns undo ``position``'s.  Its distance to solved is
+    ``position``'s (a path reversed and each turn undone)."""
+    corners, twists, edges, flips = position
+    inverse_corners, inverse_twists = [0] * 8, [0] * 8
+    for place, corner in enumerate(corners):
+        inverse_corners[corner] = place
+        inverse_twists[corner] = -twists[place] % 3
+    inverse_edges, inverse_flips = [0] * 12, [0] * 12
+    for place, edge in enumerate(edges):
+        inverse_edges[edge] = place
+        inverse_flips[edge] = flips[place]
+    return (tuple(inverse_corners), tuple(inverse_twists), tuple(inverse_edges),
+            tuple(inverse_flips))
+
+
 def pattern_states(corners: int, edges: int) -> int:
     """The abstract states of a pattern tracking ``corners`` corners and ``edges`` edges:
     their places and orientations (all eight corners: ``CORNER_STATES``)."""

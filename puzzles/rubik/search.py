@@ -219,44 +219,64 @@ def corner_moves(state, parameters, out):
 
 
 # IDA* (``builder.contract.patterns.PatternSearch``).  A row: the corners' state
-# (``rules.corner_state_rank``), the edges' (``rules.edges_packed``), then the index of each
-# pattern's table.  Parameters: quarter, the number of patterns, then a block per pattern:
-# its corner and edge counts, its corners (8, padded) and edges (12, padded), and the mask
-# of its edges.  A pattern of all eight corners is the corners' state itself.
-BLOCK = 23
-ROW = 2
+# (``rules.corner_state_rank``), the edges' by piece (``rules.edges_packed``) and by place
+# (``rules.edges_by_place``), then the index of each pattern's table.  Parameters:
+# quarter, the number of patterns, then a block per pattern: its corner and edge counts,
+# whether it is looked up on the inverse position (a pattern of edges alone: its edges'
+# places in the inverse are the edges in those places here), its corners (8, padded) and
+# edges (12, padded), and the mask of its edges.  A pattern of all eight corners is the
+# corners' state itself (the inverse's has the same distance).
+BLOCK = 24
+ROW = 3
+
+
+def _face_places() -> np.ndarray:
+    """The four edge places each half-turn-metric move turns."""
+    return np.array([[place for place in range(12) if EDGE_FIELD[move, 2 * place] >> 1 != place]
+                     for move in range(18)], np.int64)
+
+
+FACE_PLACES = _face_places()
 
 
 @njit(cache=True, inline="always")
 def _turn(rows, depth, move, quarter):
-    """Row ``depth + 1``'s pieces after the move; the edges it moved, as a mask."""
+    """Row ``depth + 1``'s pieces after the move; what it moved, as a mask: the edges in
+    bits 0-11, their places in bits 12-23."""
     turn = QUARTER[move] if quarter else move
     child = depth + 1
     rows[child, 0] = _corner_state_turned(rows[depth, 0], turn)
-    edges = rows[depth, 1]
-    turned_edges = np.int64(0)
+    by_piece = rows[depth, 1]
+    by_place = rows[depth, 2]
+    turned_by_place = by_place
     moved = np.int64(0)
-    for edge in range(12):
-        field = (edges >> (5 * edge)) & 31
-        after = EDGE_FIELD[turn, field]
-        turned_edges |= after << (5 * edge)
-        if (after ^ field) > 1:
-            moved |= np.int64(1) << edge
-    rows[child, 1] = turned_edges
+    for index in range(4):
+        place = FACE_PLACES[turn, index]
+        turned_by_place &= ~(np.int64(31) << (5 * place))
+    for index in range(4):
+        place = FACE_PLACES[turn, index]
+        field = (by_place >> (5 * place)) & 31
+        edge = field >> 1
+        after = EDGE_FIELD[turn, 2 * place + (field & 1)]
+        turned_by_place |= (2 * edge + (after & 1)) << (5 * (after >> 1))
+        by_piece = (by_piece & ~(np.int64(31) << (5 * edge))) | (after << (5 * edge))
+        moved |= (np.int64(1) << edge) | (np.int64(1) << (12 + place))
+    rows[child, 1] = by_piece
+    rows[child, 2] = turned_by_place
     return moved
 
 
 @njit(cache=True, inline="always")
-def _index(rows, depth, parameters, pattern, moved, corners, edges):
+def _index(rows, depth, parameters, pattern, moved, corners, edges, dual):
     """Row ``depth + 1``'s index of ``pattern``: the corners' state for all eight corners;
-    for a pattern of edges, its parent's where the move moved none of them; else
-    ranked."""
+    for a pattern of edges, its parent's where the move moved none of them (on the
+    inverse: turned none of their places); else ranked."""
     at = 2 + pattern * BLOCK
     child = depth + 1
     if corners == 8:
         rows[child, ROW + pattern] = rows[child, 0]
         return
-    if corners == 0 and not moved & parameters[at + 22]:
+    if corners == 0 and not (moved >> (12 if dual else 0)) & parameters[at + 23]:
         rows[child, ROW + pattern] = rows[depth, ROW + pattern]
         return
     places = np.int64(0)
@@ -273,13 +293,14 @@ def _index(rows, depth, parameters, pattern, moved, corners, edges):
             total += twist
             corner = (permutation >> (4 * place)) & 15
             for index in range(corners):
-                if parameters[at + 2 + index] == corner:
+                if parameters[at + 3 + index] == corner:
                     places |= np.int64(place) << (4 * index)
                     twists |= np.int64(twist) << (2 * index)
     edge_places = np.int64(0)
     flips = np.int64(0)
+    edges_state = rows[child, 2 if dual else 1]
     for index in range(edges):
-        field = (rows[child, 1] >> (5 * parameters[at + 10 + index])) & 31
+        field = (edges_state >> (5 * parameters[at + 11 + index])) & 31
         edge_places |= (field >> 1) << (4 * index)
         flips |= (field & 1) << index
     rows[child, ROW + pattern] = _rank(places, twists, edge_places, flips, corners, edges)
@@ -290,25 +311,30 @@ def pattern_step(rows, depth, move, parameters):
     moved = _turn(rows, depth, move, parameters[0])
     for pattern in range(parameters[1]):
         at = 2 + pattern * BLOCK
-        _index(rows, depth, parameters, pattern, moved, parameters[at], parameters[at + 1])
+        _index(rows, depth, parameters, pattern, moved, parameters[at], parameters[at + 1],
+               parameters[at + 2])
     return 1
 
 
 @njit(cache=True)
 def six_edge_step(rows, depth, move, parameters):
-    # the corners, then two patterns of six edges
+    # the corners, two patterns of six edges, the same on the inverse position
     moved = _turn(rows, depth, move, parameters[0])
-    _index(rows, depth, parameters, 0, moved, 8, 0)
-    _index(rows, depth, parameters, 1, moved, 0, 6)
-    _index(rows, depth, parameters, 2, moved, 0, 6)
+    _index(rows, depth, parameters, 0, moved, 8, 0, 0)
+    _index(rows, depth, parameters, 1, moved, 0, 6, 0)
+    _index(rows, depth, parameters, 2, moved, 0, 6, 0)
+    _index(rows, depth, parameters, 3, moved, 0, 6, 1)
+    _index(rows, depth, parameters, 4, moved, 0, 6, 1)
     return 1
 
 
 @njit(cache=True)
 def seven_edge_step(rows, depth, move, parameters):
-    # the corners, then two patterns of seven edges
+    # the corners, two patterns of seven edges, the same on the inverse position
     moved = _turn(rows, depth, move, parameters[0])
-    _index(rows, depth, parameters, 0, moved, 8, 0)
-    _index(rows, depth, parameters, 1, moved, 0, 7)
-    _index(rows, depth, parameters, 2, moved, 0, 7)
+    _index(rows, depth, parameters, 0, moved, 8, 0, 0)
+    _index(rows, depth, parameters, 1, moved, 0, 7, 0)
+    _index(rows, depth, parameters, 2, moved, 0, 7, 0)
+    _index(rows, depth, parameters, 3, moved, 0, 7, 1)
+    _index(rows, depth, parameters, 4, moved, 0, 7, 1)
     return 1

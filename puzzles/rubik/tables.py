@@ -27,7 +27,9 @@ from puzzles.rubik.rules import (
     corner_named,
     corner_state_rank,
     edge_named,
+    edges_by_place,
     edges_packed,
+    inverse,
     pattern_rank,
     pattern_states,
     redundant_pairs,
@@ -51,8 +53,10 @@ MOST_STATES = 1 << 30
 KERNELS = {(8, 0): "corner_moves", (0, 6): "six_edge_moves", (0, 7): "seven_edge_moves"}
 """``search.py``'s moves with the counts fixed, by (corners, edges) tracked; any other
 pattern's are ``pattern_moves``."""
-STEPS = {((8, 0), (0, 6), (0, 6)): "six_edge_step", ((8, 0), (0, 7), (0, 7)): "seven_edge_step"}
-"""``search.py``'s steps with the counts fixed, by a set's counts; else ``pattern_step``."""
+STEPS = {((8, 0, 0), (0, 6, 0), (0, 6, 0), (0, 6, 1), (0, 6, 1)): "six_edge_step",
+         ((8, 0, 0), (0, 7, 0), (0, 7, 0), (0, 7, 1), (0, 7, 1)): "seven_edge_step"}
+"""``search.py``'s steps with the counts fixed, by the (corners, edges, on the inverse) of
+a search's look-ups; else ``pattern_step``."""
 
 
 def pattern_name(corners: tuple[int, ...], edges: tuple[int, ...]) -> str:
@@ -137,24 +141,32 @@ def search_for(tables, metric: str, node, target) -> PatternSearch:
 
 
 def _search(metric, node, target, specs, table_metric, name) -> PatternSearch:
+    """The search on ``specs``: each table looked up on the position, and each pattern of
+    edges alone also on the inverse position (the same distance to solved), every look-up
+    its own group."""
     def encode(position) -> tuple[int, int]:
         renamed = relabelled(position, target)
         return corner_state_rank(renamed), edges_packed(renamed)
 
-    patterns = [(tuple(spec.identity["corners"]), tuple(spec.identity["edges"]))
-                for spec in specs]
-    parameters = [int(metric == "quarter"), len(patterns)]
-    for corners, edges in patterns:
-        parameters += [len(corners), len(edges), *corners, *[0] * (8 - len(corners)),
+    lookups = [(spec, False) for spec in specs] + [
+        (spec, True) for spec in specs if not spec.identity["corners"]]
+    parameters = [int(metric == "quarter"), len(lookups)]
+    counts = []
+    for spec, dual in lookups:
+        corners, edges = spec.identity["corners"], spec.identity["edges"]
+        parameters += [len(corners), len(edges), int(dual), *corners, *[0] * (8 - len(corners)),
                        *edges, *[0] * (12 - len(edges)), sum(1 << e for e in edges)]
-    counts = tuple((len(corners), len(edges)) for corners, edges in patterns)
+        counts.append((len(corners), len(edges), int(dual)))
     start = relabelled(node, target)
     build = table_metric if name == DEFAULT_SET else f"{table_metric}:{name}"
     return PatternSearch(
-        start=(*encode(node), *(pattern_rank(start, *pattern) for pattern in patterns)),
+        start=(*encode(node), edges_by_place(start),
+               *(pattern_rank(inverse(start) if dual else start,
+                              tuple(spec.identity["corners"]), tuple(spec.identity["edges"]))
+                 for spec, dual in lookups)),
         goal=encode(target),
         patterns=tuple(PatternTable(spec, "estimate", group, build)
-                       for group, spec in enumerate(specs)),
-        step="puzzles.rubik.search:" + STEPS.get(counts, "pattern_step"),
+                       for group, (spec, _) in enumerate(lookups)),
+        step="puzzles.rubik.search:" + STEPS.get(tuple(counts), "pattern_step"),
         moves=len(turn_names(metric)), encode=encode, parameters=tuple(parameters),
-        indices_at=2, redundant=redundant_pairs(metric))
+        indices_at=3, redundant=redundant_pairs(metric))
