@@ -36,7 +36,7 @@ from puzzles.rubik.rules import FACES
 from puzzles.rubik.tables import _search, pattern_set
 
 RUBIK = registry.by_name("rubik")
-SCRAMBLES = {12: 20, 14: 10, 16: 5}
+SCRAMBLES = {12: 20, 14: 10, 16: 10}
 """How many scrambles of each length."""
 SEED = 46
 LONGEST_SECONDS = 900.0

@@ -3,8 +3,8 @@ and notation are ``rules.py``; the pattern databases and the search on them
 ``tables.py``; the kernels ``search.py``.
 
 No table holds the cube's 4.3 × 10^19 positions: a path is found by IDA* on pattern
-databases (tables ``rubik/patterns/METRIC/``: the corners, two patterns of six edges),
-optimal in the metric asked for.  A position is its stickers or a scramble; a path is
+databases (tables ``rubik/patterns/METRIC/``: the corners and two patterns of six edges,
+or of seven where they are built), optimal in the metric asked for.  A position is its stickers or a scramble; a path is
 printed in Singmaster notation (R, R', R2).
 """
 

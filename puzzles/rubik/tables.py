@@ -7,7 +7,8 @@ moves in ``search.py``): the fewest turns that bring its pieces home.  Korf's se
 the default: all eight corners (8! × 3^7 states) and two patterns of six edges (12!/6! ×
 2^6 each).  Their values are each a lower bound on the turns left, and the search takes
 the largest (every table its own group: they overlap, as every turn moves corners and
-edges).  A set of two seven-edge patterns is built on request.  A target other than the
+edges); the edge patterns are also looked up on the inverse position, which is as far
+from solved.  A set of two seven-edge patterns is built on request.  A target other than the
 solved cube is relabelled onto it (``rules.relabelled``).  The quarter-turn metric reads
 its own tables where they are stored, else the half-turn metric's: a quarter turn is a
 move of both, so those never exceed its distances either.
