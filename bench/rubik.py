@@ -88,14 +88,18 @@ def solve(tables, scramble: str, name: str, seconds: float = float("inf")):
     return took, searched.nodes, path.length, None
 
 
+def shown(seconds: float) -> str:
+    return f"{seconds * 1e3:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
 def summary(results) -> str:
     times = np.array([seconds for seconds, *_ in results])
     solved = [(seconds, nodes) for seconds, nodes, length, _ in results if length is not None]
     nodes = sum(count for _, count in solved)
     lengths = sorted(length for _, _, length, _ in results if length is not None)
     rate = nodes / sum(seconds for seconds, _ in solved) / 1e6 if solved else 0
-    return (f"p50 {np.percentile(times, 50):.2f} s, p95 {np.percentile(times, 95):.2f} s, "
-            f"max {times.max():.2f} s; {nodes:,} nodes, {rate:.1f} M nodes/s; optimal "
+    return (f"p50 {shown(np.percentile(times, 50))}, p95 {shown(np.percentile(times, 95))}, "
+            f"max {shown(times.max())}; {nodes:,} nodes, {rate:.1f} M nodes/s; optimal "
             f"lengths {', '.join(map(str, lengths))}")
 
 
