@@ -47,6 +47,9 @@ GROUPS = (
     Group("The 15-puzzle", ("korf",), ("bench/korf.py",),
           "Korf's 100 instances by IDA* on pattern databases, the Manhattan distance the "
           "baseline; the pattern databases' builds"),
+    Group("The 3×3×3 cube", ("rubik_",), ("bench/rubik.py",),
+          "random scrambles by IDA* on pattern databases, Korf's set against the seven-edge "
+          "set, the superflip under a budget; the pattern databases' builds"),
     Group("Sparse tables", ("sparse_",), ("bench/sparse.py",),
           "Klotski, the cube and peg solitaire: in a process and on Dask"),
     Group("Hardest positions and levels", ("levels_",), ("bench/levels.py",),

@@ -139,6 +139,8 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
         timer.daemon = True
         timer.start()
     bound, nodes, bounds = estimate, 0, 0
+    iteration = (ida.iteration_children_first if values.nbytes > ida.CACHED_BYTES
+                 else ida.iteration)
 
     def stopped(words: str) -> SearchLimitError:
         return SearchLimitError(f"{search.how}: {words}: at least {bound} {unit}", bound,
@@ -166,7 +168,7 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
                                   f"{nodes:,} nodes)")
                 reported()
                 bar.set_postfix_str(f"bound {bound}, {nodes:,} nodes", refresh=True)
-                status, length, following, made = ida.iteration(
+                status, length, following, made = iteration(
                     step, parameters, values, offsets, groups, np.int64(count),
                     np.int64(search.indices_at), goal, rows, np.int64(bound),
                     np.int64(search.moves), redundant, np.int64(most_nodes - nodes),

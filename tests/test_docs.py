@@ -143,7 +143,7 @@ def test_every_console_example_prints_what_the_document_shows(example, beside_th
 
 
 PUZZLE_PAGES = ("tricolore", "ball-tubes", "lucas", "lightsout", "spots", "hanoi", "sliding",
-                "klotski", "cube", "pegs")
+                "klotski", "cube", "pegs", "rubik")
 
 
 def test_the_readme_and_every_puzzles_page_have_examples():

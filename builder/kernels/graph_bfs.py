@@ -9,6 +9,11 @@ state (measured: the largest default table, 16.8 M states, in about 1 s on 2 cor
 The sparse search's expansion (``successors``, ``builder/sparse.py``) calls the same
 function type on keys.
 
+The search goes a level at a time; a level holding many states is expanded in the order
+of their numbers, not of their discovery, so that where a ranking puts the neighbours of
+nearby states near each other (a pattern database's ranking does), their look-ups share
+the cache, and the memory is bits per state, not a queue of all the states.
+
 A search run for a server's request stops where it stands when the request's gate says
 so (its time limit, its client gone): the kernel polls a one-byte flag every
 ``STOP_POLL_STATES`` states (``builder.contract.work.Stop``), a few milliseconds apart.
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from builder.contract.work import stop_signal
 
@@ -25,11 +31,34 @@ NEVER_WIDE = 65535
 NEVER_NARROW = 255
 STOP_POLL_STATES = 1 << 14
 """States expanded between two looks at the stop flag (a power of two)."""
+DENSE_WORDS = 16
+"""A level with at least one state per this many 64-bit words of its bitset is expanded
+by scanning the bitset (in the states' order), a sparser one from its list."""
 NEIGHBOURS = types.FunctionType(types.int64(types.int64, types.int64[::1], types.int64[::1]))
 WIDE_MOVES = types.FunctionType(types.int64(types.uint64[::1], types.int64[::1],
                                             types.uint64[:, ::1]))
 """Moves on two-word keys: ``(key: its high and low word, parameters, out: one row of
 two words per key written) -> count``."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _expand(state, depth, neighbours, parameters, found, seen, distance, following, listed,
+            count, cap):
+    """Mark every unseen neighbour of ``state`` at ``depth``: in ``seen``, ``distance``, the
+    next level's bitset ``following``, and its list ``listed`` while it holds fewer than
+    ``cap``; the next level's new count."""
+    one = np.uint64(1)
+    for i in range(neighbours(state, parameters, found)):
+        other = found[i]
+        bit = one << np.uint64(other & 63)
+        if not seen[other >> 6] & bit:
+            seen[other >> 6] |= bit
+            following[other >> 6] |= bit
+            distance[other] = depth
+            if count < cap:
+                listed[count] = other
+            count += 1
+    return count
 
 
 @njit(types.uint16[::1](NEIGHBOURS, types.int64[::1], types.int64, types.int64[::1],
@@ -38,40 +67,65 @@ def _search(neighbours, parameters, states, sources, most_neighbours, stop):
     distance = np.full(states, NEVER_WIDE, np.uint16)
     # "Seen" is asked of every neighbour, so it is a bitset (1/16 of the distances: it
     # stays in cache where the distances would not); the distances are only written,
-    # once per state, a level at a time.
-    seen = np.zeros((states + 63) // 64, np.uint64)
-    # every state enters the queue at most once, so one array of all states suffices
-    queue = np.empty(states, np.int64)
+    # once per state, a level at a time.  A level is a bitset too, and also a list while
+    # it is sparse: a sparse level is expanded from its list, a dense one in the order of
+    # its states, scanning its bitset, so that neighbouring states' neighbours (which a
+    # ranking often puts near each other) are looked up together.  Scans cost a word per
+    # 64 states, on levels of at least a state per ``DENSE_WORDS`` words only.
+    words = (states + 63) // 64
+    seen = np.zeros(words, np.uint64)
+    frontier = np.zeros(words, np.uint64)
+    following = np.zeros(words, np.uint64)
+    cap = max(words // DENSE_WORDS, 64)
+    listed = np.empty(cap, np.int64)
+    following_listed = np.empty(cap, np.int64)
     found = np.empty(most_neighbours, np.int64)
     one = np.uint64(1)
-    head = 0
-    tail = 0
+    count = 0
     for source in sources:
         bit = one << np.uint64(source & 63)
         if not seen[source >> 6] & bit:
             seen[source >> 6] |= bit
+            frontier[source >> 6] |= bit
             distance[source] = 0
-            queue[tail] = source
-            tail += 1
+            if count < cap:
+                listed[count] = source
+            count += 1
     depth = 0
-    while head < tail:
+    expanded = 0
+    while count:
         depth += 1
         if depth >= NEVER_WIDE:
             break  # 65534 is the deepest a table records; the caller checks
-        level_end = tail
-        while head < level_end:
-            if (head & (STOP_POLL_STATES - 1)) == 0 and stop[0]:
-                return distance  # unfinished: the caller raises the stop's reason
-            state = queue[head]
-            head += 1
-            for i in range(neighbours(state, parameters, found)):
-                other = found[i]
-                bit = one << np.uint64(other & 63)
-                if not seen[other >> 6] & bit:
-                    seen[other >> 6] |= bit
-                    distance[other] = depth
-                    queue[tail] = other
-                    tail += 1
+        following_count = 0
+        if count <= cap:
+            for index in range(count):
+                state = listed[index]
+                frontier[state >> 6] = 0
+                expanded += 1
+                if (expanded & (STOP_POLL_STATES - 1)) == 0 and stop[0]:
+                    return distance  # unfinished: the caller raises the stop's reason
+                following_count = _expand(state, depth, neighbours, parameters, found, seen,
+                                          distance, following, following_listed,
+                                          following_count, cap)
+        else:
+            for word in range(words):
+                bits = frontier[word]
+                if not bits:
+                    continue
+                frontier[word] = 0
+                while bits:
+                    state = word * 64 + np.int64(trailing_zeros(bits))
+                    bits &= bits - one
+                    expanded += 1
+                    if (expanded & (STOP_POLL_STATES - 1)) == 0 and stop[0]:
+                        return distance
+                    following_count = _expand(state, depth, neighbours, parameters, found,
+                                              seen, distance, following, following_listed,
+                                              following_count, cap)
+        frontier, following = following, frontier
+        listed, following_listed = following_listed, listed
+        count = following_count
     return distance
 
 

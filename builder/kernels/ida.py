@@ -6,6 +6,13 @@ The kernel is compiled once, for the step function *type* ``STEP``, and cached o
 each plug-in's step is passed by address (as the breadth-first kernel's ``neighbours``).
 One call searches one bound (``iteration``), so the caller shows the bound searched and
 stops between bounds; within one, it polls the stop flags every ``STOP_POLL_NODES`` nodes.
+
+Tables larger than a cache (``CACHED_BYTES``) cost a miss per look-up: there
+``iteration_children_first`` makes all of a node's children before looking at any,
+asking for their entries first, so that the misses overlap (and remakes the row of a
+child it goes down to), and reads a child's tables only until one group's sum alone
+passes the bound (the child is cut).  With tables a cache holds, that costs more than it
+saves, and ``iteration`` makes one child at a time and reads all its changed entries.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from builder.contract.intrinsics import prefetch
 from builder.contract.patterns import NEVER
 
 STEP = types.FunctionType(types.int64(types.int64[:, ::1], types.int64, types.int64,
@@ -21,6 +29,9 @@ STEP = types.FunctionType(types.int64(types.int64[:, ::1], types.int64, types.in
 ``depth``, or 0: not legal (rows, not row views: a view per node costs its reference
 counts)."""
 STOP_POLL_NODES = 1 << 14
+CACHED_BYTES = 32 << 20
+"""Pattern tables up to this size in all are searched one child at a time (a cache holds
+them); larger ones children first."""
 UNBOUNDED = 1 << 30
 FOUND, EXHAUSTED, STOPPED, OVER_BUDGET = 0, 1, 2, 3
 
@@ -50,11 +61,13 @@ def _at_goal(rows, depth, goal):
     return True
 
 
-@njit(types.int64[::1](STEP, types.int64[::1], types.uint8[::1], types.int64[::1],
-                       types.int64[::1], types.int64, types.int64, types.int64[::1],
-                       types.int64[:, ::1], types.int64, types.int64, types.uint8[:, ::1],
-                       types.int64, types.uint8[::1], types.uint8[::1]),
-      cache=True, nogil=True)
+SIGNATURE = types.int64[::1](STEP, types.int64[::1], types.uint8[::1], types.int64[::1],
+                             types.int64[::1], types.int64, types.int64, types.int64[::1],
+                             types.int64[:, ::1], types.int64, types.int64, types.uint8[:, ::1],
+                             types.int64, types.uint8[::1], types.uint8[::1])
+
+
+@njit(SIGNATURE, cache=True, nogil=True)
 def iteration(step, parameters, values, offsets, groups, group_count, indices_at, goal,
               rows, bound, moves, redundant, budget, stop, deadline):
     """One depth-first pass from ``rows[0]`` to cost ``bound``: ``[status, length, next
@@ -99,8 +112,8 @@ def iteration(step, parameters, values, offsets, groups, group_count, indices_at
             return np.array([STOPPED, 0, bound, nodes], np.int64)
         if nodes >= budget:
             return np.array([OVER_BUDGET, 0, bound, nodes], np.int64)
-        # a move changes few patterns' indices: the others keep their parent's value,
-        # and only the changed ones are looked up (a cache miss each)
+        # a move changes few patterns' indices: the others keep their parent's value, and
+        # only the changed ones are looked up (a cache miss each)
         for pattern in range(patterns):
             index = rows[depth + 1, indices_at + pattern]
             if index == rows[depth, indices_at + pattern]:
@@ -118,4 +131,115 @@ def iteration(step, parameters, values, offsets, groups, group_count, indices_at
             return np.array([FOUND, depth + 1, bound, nodes], np.int64)
         depth += 1
         next_move[depth] = 0
+        made[depth] = move
+
+
+@njit(SIGNATURE, cache=True, nogil=True)
+def iteration_children_first(step, parameters, values, offsets, groups, group_count,
+                             indices_at, goal, rows, bound, moves, redundant, budget, stop,
+                             deadline):
+    """``iteration``, making all of a node's children before looking at any."""
+    patterns = len(offsets)
+    deepest = len(rows) - 1
+    known = np.empty((deepest + 1, patterns), np.int64)  # each depth's table values
+    # a node's children are all made before any is looked at, their table entries asked
+    # for (a cache miss each, overlapping): each depth keeps its children's indices and
+    # which moves were legal, and remakes the row of the child it goes down to
+    child_index = np.empty((deepest + 1, moves, patterns), np.int64)
+    legal = np.zeros((deepest + 1, moves), np.uint8)
+    made_children = np.zeros(deepest + 1, np.uint8)
+    next_move = np.zeros(deepest + 1, np.int64)
+    made = np.full(deepest + 1, -1, np.int64)  # the move that led to each depth
+    sums = np.zeros(group_count, np.int64)
+    for pattern in range(patterns):
+        known[0, pattern] = values[offsets[pattern] + rows[0, indices_at + pattern]]
+    estimate = _estimate(known, 0, groups, sums)
+    if estimate == NEVER:
+        return np.array([EXHAUSTED, 0, UNBOUNDED, 0], np.int64)
+    if estimate > bound:
+        return np.array([EXHAUSTED, 0, estimate, 0], np.int64)
+    if estimate == 0 and _at_goal(rows, 0, goal):
+        return np.array([FOUND, 0, bound, 0], np.int64)
+    least_past = UNBOUNDED
+    nodes = 0
+    depth = 0
+    while True:
+        if not made_children[depth]:
+            made_children[depth] = 1
+            for move in range(moves):
+                legal[depth, move] = 0
+                if made[depth] >= 0 and redundant[made[depth], move]:
+                    continue
+                if depth == deepest:
+                    least_past = min(least_past, depth + 1)
+                    continue
+                if step(rows, depth, move, parameters) == 0:
+                    continue
+                legal[depth, move] = 1
+                nodes += 1
+                if (nodes & (STOP_POLL_NODES - 1)) == 0 and (stop[0] or deadline[0]):
+                    return np.array([STOPPED, 0, bound, nodes], np.int64)
+                if nodes >= budget:
+                    return np.array([OVER_BUDGET, 0, bound, nodes], np.int64)
+                # a move changes few patterns' indices: the others keep their parent's
+                # value, and only the changed ones are looked up
+                for pattern in range(patterns):
+                    index = rows[depth + 1, indices_at + pattern]
+                    child_index[depth, move, pattern] = index
+                    if index != rows[depth, indices_at + pattern]:
+                        prefetch(values, offsets[pattern] + index)
+        move = next_move[depth]
+        if move == moves:
+            if depth == 0:
+                return np.array([EXHAUSTED, 0, least_past, nodes], np.int64)
+            depth -= 1
+            continue
+        next_move[depth] = move + 1
+        if not legal[depth, move]:
+            continue
+        # read until one group's sum alone passes the bound (the other groups need not
+        # be read: the move is cut)
+        for group in range(group_count):
+            sums[group] = 0
+        allowed = bound - depth - 1
+        cut = -1  # the sum that passed the bound, if one did
+        never = False
+        for pattern in range(patterns):
+            index = child_index[depth, move, pattern]
+            if index == rows[depth, indices_at + pattern]:
+                value = known[depth, pattern]
+            else:
+                value = np.int64(values[offsets[pattern] + index])
+            known[depth + 1, pattern] = value
+            if value == NEVER:
+                never = True
+                break
+            group = groups[pattern]
+            sums[group] += value
+            if sums[group] > allowed:
+                # the group's whole sum, so that the next bound is its estimate (a part
+                # of a sum may fall short of the parity every move keeps)
+                for other in range(pattern + 1, patterns):
+                    if groups[other] == group:
+                        index = child_index[depth, move, other]
+                        value = (known[depth, other] if index == rows[depth, indices_at + other]
+                                 else np.int64(values[offsets[other] + index]))
+                        never = never or value == NEVER
+                        sums[group] += value
+                cut = sums[group]
+                break
+        if never:
+            continue
+        if cut >= 0:
+            least_past = min(least_past, depth + 1 + cut)
+            continue
+        estimate = 0
+        for group in range(group_count):
+            estimate = max(estimate, sums[group])
+        step(rows, depth, move, parameters)  # the child's row again, to go down to it
+        if estimate == 0 and _at_goal(rows, depth + 1, goal):
+            return np.array([FOUND, depth + 1, bound, nodes], np.int64)
+        depth += 1
+        next_move[depth] = 0
+        made_children[depth] = 0
         made[depth] = move

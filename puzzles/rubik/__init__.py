@@ -1,0 +1,120 @@
+"""The 3×3×3 cube (Rubik's Cube) as a plug-in: the adapter the engine calls.  The rules
+and notation are ``rules.py``; the pattern databases and the search on them
+``tables.py``; the kernels ``search.py``.
+
+No table holds the cube's 4.3 × 10^19 positions: a path is found by IDA* on pattern
+databases (tables ``rubik/patterns/METRIC/``: the corners and two patterns of six edges,
+or of seven where they are built), optimal in the metric asked for.  A position is its stickers or a scramble; a path is
+printed in Singmaster notation (R, R', R2).
+"""
+
+from __future__ import annotations
+
+from builder.contract.base import DistanceArray, Move, PuzzleOption, WalkablePuzzle
+from builder.contract.errors import MissingTableError, shown
+from builder.contract.patterns import PatternSearch
+from builder.contract.specs import TableSpec
+from puzzles.rubik import rules
+from puzzles.rubik.rules import GOAL_WORD, METRICS, SOLVED, RubikError
+from puzzles.rubik.tables import (
+    DEFAULT_SET,
+    SETS,
+    named_pattern,
+    pattern_name,
+    pattern_set,
+    pattern_table,
+    search_for,
+)
+
+GOAL = GOAL_WORD
+"""The target node of "solved" (the solved cube, printed as the word)."""
+
+
+class RubikPuzzle(WalkablePuzzle):
+    """The variant is the metric."""
+
+    name = "rubik"
+    unit = "turns"
+    summary = ("the 3x3x3 cube (Rubik's Cube): a scramble or its 54 stickers, solved in the "
+               "fewest turns by IDA* on pattern databases")
+    example = ("F U' R2 D B' L", "solved")
+    renderer = "renderer.js"
+    options = (PuzzleOption(
+        "metric", "half (the default: a quarter or half turn is one move) or quarter (a "
+        "quarter turn is one move)", METRICS),)
+
+    def recognises(self, text: str) -> bool:
+        return rules.looks_like_stickers(text) or rules.looks_like_scramble(text)
+
+    def variant(self, start: str, target: str, options: dict) -> str:
+        metric = options.get("metric") or "half"
+        if metric not in METRICS:
+            raise RubikError(f"metric {shown(metric)}: choose half or quarter")
+        return metric
+
+    def parse(self, metric: str, text: str):
+        return rules.parse(text)
+
+    def parse_target(self, metric: str, text: str):
+        if text.strip().lower() == GOAL_WORD:
+            return GOAL
+        return rules.parse(text)
+
+    def format(self, metric: str, state) -> str:
+        return GOAL_WORD if state == GOAL else rules.format_cube(state)
+
+    def default_target(self, metric: str) -> str:
+        return GOAL_WORD
+
+    def at_target(self, metric: str, node, target) -> bool:
+        return node == (SOLVED if target == GOAL else target)
+
+    def drawing(self, metric: str, state) -> str:
+        faces = rules.format_cube(SOLVED if state == GOAL else state).split(".")
+        up, right, front, down, left, back = ([" ".join(face[row * 3:row * 3 + 3])
+                                               for row in range(3)] for face in faces)
+        blank = " " * 5
+        return "\n".join([*(f"{blank}  {row}" for row in up),
+                          *(f"{left[row]}  {front[row]}  {right[row]}  {back[row]}"
+                            for row in range(3)),
+                          *(f"{blank}  {row}" for row in down)])
+
+    def moves(self, metric: str, node) -> list[Move]:
+        return [Move(label, rules.turned(node, face, times))
+                for label, face, times in rules.turn_names(metric)]
+
+    def distance(self, tables, metric: str, node, target) -> int | None:
+        raise MissingTableError("no table holds the 3x3x3 cube's distances: they are "
+                                "searched on its pattern databases")
+
+    def pattern_search(self, tables, metric: str, node, target) -> PatternSearch:
+        return search_for(tables, metric, node, SOLVED if target == GOAL else target)
+
+    def table(self, identity: dict) -> TableSpec:
+        corners, edges = identity.get("corners"), identity.get("edges")
+        if not (isinstance(corners, list) and isinstance(edges, list)
+                and all(isinstance(piece, int) for piece in corners + edges)):
+            raise RubikError("a rubik pattern table names its corners and edges")
+        return pattern_table(str(identity.get("metric")), tuple(corners), tuple(edges))
+
+    def default_tables(self) -> list[TableSpec]:
+        return pattern_set("half", DEFAULT_SET)
+
+    def table_for(self, text: str) -> TableSpec | list[TableSpec]:
+        metric, _, choice = text.strip().lower().partition(":")
+        if metric not in METRICS:
+            raise RubikError(f"{shown(text)}: a metric (half or quarter), then optionally "
+                             f":{' or :'.join(SETS)} (a set of pattern databases) or a "
+                             "pattern's pieces such as :urf-ufl-ur")
+        if not choice or choice in SETS:
+            return pattern_set(metric, choice or DEFAULT_SET)
+        return named_pattern(metric, choice)
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        name = pattern_name(tuple(attributes["corners"]), tuple(attributes["edges"]))
+        shown = name if name == "corners" else name.replace("-", " ").upper()
+        return [DistanceArray(f"{attributes['metric']} pattern {shown}",
+                              f"to {GOAL_WORD}", "estimate", 255)]
+
+    def table_options(self, attributes: dict) -> dict[str, str]:
+        return {"metric": attributes["metric"]}

@@ -1,0 +1,93 @@
+// The 3x3x3 cube on the web page (the shell's renderer contract: query/static/app.js):
+// the cube's net, and a button per turn.  Each position's hints are searched (IDA* on the
+// pattern databases), so the scrambles offered are a few turns deep.
+import { decorate, textOn } from "/static/board.js";
+
+const COLOURS = { U: "#ffffff", R: "#d55e00", F: "#009e73", D: "#f0e442", L: "#e69f00",
+  B: "#0072b2" };
+const FACES = "URFDLB";
+const NET = { U: [0, 3], L: [3, 0], F: [3, 3], R: [3, 6], B: [3, 9], D: [6, 3] };
+const STICKER = 24;
+const EASY = "DUUDUUDRR.BBBDRRLFF.BDDBFFFFF.UUUDDLBBL.FLLFLLUBR.LLRUBRDRR";
+
+export const title = "3x3x3 cube";
+export const rules = "Turn the faces until each face is one colour. The cube is held with "
+  + "U on top and F in front (the centres never move), and every face turns: X is a "
+  + "quarter turn clockwise as you face it, X' anticlockwise, X2 a half turn. Half-turn "
+  + "metric: every turn is one move; quarter-turn metric: X2 is not offered.";
+
+export function settings() {
+  return [
+    { name: "metric", label: "Metric", choices: [["half", "half turns"],
+      ["quarter", "quarter turns"]] },
+    { name: "start", label: "Scramble", choices: [[EASY, "easy (5 turns)"],
+      ["DUFDURBLD.LURLRFLRF.RBFUFFULF.LDUFDBLUD.RRUBLBBDB.ULBRBDRFD", "medium (8 turns)"],
+      ["DUDUURUUF.RBBDRDLBU.RRDFFFDBU.LDBDDLUUL.BFFLLRRLF.RLLRBFFBB", "harder (11 turns)"]] },
+  ];
+}
+
+export async function newGame(settings) {
+  return { state: settings.start || EASY, target: "solved",
+           options: { metric: settings.metric || "half" } };
+}
+
+const WAYS = { "": "clockwise", "'": "anticlockwise", 2: "a half turn" };
+
+export function describe(label) {
+  return `turn ${label[0]} ${WAYS[label.slice(1)]}`;
+}
+
+let turnLabels = [];  // the turns offered: the same in every position of a metric
+
+export function draw(board, view, ui) {
+  board.innerHTML = "";
+  // drawn before the position's answer is back, the buttons stay where they were
+  const offered = view.pending ? turnLabels.map((label) => ({ label }))
+    : view.moves;
+  if (!view.pending) turnLabels = view.moves.map((move) => move.label);
+  const state = view.state === "solved" ? FACES.split("").map((f) => f.repeat(9)).join(".")
+    : view.state;
+  const faces = state.split(".");
+  const net = document.createElement("div");
+  net.className = "cube-net";
+  net.setAttribute("role", "img");
+  net.setAttribute("aria-label", "the cube's net: " + FACES.split("").map(
+    (face, i) => `${face} face ${faces[i].split("").join(" ")}`).join("; "));
+  net.style.gridTemplateColumns = `repeat(12, ${STICKER}px)`;
+  net.style.gridTemplateRows = `repeat(9, ${STICKER}px)`;
+  FACES.split("").forEach((face, f) => {
+    const [row, col] = NET[face];
+    [...faces[f]].forEach((colour, i) => {
+      const sticker = document.createElement("span");
+      sticker.className = "sticker";
+      sticker.textContent = colour;
+      sticker.style.background = COLOURS[colour];
+      sticker.style.color = textOn(COLOURS[colour]);
+      sticker.style.gridRow = String(row + Math.floor(i / 3) + 1);
+      sticker.style.gridColumn = String(col + (i % 3) + 1);
+      net.appendChild(sticker);
+    });
+  });
+  board.appendChild(net);
+  const turns = document.createElement("div");
+  turns.className = "grid";
+  turns.setAttribute("role", "group");
+  turns.setAttribute("aria-label", "turns");
+  const perRow = Math.max(1, offered.length / 6);
+  turns.style.gridTemplateColumns = `repeat(${perRow * 2}, 56px)`;
+  offered.forEach((move, index) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "cell";
+    button.dataset.row = Math.floor(index / (perRow * 2));
+    button.dataset.col = index % (perRow * 2);
+    button.style.width = "56px";
+    button.style.height = "44px";
+    button.textContent = move.label;
+    button.setAttribute("aria-label", describe(move.label));
+    button.onclick = () => ui.play(move);
+    decorate(button, view, (m) => m.label === move.label);
+    turns.appendChild(button);
+  });
+  board.appendChild(turns);
+}
