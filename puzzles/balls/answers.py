@@ -144,9 +144,9 @@ def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) 
     from puzzles.balls.solver import canonical, solve
 
     tubes = rules.tubes_of_state(start)
+    allowed = capped_budget(budget, "budget")  # refused at once, not after a slot's wait
     with expensive("the ball solver"):
-        found = solve(tubes, rules.colours, rules.capacity, capped_budget(budget, "budget"),
-                      water=rules.water)
+        found = solve(tubes, rules.colours, rules.capacity, allowed, water=rules.water)
     how = f"search: A* over {found.explored:,} states"
     if not found.states:
         return Answer(rules, found.verdict, (), (), found.lower_bound, found.explored, how)
