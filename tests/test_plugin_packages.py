@@ -124,4 +124,4 @@ def test_the_built_in_puzzles_are_registered_through_the_same_entry_points():
            if entry.group == registry.ENTRY_POINT_GROUP}
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
     assert own == project["project"]["entry-points"][registry.ENTRY_POINT_GROUP]
-    assert all(value.startswith("puzzles.") for value in own.values()) and len(own) == 10
+    assert all(value.startswith("puzzles.") for value in own.values()) and len(own) == 11
