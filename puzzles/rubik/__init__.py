@@ -37,7 +37,7 @@ class RubikPuzzle(WalkablePuzzle):
     unit = "turns"
     summary = ("the 3x3x3 cube (Rubik's Cube): a scramble or its 54 stickers, solved in the "
                "fewest turns by IDA* on pattern databases")
-    example = ("F U' R2 D B' L", "solved")
+    example = ("F U' R2", "solved")
     renderer = "renderer.js"
     options = (PuzzleOption(
         "metric", "half (the default: a quarter or half turn is one move) or quarter (a "

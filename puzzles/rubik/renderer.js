@@ -8,7 +8,7 @@ const COLOURS = { U: "#ffffff", R: "#d55e00", F: "#009e73", D: "#f0e442", L: "#e
 const FACES = "URFDLB";
 const NET = { U: [0, 3], L: [3, 0], F: [3, 3], R: [3, 6], B: [3, 9], D: [6, 3] };
 const STICKER = 24;
-const EASY = "DUUDUUDRR.BBBDRRLFF.BDDBFFFFF.UUUDDLBBL.FLLFLLUBR.LLRUBRDRR";
+const EASY = "UUUUUUURR.BBBDRRDRR.RDDRFFRFF.DLLDDBDDB.FFFLLFLLF.LLLUBBUBB";
 
 export const title = "3x3x3 cube";
 export const rules = "Turn the faces until each face is one colour. The cube is held with "
@@ -20,9 +20,9 @@ export function settings() {
   return [
     { name: "metric", label: "Metric", choices: [["half", "half turns"],
       ["quarter", "quarter turns"]] },
-    { name: "start", label: "Scramble", choices: [[EASY, "easy (5 turns)"],
-      ["DUFDURBLD.LURLRFLRF.RBFUFFULF.LDUFDBLUD.RRUBLBBDB.ULBRBDRFD", "medium (8 turns)"],
-      ["DUDUURUUF.RBBDRDLBU.RRDFFFDBU.LDBDDLUUL.BFFLLRRLF.RLLRBFFBB", "harder (11 turns)"]] },
+    { name: "start", label: "Scramble", choices: [[EASY, "easy (3 turns)"],
+      ["FLBFUDFUD.RRURRUFFR.DLBUFBULD.LDRFDRLUU.LLLBLBBDB.RBURBDFFD", "medium (6 turns)"],
+      ["BLLUURUUF.RBFDRLDBB.RRDFFFRLF.UDLUDDDUD.UFFDLRBBB.UBLFBRLLR", "harder (9 turns)"]] },
   ];
 }
 
@@ -74,14 +74,14 @@ export function draw(board, view, ui) {
   turns.setAttribute("role", "group");
   turns.setAttribute("aria-label", "turns");
   const perRow = Math.max(1, offered.length / 6);
-  turns.style.gridTemplateColumns = `repeat(${perRow * 2}, 56px)`;
+  turns.style.gridTemplateColumns = `repeat(${perRow * 2}, 50px)`;
   offered.forEach((move, index) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "cell";
     button.dataset.row = Math.floor(index / (perRow * 2));
     button.dataset.col = index % (perRow * 2);
-    button.style.width = "56px";
+    button.style.width = "50px";
     button.style.height = "44px";
     button.textContent = move.label;
     button.setAttribute("aria-label", describe(move.label));

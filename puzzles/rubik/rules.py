@@ -141,8 +141,7 @@ def redundant_pairs(metric: str) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
-def turned(position, face: str, times: int):
-    """The position after ``times`` clockwise quarter turns of ``face``."""
+def _quarter_turns(position, face: str, times: int):
     corners, twists, edges, flips = position
     corner_taken, corner_gained = CORNER_TURNS[face]
     edge_taken, edge_gained = EDGE_TURNS[face]
@@ -153,6 +152,24 @@ def turned(position, face: str, times: int):
         edges, flips = (tuple(edges[edge_taken[i]] for i in range(12)),
                         tuple((flips[edge_taken[i]] + edge_gained[i]) % 2 for i in range(12)))
     return corners, twists, edges, flips
+
+
+TURNED = {(face, times): _quarter_turns(SOLVED, face, times)
+          for face in FACES for times in (1, 2, 3)}
+"""Each turn made once on the solved cube: the place each place takes its piece from, and
+the orientation it gains (the solved cube's piece in place p is piece p)."""
+
+
+def turned(position, face: str, times: int):
+    """The position after ``times`` clockwise quarter turns of ``face``."""
+    corners, twists, edges, flips = position
+    corner_taken, corner_gained, edge_taken, edge_gained = TURNED[face, times]
+    return (tuple(corners[taken] for taken in corner_taken),
+            tuple((twists[taken] + gained) % 3 for taken, gained in zip(corner_taken,
+                                                                        corner_gained)),
+            tuple(edges[taken] for taken in edge_taken),
+            tuple((flips[taken] + gained) % 2 for taken, gained in zip(edge_taken,
+                                                                       edge_gained)))
 
 
 def scrambled(turns: list[tuple[str, int]], start=SOLVED):
