@@ -61,6 +61,22 @@ def _at_goal(rows, depth, goal):
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _at_root(known, values, offsets, rows, indices_at, groups, sums, goal, bound):
+    """The start's table values into ``known[0]``, and what they settle before any move:
+    (status, next bound), status -1 where the search goes on."""
+    for pattern in range(known.shape[1]):
+        known[0, pattern] = values[offsets[pattern] + rows[0, indices_at + pattern]]
+    estimate = _estimate(known, 0, groups, sums)
+    if estimate == NEVER:
+        return EXHAUSTED, UNBOUNDED
+    if estimate > bound:
+        return EXHAUSTED, estimate
+    if estimate == 0 and _at_goal(rows, 0, goal):
+        return FOUND, bound
+    return -1, 0
+
+
 SIGNATURE = types.int64[::1](STEP, types.int64[::1], types.uint8[::1], types.int64[::1],
                              types.int64[::1], types.int64, types.int64, types.int64[::1],
                              types.int64[:, ::1], types.int64, types.int64, types.uint8[:, ::1],
@@ -80,15 +96,10 @@ def iteration(step, parameters, values, offsets, groups, group_count, indices_at
     next_move = np.zeros(deepest + 1, np.int64)
     made = np.full(deepest + 1, -1, np.int64)  # the move that led to each depth
     sums = np.zeros(group_count, np.int64)
-    for pattern in range(patterns):
-        known[0, pattern] = values[offsets[pattern] + rows[0, indices_at + pattern]]
-    estimate = _estimate(known, 0, groups, sums)
-    if estimate == NEVER:
-        return np.array([EXHAUSTED, 0, UNBOUNDED, 0], np.int64)
-    if estimate > bound:
-        return np.array([EXHAUSTED, 0, estimate, 0], np.int64)
-    if estimate == 0 and _at_goal(rows, 0, goal):
-        return np.array([FOUND, 0, bound, 0], np.int64)
+    status, following = _at_root(known, values, offsets, rows, indices_at, groups, sums,
+                                 goal, bound)
+    if status >= 0:
+        return np.array([status, 0, following, 0], np.int64)
     least_past = UNBOUNDED
     nodes = 0
     depth = 0
@@ -151,15 +162,10 @@ def iteration_children_first(step, parameters, values, offsets, groups, group_co
     next_move = np.zeros(deepest + 1, np.int64)
     made = np.full(deepest + 1, -1, np.int64)  # the move that led to each depth
     sums = np.zeros(group_count, np.int64)
-    for pattern in range(patterns):
-        known[0, pattern] = values[offsets[pattern] + rows[0, indices_at + pattern]]
-    estimate = _estimate(known, 0, groups, sums)
-    if estimate == NEVER:
-        return np.array([EXHAUSTED, 0, UNBOUNDED, 0], np.int64)
-    if estimate > bound:
-        return np.array([EXHAUSTED, 0, estimate, 0], np.int64)
-    if estimate == 0 and _at_goal(rows, 0, goal):
-        return np.array([FOUND, 0, bound, 0], np.int64)
+    status, following = _at_root(known, values, offsets, rows, indices_at, groups, sums,
+                                 goal, bound)
+    if status >= 0:
+        return np.array([status, 0, following, 0], np.int64)
     least_past = UNBOUNDED
     nodes = 0
     depth = 0

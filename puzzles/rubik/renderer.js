@@ -1,7 +1,7 @@
 // The 3x3x3 cube on the web page (the shell's renderer contract: query/static/app.js):
 // the cube's net, and a button per turn.  Each position's hints are searched (IDA* on the
 // pattern databases), so the scrambles offered are a few turns deep.
-import { decorate, textOn } from "/static/board.js";
+import { decorate, net } from "/static/board.js";
 
 const COLOURS = { U: "#ffffff", R: "#d55e00", F: "#009e73", D: "#f0e442", L: "#e69f00",
   B: "#0072b2" };
@@ -48,27 +48,8 @@ export function draw(board, view, ui) {
   const state = view.state === "solved" ? FACES.split("").map((f) => f.repeat(9)).join(".")
     : view.state;
   const faces = state.split(".");
-  const net = document.createElement("div");
-  net.className = "cube-net";
-  net.setAttribute("role", "img");
-  net.setAttribute("aria-label", "the cube's net: " + FACES.split("").map(
-    (face, i) => `${face} face ${faces[i].split("").join(" ")}`).join("; "));
-  net.style.gridTemplateColumns = `repeat(12, ${STICKER}px)`;
-  net.style.gridTemplateRows = `repeat(9, ${STICKER}px)`;
-  FACES.split("").forEach((face, f) => {
-    const [row, col] = NET[face];
-    [...faces[f]].forEach((colour, i) => {
-      const sticker = document.createElement("span");
-      sticker.className = "sticker";
-      sticker.textContent = colour;
-      sticker.style.background = COLOURS[colour];
-      sticker.style.color = textOn(COLOURS[colour]);
-      sticker.style.gridRow = String(row + Math.floor(i / 3) + 1);
-      sticker.style.gridColumn = String(col + (i % 3) + 1);
-      net.appendChild(sticker);
-    });
-  });
-  board.appendChild(net);
+  board.appendChild(net(faces, { names: FACES.split(""), at: NET, side: 3,
+    size: STICKER, colours: COLOURS, label: "the cube's net" }));
   const turns = document.createElement("div");
   turns.className = "grid";
   turns.setAttribute("role", "group");

@@ -179,3 +179,32 @@ export function note(board, text) {
   paragraph.textContent = text;
   board.appendChild(paragraph);
 }
+
+export function net(faces, { names, at, side, size, colours, label = "the net" }) {
+  // square faces of side x side stickers laid out flat on a grid (a net): ``faces`` are
+  // the faces' stickers in the order of ``names``, ``at[name]`` a face's top-left
+  // [row, column] in stickers; each sticker shows its letter on its colour, and the
+  // whole is one image named ``label`` face by face
+  const drawn = document.createElement("div");
+  drawn.className = "cube-net";
+  drawn.setAttribute("role", "img");
+  drawn.setAttribute("aria-label", `${label}: ` + names.map(
+    (name, i) => `${name} face ${faces[i].split("").join(" ")}`).join("; "));
+  const extent = (axis) => Math.max(...names.map((name) => at[name][axis])) + side;
+  drawn.style.gridTemplateColumns = `repeat(${extent(1)}, ${size}px)`;
+  drawn.style.gridTemplateRows = `repeat(${extent(0)}, ${size}px)`;
+  names.forEach((name, f) => {
+    const [row, col] = at[name];
+    [...faces[f]].forEach((colour, i) => {
+      const sticker = document.createElement("span");
+      sticker.className = "sticker";
+      sticker.textContent = colour;
+      sticker.style.background = colours[colour];
+      sticker.style.color = textOn(colours[colour]);
+      sticker.style.gridRow = String(row + Math.floor(i / side) + 1);
+      sticker.style.gridColumn = String(col + (i % side) + 1);
+      drawn.appendChild(sticker);
+    });
+  });
+  return drawn;
+}
