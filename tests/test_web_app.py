@@ -84,20 +84,37 @@ def replays_legally(game: dict, positions: list[str]) -> bool:
     return Walking.of(puzzle).at_target(variant, node, Walking.of(puzzle).parse_target(variant, game["target"]))
 
 
-@pytest.fixture
-def page(browser):
+@pytest.fixture(scope="module")
+def desktop_tab(browser):
+    """One desktop tab for the module's tests, as a player keeps one open: a new tab costs
+    a renderer process's start, several times the CPU of a page load in a tab."""
     context = browser.new_context(viewport=WIDE)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
+    yield opened, errors
     context.close()
+
+
+@pytest.fixture
+def page(desktop_tab, server):
+    """The desktop tab, left as a new one would be: no interception, the desktop's width,
+    and none of the server's games kept in the tab's storage (a game opened again by
+    its address would otherwise come back with its moves made)."""
+    opened, errors = desktop_tab
+    errors.clear()
+    yield opened
+    opened.unroute_all(behavior="ignoreErrors")
+    opened.goto(f"{server}/static/board.js")
+    opened.evaluate("sessionStorage.clear()")
+    opened.goto("about:blank")
+    opened.set_viewport_size(WIDE)
     assert not errors, f"the page raised: {errors}"
 
 
-LONGEST_PLAYED = 20
+LONGEST_PLAYED = 10
 """Steps a game is played by the page's hints (Klotski's first deal takes 81: each step is
-a request and a drawing, and twenty show what eighty do)."""
+a request and a drawing, and ten show what eighty do)."""
 
 
 def on_the_way(game: dict, data_dir, steps: int) -> str:
@@ -212,7 +229,8 @@ def test_a_tricolore_board_played_to_its_target_with_the_keyboard_only(page, ser
 
 
 @pytest.mark.parametrize("puzzle", PLAYABLE)
-def test_every_view_fits_a_phone_is_accessible_and_is_photographed(browser, server, puzzle):
+def test_every_view_starts_on_a_phones_first_screen_fits_it_is_accessible_and_photographed(
+        browser, server, puzzle):
     from axe_playwright_python.sync_playwright import Axe
 
     SCREENSHOTS.mkdir(exist_ok=True)
@@ -220,13 +238,16 @@ def test_every_view_fits_a_phone_is_accessible_and_is_photographed(browser, serv
     # resize): one load and one set of move values serve both views
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
+    page.goto(f"{server}/#puzzle={puzzle}")
+    page.wait_for_selector("#board *")
+    top = page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
+    assert top < PHONE["height"] - 100, f"the board starts at {top}px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     if walkable(registry.by_name(puzzle)):
-        open_game(page, server, puzzle)
+        wait_text(page, "#par", "needs \\d+|never")
         page.click("#values")
         wait_text(page, "#status", "optimum|No move")
     else:
-        page.goto("about:blank")
-        page.goto(f"{server}/#puzzle={puzzle}")
         page.click("#spots-solve")
         wait_text(page, "#status", "solution")
     for name, viewport in (("phone", PHONE), ("wide", WIDE)):
@@ -588,18 +609,6 @@ def test_a_4x4_target_without_a_table_is_built_on_request_while_the_player_plays
         page.click("#puzzles button[data-puzzle='sliding']")
         page.wait_for_function("() => location.hash.includes('puzzle=sliding')")
         assert text(page, "#build-status") == "" and "Building" not in text(page, "#status")
-
-
-@pytest.mark.parametrize("puzzle", PLAYABLE)
-def test_on_a_phone_the_board_starts_on_the_first_screen(browser, server, puzzle):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.goto(f"{server}/#puzzle={puzzle}")
-    page.wait_for_selector("#board *")
-    top = page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
-    assert top < PHONE["height"] - 100, f"the board starts at {top}px"
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    context.close()
 
 
 # Machado, Oliveira and Fernandes (2009), severity 1, on linear RGB
