@@ -64,10 +64,13 @@ def _staging(data: Path) -> list[Path]:
 def test_a_builder_started_during_a_web_build_is_refused_and_the_table_is_whole(small_data):
     with served(small_data, "--allow-builds", "2") as server:
         job = _post(server, f"/api/play/tricolore/table?state={START}&target={TARGET}")
-        deadline = time.monotonic() + 60
+        deadline, state = time.monotonic() + 60, {}
         while not _staging(small_data) and time.monotonic() < deadline:
             time.sleep(0.005)
-        assert _staging(small_data), "the server's build never staged a table"
+            state = _get(server, f"/api/jobs/{job['id']}")
+            if state["state"] in ("done", "failed"):
+                break
+        assert _staging(small_data), f"the server's build never staged a table: {state}"
         second = run_command("builder", "catalog", "--data", str(small_data))
         assert second.returncode == 2, (second.stdout, second.stderr)
         assert "being built by another builder" in second.stderr, second.stderr
