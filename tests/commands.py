@@ -10,7 +10,8 @@ it reads it.  Commands that change the process itself stay in a subprocess: `que
 (it bounds its address space), `query serve`, `query plot` (it writes files), builds
 (they hold the data directory's lock and catch Ctrl-C), `--help` (typer's help is drawn
 for a terminal's width), and any run given stdin or an environment (``subprocess.run``'s
-options); ``timeout`` only bounds a subprocess."""
+options other than ``cwd``, which an in-process run enters and leaves); ``timeout``
+only bounds a subprocess."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ this process."""
 
 
 def runs_in_process(program: str, args: tuple[str, ...], options: dict) -> bool:
-    if not args or options or "--build-table" in args or "--help" in args:
+    if not args or set(options) - {"cwd"} or "--build-table" in args or "--help" in args:
         return False
     if program == "query":
         return args[0] not in QUERY_OWN_PROCESS
@@ -51,7 +52,8 @@ def run_command(program: str, *args: str, timeout: float = 120, check: bool = Fa
     saved_argv, sys.argv = sys.argv, [program, *args]
     code = 0
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                contextlib.chdir(options.get("cwd", ".")):
             try:
                 _run_app(app, False, "interrupted")
             except SystemExit as done:
