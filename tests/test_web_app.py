@@ -84,11 +84,10 @@ def replays_legally(game: dict, positions: list[str]) -> bool:
     return Walking.of(puzzle).at_target(variant, node, Walking.of(puzzle).parse_target(variant, game["target"]))
 
 
-@pytest.fixture(scope="module")
-def desktop_tab(browser):
-    """One desktop tab for the module's tests, as a player keeps one open: a new tab costs
-    a renderer process's start, several times the CPU of a page load in a tab."""
-    context = browser.new_context(viewport=WIDE)
+def kept_tab(browser, viewport: dict):
+    """One tab for a module's tests, as a player keeps one open: a new tab costs a
+    renderer process's start, several times the CPU of a page load in a tab."""
+    context = browser.new_context(viewport=viewport)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
@@ -96,20 +95,39 @@ def desktop_tab(browser):
     context.close()
 
 
-@pytest.fixture
-def page(desktop_tab, server):
-    """The desktop tab, left as a new one would be: no interception, the desktop's width,
-    and none of the server's games kept in the tab's storage (a game opened again by
-    its address would otherwise come back with its moves made)."""
-    opened, errors = desktop_tab
+def as_a_new_tab(tab, server: str, viewport: dict):
+    """A kept tab for one test, left after it as a new one would be: no interception,
+    its own width, and none of the server's games kept in the tab's storage (a game
+    opened again by its address would otherwise come back with its moves made)."""
+    opened, errors = tab
     errors.clear()
     yield opened
     opened.unroute_all(behavior="ignoreErrors")
     opened.goto(f"{server}/static/board.js")
     opened.evaluate("sessionStorage.clear()")
     opened.goto("about:blank")
-    opened.set_viewport_size(WIDE)
+    opened.set_viewport_size(viewport)
     assert not errors, f"the page raised: {errors}"
+
+
+@pytest.fixture(scope="module")
+def desktop_tab(browser):
+    yield from kept_tab(browser, WIDE)
+
+
+@pytest.fixture(scope="module")
+def phone_tab(browser):
+    yield from kept_tab(browser, PHONE)
+
+
+@pytest.fixture
+def page(desktop_tab, server):
+    yield from as_a_new_tab(desktop_tab, server, WIDE)
+
+
+@pytest.fixture
+def phone_page(phone_tab, server):
+    yield from as_a_new_tab(phone_tab, server, PHONE)
 
 
 LONGEST_PLAYED = 10
@@ -230,14 +248,13 @@ def test_a_tricolore_board_played_to_its_target_with_the_keyboard_only(page, ser
 
 @pytest.mark.parametrize("puzzle", PLAYABLE)
 def test_every_view_starts_on_a_phones_first_screen_fits_it_is_accessible_and_photographed(
-        browser, server, puzzle):
+        phone_page, server, puzzle):
     from axe_playwright_python.sync_playwright import Axe
 
     SCREENSHOTS.mkdir(exist_ok=True)
     # opened on the phone, then turned to the desktop's width (the page redraws on a
     # resize): one load and one set of move values serve both views
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{server}/#puzzle={puzzle}")
     page.wait_for_selector("#board *")
     top = page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
@@ -270,7 +287,6 @@ def test_every_view_starts_on_a_phones_first_screen_fits_it_is_accessible_and_ph
         # judge: this page has none
         serious += [v["id"] for v in results["incomplete"] if v["id"] == "aria-prohibited-attr"]
         assert not serious, (name, serious)
-    context.close()
 
 
 def test_the_api_docs_render_with_the_network_blocked(page, server):
@@ -409,9 +425,8 @@ def test_the_hanoi_hint_is_drawn_and_the_peg_names_are_readable(page, server):
     assert backgrounds and set(backgrounds) == {"rgb(255, 255, 255)"}
 
 
-def test_lucas_says_which_rule_a_piece_breaks_and_fits_a_phone(browser, server):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+def test_lucas_says_which_rule_a_piece_breaks_and_fits_a_phone(phone_page, server):
+    page = phone_page
     open_game(page, server, "lucas")
     assert "never over its own colour" in (page.text_content("#game-rules") or "")
     page.click('#board [aria-label^="cell 2,"]')  # the middle A: one A between it and the gap
@@ -426,7 +441,6 @@ def test_lucas_says_which_rule_a_piece_breaks_and_fits_a_phone(browser, server):
                                           "cells => Math.max(...cells.map((c) => "
                                           "c.getBoundingClientRect().right))")
         assert right <= PHONE["width"], f"{n} a side: the row ends at {right}px"
-    context.close()
 
 
 def test_no_stale_text_after_a_switch_or_a_refused_target(page, server):
@@ -548,9 +562,8 @@ def test_settings_that_do_not_apply_are_hidden(page, server):
     assert page.is_visible("#setting-custom")
 
 
-def test_how_to_play_looks_tappable_and_charts_keep_their_size_on_a_phone(browser, server):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+def test_how_to_play_looks_tappable_and_charts_keep_their_size_on_a_phone(phone_page, server):
+    page = phone_page
     open_game(page, server, "tricolore")
     marker = page.evaluate("getComputedStyle(document.querySelector('details summary'), "
                            "'::before').content")
@@ -560,7 +573,6 @@ def test_how_to_play_looks_tappable_and_charts_keep_their_size_on_a_phone(browse
     widths = page.eval_on_selector_all("img.chart", "charts => charts.map((c) => c.width)")
     assert widths and min(widths) >= 480, widths
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    context.close()
 
 
 def test_a_4x4_target_without_a_table_is_built_on_request_while_the_player_plays_on(
@@ -656,12 +668,11 @@ def test_the_ball_colours_stay_apart_for_colour_blind_players():
 
 @pytest.mark.parametrize(("puzzle", "shared"), [("sliding", ""), ("lucas", "&set.n=6"),
                                                 ("klotski", "")])
-def test_the_numbered_sequence_marks_never_hide_each_other_on_a_phone(browser, server,
+def test_the_numbered_sequence_marks_never_hide_each_other_on_a_phone(phone_page, server,
                                                                        puzzle, shared):
     """Each piece is marked with the next step that moves it (its words list them all),
     and no two marks overlap, even on Lucas' row of 13 narrow cells."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{server}/#puzzle={puzzle}{shared}")
     wait_text(page, "#par", "needs")
     page.click("#sequence")
@@ -680,7 +691,6 @@ def test_the_numbered_sequence_marks_never_hide_each_other_on_a_phone(browser, s
     labels = page.eval_on_selector_all("#board [aria-label*='of the optimal sequence']",
                                        "cells => cells.map((c) => c.getAttribute('aria-label'))")
     assert any(" and " in label for label in labels) or puzzle == "klotski"
-    context.close()
 
 
 def test_water_sort_plays_on_the_page_by_pours(page, server):
