@@ -137,6 +137,9 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
                                  executor=executor, jobs=jobs)
     finally:
         getattr(executor, "close", lambda: None)()
+    # the engine's exact search, compiled and cached with the tables it reads (the
+    # plug-ins' steps were compiled by the builds): a first search answers at once
+    import builder.kernels.ida  # noqa: F401
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)

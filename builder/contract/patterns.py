@@ -35,6 +35,24 @@ NEVER = 255
 """What a pattern table holds for an abstract state that never reaches the goal."""
 
 
+def step_signature():
+    """The numba signature of every ``PatternSearch.step``: ``(rows: int64[:, ::1],
+    depth: int64, move: int64, parameters: int64[::1]) -> int64``."""
+    from numba import types
+
+    return types.int64(types.int64[:, ::1], types.int64, types.int64, types.int64[::1])
+
+
+def compiled_step(function: Callable) -> Callable:
+    """A plug-in's step, compiled for ``step_signature`` when its module is first imported
+    and cached on disk.  The step's module is the one whose moves build the pattern
+    tables, so `builder build` compiles it with them and a first search answers as fast
+    as later ones (compiled at the first search instead, a large step costs seconds)."""
+    from numba import njit
+
+    return njit(step_signature(), cache=True)(function)
+
+
 @dataclass(frozen=True)
 class PatternTable:
     """One array of admissible estimates the search looks up: ``spec``'s array ``array``,

@@ -21,10 +21,9 @@ import numpy as np
 from numba import njit, types
 
 from builder.contract.intrinsics import prefetch
-from builder.contract.patterns import NEVER
+from builder.contract.patterns import NEVER, step_signature
 
-STEP = types.FunctionType(types.int64(types.int64[:, ::1], types.int64, types.int64,
-                                      types.int64[::1]))
+STEP = types.FunctionType(step_signature())
 """``(rows, depth, move, parameters) -> 1`` with row ``depth + 1`` written from row
 ``depth``, or 0: not legal (rows, not row views: a view per node costs its reference
 counts)."""

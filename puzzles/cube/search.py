@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from builder.contract.bits import popcount
+from builder.contract.patterns import compiled_step
 from puzzles.cube.rules import MOVABLE, TURNS, turn_effect
 
 _TAKEN = np.array([TURNS[face][0] for face in "URF"], dtype=np.int64)
@@ -137,7 +138,7 @@ def corner_neighbours(state, parameters, out):
 # corners, its 3 ** corners, its corners and its arrangement's weights (padded to the most).
 
 
-@njit(cache=True)
+@compiled_step
 def pattern_step(rows, depth, move, parameters):
     quarter = parameters[0]
     patterns = parameters[1]

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from builder.contract.bits import popcount
+from builder.contract.patterns import compiled_step
 from puzzles.rubik.rules import FACES, SOLVED, pieces_view, turned
 
 TWISTS = 3 ** 7
@@ -306,7 +307,7 @@ def _index(rows, depth, parameters, pattern, moved, corners, edges, dual):
     rows[child, ROW + pattern] = _rank(places, twists, edge_places, flips, corners, edges)
 
 
-@njit(cache=True)
+@compiled_step
 def pattern_step(rows, depth, move, parameters):
     moved = _turn(rows, depth, move, parameters[0])
     for pattern in range(parameters[1]):
@@ -316,7 +317,7 @@ def pattern_step(rows, depth, move, parameters):
     return 1
 
 
-@njit(cache=True)
+@compiled_step
 def six_edge_step(rows, depth, move, parameters):
     # the corners, two patterns of six edges, the same on the inverse position
     moved = _turn(rows, depth, move, parameters[0])
@@ -328,7 +329,7 @@ def six_edge_step(rows, depth, move, parameters):
     return 1
 
 
-@njit(cache=True)
+@compiled_step
 def seven_edge_step(rows, depth, move, parameters):
     # the corners, two patterns of seven edges, the same on the inverse position
     moved = _turn(rows, depth, move, parameters[0])

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from builder.contract.bits import lowest_bit, popcount
+from builder.contract.patterns import compiled_step
 
 FACTORIALS = np.array([1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880], dtype=np.int64)
 ALL_TILES = 0x876543210  # tile k in nibble k: the tiles not yet placed while unranking
@@ -196,7 +197,7 @@ def _pattern_index(rows, child, parameters, pattern, mirrored, cells):
     return _arrangement_rank(packed, size, parameters, weights_at + pattern * most)
 
 
-@njit(cache=True)
+@compiled_step
 def pattern_step(rows, depth, move, parameters):
     columns = parameters[1]
     patterns = parameters[2]
