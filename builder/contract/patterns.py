@@ -28,11 +28,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from math import perm
 
 from builder.contract.specs import TableSpec
 
 NEVER = 255
 """What a pattern table holds for an abstract state that never reaches the goal."""
+
+
+def arrangement_rank(places: list[int] | tuple[int, ...], total: int) -> int:
+    """The rank of distinct ``places`` among all arrangements of as many of ``total``
+    places in lexicographic order (a pattern's tracked pieces, say): each place's number
+    among the places not used before it, weighted by the arrangements of the places after
+    it (a permutation's Lehmer code when all are given)."""
+    rank, used = 0, set()
+    for index, place in enumerate(places):
+        smaller = sum(1 for other in used if other < place)
+        rank += (place - smaller) * perm(total - 1 - index, len(places) - 1 - index)
+        used.add(place)
+    return rank
 
 
 def step_signature():

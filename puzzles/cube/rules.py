@@ -15,6 +15,7 @@ is one move).
 from __future__ import annotations
 
 from builder.contract.errors import PuzzleInputError, shown
+from builder.contract.patterns import arrangement_rank
 
 FACES = "URFDLB"
 PLACES = ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
@@ -125,14 +126,6 @@ def turn_effect(face: str, times: int) -> tuple[tuple[int, ...], tuple[int, ...]
     return turned(SOLVED, face, times)
 
 
-def falling(top: int, count: int) -> int:
-    """top * (top - 1) * ... (count factors): arrangements of ``count`` of ``top`` places."""
-    product = 1
-    for factor in range(top, top - count, -1):
-        product *= factor
-    return product
-
-
 def pattern_rank(corners: tuple[int, ...], position) -> int:
     """The rank of what a pattern sees of a position: the places and twists of
     ``corners`` (numbers, as ``PLACES``), the rest unseen.  The places, as slots among
@@ -142,11 +135,7 @@ def pattern_rank(corners: tuple[int, ...], position) -> int:
     places, twists = position
     slots = [MOVABLE.index(places.index(corner)) for corner in corners]
     tracked = len(corners)
-    arrangement, used = 0, set()
-    for number, slot in enumerate(slots):
-        arrangement += ((slot - sum(1 for other in used if other < slot))
-                        * falling(len(MOVABLE) - 1 - number, tracked - 1 - number))
-        used.add(slot)
+    arrangement = arrangement_rank(slots, len(MOVABLE))
     twist = 0
     for corner in corners:
         twist = 3 * twist + twists[places.index(corner)]

@@ -16,6 +16,8 @@ them where they are.
 
 from __future__ import annotations
 
+from math import perm
+
 from builder.contract.patterns import PatternSearch, PatternTable
 from builder.contract.specs import BreadthFirstSearch, TableSpec
 from puzzles.cube.rules import (
@@ -25,7 +27,6 @@ from puzzles.cube.rules import (
     PLACES,
     SOLVED,
     CubeError,
-    falling,
     pattern_rank,
     turn_names,
 )
@@ -59,14 +60,14 @@ def pattern_table(metric: str, corners: tuple[str, ...]) -> TableSpec:
     corners = corners_named("-".join(corners))
     numbers = tuple(PLACES.index(corner) for corner in corners)
     tracked = len(corners)
-    weights = [falling(len(MOVABLE) - 1 - number, tracked - 1 - number)
+    weights = [perm(len(MOVABLE) - 1 - number, tracked - 1 - number)
                for number in range(tracked)]
     shown = "-".join(corners)
     return TableSpec(
         ("cube", PATTERNS_FOLDER, metric, shown),
         {"puzzle": "cube", "variant": metric, "corners": list(corners)},
         {"estimate": BreadthFirstSearch(
-            falling(len(MOVABLE), tracked) * 3 ** tracked, (pattern_rank(numbers, SOLVED),),
+            perm(len(MOVABLE), tracked) * 3 ** tracked, (pattern_rank(numbers, SOLVED),),
             "puzzles.cube.search:corner_neighbours", 9,
             parameters=(int(metric == "quarter"), tracked, 3 ** tracked, *weights))},
         encoding=f"estimate[rank]: fewest {metric} turns that bring corners {shown} to their "
@@ -98,7 +99,7 @@ def search_for(tables, metric: str, node, patterns: list[tuple[str, ...]] | None
     for corners in seen:
         parameters += [*corners, *[0] * (most - len(corners))]
     for corners in seen:
-        parameters += [falling(len(MOVABLE) - 1 - number, len(corners) - 1 - number)
+        parameters += [perm(len(MOVABLE) - 1 - number, len(corners) - 1 - number)
                        for number in range(len(corners))] + [0] * (most - len(corners))
     places, twists = node
     return PatternSearch(

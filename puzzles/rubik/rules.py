@@ -22,8 +22,10 @@ one move) and ``quarter`` (a quarter turn is one move; a half turn is two).
 from __future__ import annotations
 
 import re
+from math import perm
 
 from builder.contract.errors import PuzzleInputError, shown
+from builder.contract.patterns import arrangement_rank
 
 FACES = "URFDLB"
 NORMALS = {"U": (0, 1, 0), "R": (1, 0, 0), "F": (0, 0, 1),
@@ -323,25 +325,6 @@ def pieces_view(position) -> tuple[int, ...]:
     return (*corner_place, *corner_twist, *edge_place, *edge_flip)
 
 
-def falling(top: int, count: int) -> int:
-    """top * (top - 1) * ... (count factors): arrangements of ``count`` of ``top`` places."""
-    product = 1
-    for factor in range(top, top - count, -1):
-        product *= factor
-    return product
-
-
-def arrangement_rank(places: list[int] | tuple[int, ...], total: int) -> int:
-    """The rank of distinct ``places`` among all arrangements of as many of ``total``
-    places in lexicographic order (a permutation's Lehmer code when all are given)."""
-    rank, used = 0, set()
-    for index, place in enumerate(places):
-        smaller = sum(1 for other in used if other < place)
-        rank += (place - smaller) * falling(total - 1 - index, len(places) - 1 - index)
-        used.add(place)
-    return rank
-
-
 ALL_CORNERS = tuple(range(8))
 CORNER_STATES = 40320 * 2187
 """8! arrangements of the corners times 3^7 twists (the eighth follows)."""
@@ -398,7 +381,7 @@ def pattern_states(corners: int, edges: int) -> int:
     their places and orientations (all eight corners: ``CORNER_STATES``)."""
     if corners == 8 and not edges:
         return CORNER_STATES
-    return falling(8, corners) * 3 ** corners * falling(12, edges) * 2 ** edges
+    return perm(8, corners) * 3 ** corners * perm(12, edges) * 2 ** edges
 
 
 def pattern_rank(position, corners: tuple[int, ...], edges: tuple[int, ...]) -> int:
@@ -414,7 +397,7 @@ def pattern_rank(position, corners: tuple[int, ...], edges: tuple[int, ...]) -> 
     rank = arrangement_rank([row[corner] for corner in corners], 8)
     rank = rank * 3 ** len(corners) + sum(row[8 + corner] * 3 ** k
                                           for k, corner in enumerate(corners))
-    rank = rank * falling(12, len(edges)) + arrangement_rank([row[16 + edge] for edge in edges],
+    rank = rank * perm(12, len(edges)) + arrangement_rank([row[16 + edge] for edge in edges],
                                                              12)
     return rank * 2 ** len(edges) + sum(row[28 + edge] << k for k, edge in enumerate(edges))
 

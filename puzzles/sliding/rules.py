@@ -10,6 +10,7 @@ from __future__ import annotations
 from math import factorial
 
 from builder.contract.errors import PuzzleInputError
+from builder.contract.patterns import arrangement_rank
 
 MAX_CELLS = 9
 """9! = 362,880 positions on 3×3 (about 0.1 s a table); 4×4 is 16! and out of reach of a
@@ -105,27 +106,6 @@ def goal_cell(cells: int, blank: int, tile: int) -> int:
     return blank if tile == 0 else tile - 1 if tile <= blank else tile
 
 
-def falling(top: int, count: int) -> int:
-    """top * (top - 1) * ... (count factors): arrangements of ``count`` of ``top`` cells."""
-    product = 1
-    for factor in range(top, top - count, -1):
-        product *= factor
-    return product
-
-
-def arrangement_rank(cells: list[int] | tuple[int, ...], total: int) -> int:
-    """The rank of distinct ``cells`` among all arrangements of as many of ``total`` cells
-    in lexicographic order: each cell's number among the cells not used before it,
-    weighted by the arrangements of the cells after it.  The blank's cell ranked last
-    makes the rank of the cells before it, times the cells left, plus its number."""
-    rank, used = 0, set()
-    for place, cell in enumerate(cells):
-        smaller = sum(1 for other in used if other < cell)
-        rank += (cell - smaller) * falling(total - 1 - place, len(cells) - 1 - place)
-        used.add(cell)
-    return rank
-
-
 def region(rows: int, columns: int, blank: int, occupied: set[int]) -> set[int]:
     """The cells the blank reaches without moving a tile of ``occupied`` cells."""
     found, frontier = {blank}, [blank]
@@ -142,7 +122,9 @@ def region(rows: int, columns: int, blank: int, occupied: set[int]) -> set[int]:
 
 def abstract_rank(rows: int, columns: int, cells: tuple[int, ...], blank: int) -> int:
     """The rank of a pattern's abstract state: its tiles' cells, then the least cell of the
-    blank's region (the blank moves there for free)."""
+    blank's region (the blank moves there for free), as an arrangement: the blank's cell
+    ranked last makes the rank of the cells before it, times the cells left, plus its
+    number."""
     least = min(region(rows, columns, blank, set(cells)))
     return arrangement_rank((*cells, least), rows * columns)
 

@@ -91,8 +91,9 @@ def sliding_moves(position, parameters, out):
 # Pattern databases.  An abstract state is the cells of a pattern's k tiles and the least
 # cell of the blank's region (the cells it reaches without moving a tracked tile: the
 # other tiles move for free), ranked as an arrangement of k + 1 of the board's cells
-# (``rules.arrangement_rank``).  Parameters: (rows, columns, k, cells not in the first
-# column, cells not in the last column (bit masks), then the k + 1 weights of the rank).
+# (``builder.contract.patterns.arrangement_rank``).  Parameters: (rows, columns, k,
+# cells not in the first column, cells not in the last column (bit masks), then the
+# k + 1 weights of the rank).
 
 
 @njit(cache=True, inline="always")

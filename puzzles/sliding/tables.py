@@ -15,8 +15,9 @@ has its tables stored.
 from __future__ import annotations
 
 from dataclasses import replace
+from math import perm
 
-from builder.contract.patterns import PatternSearch, PatternTable
+from builder.contract.patterns import PatternSearch, PatternTable, arrangement_rank
 from builder.contract.specs import BreadthFirstSearch, Fold, TableSpec
 from puzzles.sliding.rules import (
     MAX_CELLS,
@@ -24,8 +25,6 @@ from puzzles.sliding.rules import (
     PARTITIONS,
     SlidingError,
     abstract_rank,
-    arrangement_rank,
-    falling,
     goal_cell,
     goal_with_blank_at,
     partition_named,
@@ -62,7 +61,7 @@ def pattern_table(rows: int, columns: int, blank: int, tiles: tuple[int, ...]) -
             and all(0 < tile < cells for tile in tiles) and 0 <= blank < cells):
         raise SlidingError(f"a pattern of 1 to {MOST_PATTERN_TILES} distinct tiles from 1 to "
                            f"{cells - 1} on {rows}x{columns}")
-    weights = [falling(cells - 1 - place, tracked - place) for place in range(tracked + 1)]
+    weights = [perm(cells - 1 - place, tracked - place) for place in range(tracked + 1)]
     not_first = sum(1 << cell for cell in range(cells) if cell % columns)
     not_last = sum(1 << cell for cell in range(cells) if cell % columns != columns - 1)
     goal = tuple(goal_cell(cells, blank, tile) for tile in tiles)
@@ -72,7 +71,7 @@ def pattern_table(rows: int, columns: int, blank: int, tiles: tuple[int, ...]) -
         {"puzzle": "sliding", "rows": rows, "columns": columns, "blank": blank,
          "tiles": list(tiles)},
         {"abstract": BreadthFirstSearch(
-            falling(cells, tracked + 1), (abstract_rank(rows, columns, goal, blank),),
+            perm(cells, tracked + 1), (abstract_rank(rows, columns, goal, blank),),
             "puzzles.sliding.search:pattern_neighbours", 4 * tracked,
             parameters=(rows, columns, tracked, not_first, not_last, *weights))},
         folds={"estimate": Fold("abstract", cells - tracked)},
@@ -110,7 +109,7 @@ def _candidates(rows: int, columns: int) -> list[str]:
 
     def entries(name: str) -> int:
         parts = partition_named(rows, columns, default_blank(rows, columns), name) or ()
-        return sum(falling(cells, len(part)) for part in parts)
+        return sum(perm(cells, len(part)) for part in parts)
 
     return [*sorted(names, key=entries, reverse=True), "manhattan"]
 
@@ -168,7 +167,7 @@ def _search(board, node, target, goal_blank, turned, specs, reflect, name) -> Pa
     for pattern in patterns:
         parameters += [*pattern, *[0] * (most - len(pattern))]
     for pattern in patterns:
-        parameters += [falling(cells - 1 - place, len(pattern) - 1 - place)
+        parameters += [perm(cells - 1 - place, len(pattern) - 1 - place)
                        for place in range(len(pattern))] + [0] * (most - len(pattern))
     start = encode(node)
     where = [0] * cells
