@@ -1,6 +1,6 @@
 // The 2x2x2 cube on the web page (the shell's renderer contract: query/static/app.js):
 // the cube's net, and a button per turn.
-import { decorate, net } from "/static/board.js";
+import { describeTurn, moveButtons, net } from "/static/board.js";
 
 const COLOURS = { U: "#ffffff", R: "#d55e00", F: "#009e73", D: "#f0e442", L: "#e69f00",
   B: "#0072b2" };
@@ -29,42 +29,14 @@ export async function newGame(settings) {
            options: { metric: settings.metric || "half" } };
 }
 
-const WAYS = { "": "clockwise", "'": "anticlockwise", 2: "a half turn" };
+export const describe = describeTurn;
 
-export function describe(label) {
-  return `turn ${label[0]} ${WAYS[label.slice(1)]}`;
-}
-
-let turnLabels = [];  // the turns offered: the same in every position of a metric
+const turnButtons = moveButtons({ label: "turns", describe, width: 64, height: 48 });
 
 export function draw(board, view, ui) {
   board.innerHTML = "";
-  // drawn before the position's answer is back, the buttons stay where they were
-  const offered = view.pending ? turnLabels.map((label) => ({ label }))
-    : view.moves;
-  if (!view.pending) turnLabels = view.moves.map((move) => move.label);
   const faces = view.state.split(".");
   board.appendChild(net(faces, { names: FACES.split(""), at: NET, side: 2,
     size: STICKER, colours: COLOURS, label: "the cube's net" }));
-  const turns = document.createElement("div");
-  turns.className = "grid";
-  turns.setAttribute("role", "group");
-  turns.setAttribute("aria-label", "turns");
-  const perRow = Math.max(1, offered.length / 3);
-  turns.style.gridTemplateColumns = `repeat(${perRow}, 64px)`;
-  offered.forEach((move, index) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "cell";
-    button.dataset.row = Math.floor(index / perRow);
-    button.dataset.col = index % perRow;
-    button.style.width = "64px";
-    button.style.height = "48px";
-    button.textContent = move.label;
-    button.setAttribute("aria-label", describe(move.label));
-    button.onclick = () => ui.play(move);
-    decorate(button, view, (m) => m.label === move.label);
-    turns.appendChild(button);
-  });
-  board.appendChild(turns);
+  board.appendChild(turnButtons(view, ui, (count) => Math.max(1, count / 3)));
 }

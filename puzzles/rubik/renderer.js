@@ -1,7 +1,7 @@
 // The 3x3x3 cube on the web page (the shell's renderer contract: query/static/app.js):
 // the cube's net, and a button per turn.  Each position's hints are searched (IDA* on the
 // pattern databases), so the scrambles offered are a few turns deep.
-import { decorate, net } from "/static/board.js";
+import { describeTurn, moveButtons, net } from "/static/board.js";
 
 const COLOURS = { U: "#ffffff", R: "#d55e00", F: "#009e73", D: "#f0e442", L: "#e69f00",
   B: "#0072b2" };
@@ -31,44 +31,16 @@ export async function newGame(settings) {
            options: { metric: settings.metric || "half" } };
 }
 
-const WAYS = { "": "clockwise", "'": "anticlockwise", 2: "a half turn" };
+export const describe = describeTurn;
 
-export function describe(label) {
-  return `turn ${label[0]} ${WAYS[label.slice(1)]}`;
-}
-
-let turnLabels = [];  // the turns offered: the same in every position of a metric
+const turnButtons = moveButtons({ label: "turns", describe, width: 50, height: 44 });
 
 export function draw(board, view, ui) {
   board.innerHTML = "";
-  // drawn before the position's answer is back, the buttons stay where they were
-  const offered = view.pending ? turnLabels.map((label) => ({ label }))
-    : view.moves;
-  if (!view.pending) turnLabels = view.moves.map((move) => move.label);
   const state = view.state === "solved" ? FACES.split("").map((f) => f.repeat(9)).join(".")
     : view.state;
   const faces = state.split(".");
   board.appendChild(net(faces, { names: FACES.split(""), at: NET, side: 3,
     size: STICKER, colours: COLOURS, label: "the cube's net" }));
-  const turns = document.createElement("div");
-  turns.className = "grid";
-  turns.setAttribute("role", "group");
-  turns.setAttribute("aria-label", "turns");
-  const perRow = Math.max(1, offered.length / 6);
-  turns.style.gridTemplateColumns = `repeat(${perRow * 2}, 50px)`;
-  offered.forEach((move, index) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "cell";
-    button.dataset.row = Math.floor(index / (perRow * 2));
-    button.dataset.col = index % (perRow * 2);
-    button.style.width = "50px";
-    button.style.height = "44px";
-    button.textContent = move.label;
-    button.setAttribute("aria-label", describe(move.label));
-    button.onclick = () => ui.play(move);
-    decorate(button, view, (m) => m.label === move.label);
-    turns.appendChild(button);
-  });
-  board.appendChild(turns);
+  board.appendChild(turnButtons(view, ui, (count) => Math.max(1, count / 6) * 2));
 }

@@ -208,3 +208,42 @@ export function net(faces, { names, at, side, size, colours, label = "the net" }
   });
   return drawn;
 }
+
+export function moveButtons({ label, describe, width, height }) {
+  // a button per move offered, ``columns(count)`` to a row, named by ``describe``: while
+  // a position's answer is pending the moves of the one before are drawn again, so the
+  // buttons stay where they were (the moves offered are the same in every position)
+  let labels = [];
+  return (view, ui, columns) => {
+    const offered = view.pending ? labels.map((move) => ({ label: move })) : view.moves;
+    if (!view.pending) labels = view.moves.map((move) => move.label);
+    const perRow = columns(offered.length);
+    const buttons = document.createElement("div");
+    buttons.className = "grid";
+    buttons.setAttribute("role", "group");
+    buttons.setAttribute("aria-label", label);
+    buttons.style.gridTemplateColumns = `repeat(${perRow}, ${width}px)`;
+    offered.forEach((move, index) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "cell";
+      button.dataset.row = Math.floor(index / perRow);
+      button.dataset.col = index % perRow;
+      button.style.width = `${width}px`;
+      button.style.height = `${height}px`;
+      button.textContent = move.label;
+      button.setAttribute("aria-label", describe(move.label));
+      button.onclick = () => ui.play(move);
+      decorate(button, view, (m) => m.label === move.label);
+      buttons.appendChild(button);
+    });
+    return buttons;
+  };
+}
+
+const TURN_WAYS = { "": "clockwise", "'": "anticlockwise", 2: "a half turn" };
+
+export function describeTurn(label) {
+  // a turn in Singmaster's notation in words: "R'" is "turn R anticlockwise"
+  return `turn ${label[0]} ${TURN_WAYS[label.slice(1)]}`;
+}
