@@ -28,9 +28,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.rows import row, run_alone
 from builder import patterns, registry
-from builder.contract.errors import QueryError
+from builder.contract.errors import SearchLimitError
 from builder.reader import Tables
-from builder.routine import build_table
+from builder.routine import build_table, table_path
 from builder.store import directory_size, read_attributes
 from puzzles.rubik.rules import FACES
 from puzzles.rubik.tables import _search, pattern_set
@@ -77,8 +77,8 @@ def solve(tables, scramble: str, name: str, seconds: float = float("inf")):
     started = time.perf_counter()
     try:
         searched = patterns.run(tables, replace(wanted, seconds=seconds), progress=False)
-    except QueryError as stopped:
-        bound = int(str(stopped).rsplit("at least ", 1)[1].split()[0])
+    except SearchLimitError as stopped:
+        bound = stopped.lower_bound
         return time.perf_counter() - started, None, None, bound
     took = time.perf_counter() - started
     path = patterns.found_path(RUBIK, "half", node, wanted, searched)
@@ -139,8 +139,8 @@ def bench_scrambles(rows, data: Path) -> None:
     try:
         patterns.run(tables, replace(wanted, nodes=SUPERFLIP_NODES), progress=False)
         bound = "solved"
-    except QueryError as stopped:
-        bound = str(stopped).rsplit("at least ", 1)[1].split()[0]
+    except SearchLimitError as stopped:
+        bound = stopped.lower_bound
     rows.append(row(
         "rubik_superflip_bound", time.perf_counter() - started, None,
         f"the superflip ({SUPERFLIP}; optimal 20, Reid 1995), IDA* on {SETS[name]} with a "
@@ -165,7 +165,7 @@ def bench_tables(rows, data: Path) -> None:
                                   "built by the engine's breadth-first kernel in this run"))
     if stored(data, "7-7"):
         for spec in pattern_set("half", "7-7")[1:]:
-            path = data.joinpath(*spec.parts[:-1], spec.parts[-1] + ".zarr")
+            path = table_path(data, spec)
             rows.append(table_row(spec, float(read_attributes(path)["search_seconds"]), path,
                                   "the search's time as its build recorded it"))
 

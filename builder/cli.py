@@ -120,7 +120,6 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     Example: builder tables --data data
     """
     from builder import registry
-    from builder.catalog import refresh_catalog
     from builder.routine import build_defaults
 
     if jobs < 0:
@@ -137,12 +136,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
                                  executor=executor, jobs=jobs)
     finally:
         getattr(executor, "close", lambda: None)()
-    # the engine's exact search, compiled and cached with the tables it reads (the
-    # plug-ins' steps were compiled by the builds): a first search answers at once
-    import builder.kernels.ida  # noqa: F401
-    if refresh_catalog(data, force=force):
-        typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
-    _report(results, time.perf_counter() - started)
+    _built(data, results, started, force)
 
 
 @app.command()
@@ -233,7 +227,6 @@ def parse_bytes(text: str) -> int:
 
 def _build_specs(specs, data: Path, force: bool, quiet: bool, executor=None) -> None:
     """The engine's build routine over specs, then the catalog, then the report."""
-    from builder.catalog import refresh_catalog
     from builder.routine import build_table
 
     started = time.perf_counter()
@@ -242,7 +235,17 @@ def _build_specs(specs, data: Path, force: bool, quiet: bool, executor=None) -> 
                    for spec in specs]
     finally:
         getattr(executor, "close", lambda: None)()
-    if refresh_catalog(data):
+    _built(data, results, started)
+
+
+def _built(data: Path, results, started: float, force: bool = False) -> None:
+    """After a build: the engine's exact search compiled and cached beside the tables it
+    reads (the plug-ins' steps were compiled by the builds: a first search then answers
+    at once), the catalog brought up to date, the report."""
+    import builder.kernels.ida  # noqa: F401
+    from builder.catalog import refresh_catalog
+
+    if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
     _report(results, time.perf_counter() - started)
 

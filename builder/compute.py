@@ -20,6 +20,7 @@ from tqdm import tqdm
 from builder.contract.base import TableLookup
 from builder.contract.specs import BreadthFirstSearch, Computed, TableSpec, resolved
 from builder.contract.work import checkpoint, expensive, once_per_request
+from builder.execute import InProcess
 
 
 def compute_arrays(spec: TableSpec, progress: bool = False,
@@ -53,15 +54,9 @@ def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup |
 
         with tempfile.TemporaryDirectory(prefix="sparse-") as folder:
             return sparse_arrays(spec, Path(folder), progress=progress), {}
-    label = "/".join(spec.parts)
-    if executor is None or not spec.searches:
-        searched = (search_array(name, search) for name, search in tqdm(
-            spec.searches.items(), desc=label, unit="array",
-            disable=not progress or not spec.searches))
-    else:
-        searched = executor.run(search_array, list(spec.searches.items()), desc=label,
-                                progress=progress)
-    found = dict(searched)
+    found = dict((executor or InProcess()).run(
+        search_array, list(spec.searches.items()), desc="/".join(spec.parts),
+        progress=progress and bool(spec.searches)))
     arrays: dict[str, np.ndarray] = {name: found[name] for name in spec.searches}
     for name, fold in spec.folds.items():
         arrays[name] = least_of_runs(arrays[fold.source], fold.width)

@@ -18,7 +18,7 @@ import zarr
 
 from builder import patterns, registry
 from builder.contract.keyed import GOAL
-from builder.routine import build_table
+from builder.routine import build_table, table_path
 from builder.store import record_checksums
 from builder.verify import verify_table
 from puzzles.cube.rules import FACES, MOVABLE, PLACES, STICKERS
@@ -53,7 +53,7 @@ def arrangement_ranks(tracked: int) -> dict[tuple[int, ...], int]:
 
 
 def stored(data, spec) -> np.ndarray:
-    return zarr.open_group(data.joinpath(*spec.parts[:-1], spec.parts[-1] + ".zarr"),
+    return zarr.open_group(table_path(data, spec),
                            mode="r")["estimate"][...]
 
 
@@ -205,8 +205,8 @@ def test_verify_checks_a_pattern_database_and_the_estimates_against_the_full_tab
     from builder.store import read_attributes
 
     spec = pattern_table("half", PATTERNS["U"])
-    table = tmp_path.joinpath(*spec.parts[:-1], spec.parts[-1] + ".zarr")
-    shutil.copytree(data_dir.joinpath(*spec.parts[:-1], spec.parts[-1] + ".zarr"), table)
+    table = table_path(tmp_path, spec)
+    shutil.copytree(table_path(data_dir, spec), table)
     assert verify_table(table, 1, np.random.default_rng(0)).ok
     estimate = zarr.open_array(table / "estimate", mode="r+")
     values = estimate[...]
@@ -230,8 +230,8 @@ def test_verify_checks_a_pattern_database_and_the_estimates_against_the_full_tab
     record_checksums(table)
     for other in ("R", "F"):
         other_spec = pattern_table("half", PATTERNS[other])
-        shutil.copytree(data_dir.joinpath(*other_spec.parts[:-1], other_spec.parts[-1] + ".zarr"),
-                        tmp_path.joinpath(*other_spec.parts[:-1], other_spec.parts[-1] + ".zarr"))
+        shutil.copytree(table_path(data_dir, other_spec),
+                        table_path(tmp_path, other_spec))
     problem, _ = check_estimates(CUBE, Tables(tmp_path), attributes,
                                  lambda array: group[array][...], 30, np.random.default_rng(1))
     assert problem is not None and "estimate" in problem and "at 12, above its" in problem

@@ -13,7 +13,7 @@ import pytest
 import zarr
 
 from builder import registry
-from builder.routine import build_table
+from builder.routine import build_table, table_path
 from builder.store import record_checksums
 from builder.verify import verify_table
 from puzzles.sliding.rules import goal_with_blank_at
@@ -81,7 +81,7 @@ def test_each_pattern_database_equals_a_plain_search_over_its_abstraction(small,
     blank, tiles = spec.identity["blank"], tuple(spec.identity["tiles"])
     cells = rows * columns
     expected = plain_pattern_search(rows, columns, blank, tiles)
-    group = zarr.open_group(small.joinpath(*spec.parts[:-1], spec.parts[-1] + ".zarr"), mode="r")
+    group = zarr.open_group(table_path(small, spec), mode="r")
     # ranks: the place of each arrangement in lexicographic order
     abstract_rank = {arrangement: rank for rank, arrangement in
                      enumerate(permutations(range(cells), len(tiles) + 1))}
@@ -101,7 +101,7 @@ def test_a_pattern_of_one_tile_holds_its_manhattan_distance(tmp_path):
     """Alone, a tile slides through free cells: its fewest moves are rows plus columns."""
     for spec in pattern_set(4, 4, 0, "manhattan")[::5]:
         build_table(tmp_path, spec, progress=False, log=lambda *_: None)
-        estimate = zarr.open_group(tmp_path.joinpath(*spec.parts[:-1], spec.parts[-1] + ".zarr"),
+        estimate = zarr.open_group(table_path(tmp_path, spec),
                                    mode="r")["estimate"][...]
         (tile,) = spec.identity["tiles"]
         assert estimate.tolist() == [abs(cell // 4 - tile // 4) + abs(cell % 4 - tile % 4)
@@ -160,7 +160,7 @@ def test_verify_rederives_a_pattern_database_and_finds_a_forged_estimate(small, 
 
     spec = SMALL_PATTERNS[0]
     table = tmp_path / "copy.zarr"
-    shutil.copytree(small.joinpath(*spec.parts[:-1], spec.parts[-1] + ".zarr"), table)
+    shutil.copytree(table_path(small, spec), table)
     verdict = verify_table(table, 1, np.random.default_rng(0))
     assert verdict.ok and "estimate the least of every 5 of abstract" in verdict.detail
     stored = zarr.open_array(table / "estimate", mode="r+")

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.cpython.unsafe.numbers import trailing_zeros
 
+from builder.contract.bits import lowest_bit
 from builder.contract.work import stop_signal
 
 NEVER_WIDE = 65535
@@ -115,7 +115,7 @@ def _search(neighbours, parameters, states, sources, most_neighbours, stop):
                     continue
                 frontier[word] = 0
                 while bits:
-                    state = word * 64 + np.int64(trailing_zeros(bits))
+                    state = word * 64 + lowest_bit(bits)
                     bits &= bits - one
                     expanded += 1
                     if (expanded & (STOP_POLL_STATES - 1)) == 0 and stop[0]:
