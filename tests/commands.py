@@ -1,17 +1,19 @@
 """`query` and `builder` as the tests run them: in this process where a new process is
 not what a test is about, else as a subprocess of the installed console script.
 
-A new process costs 0.1-0.7 s of CPU before its command starts (interpreter, numpy,
-the plug-ins, zarr); the suite runs about three hundred commands.  In this process the
-command goes through the same entry as the console script (``_run_app``: one-line
-errors, exit codes) with argv, stdout and stderr its own; only the process's end
-(``_end_process``: no interpreter teardown) is left out, and the exit code is read as
-it reads it.  Commands that change the process itself stay in a subprocess: `query sql`
-(it bounds its address space), `query serve`, `query plot` (it writes files), builds
-(they hold the data directory's lock and catch Ctrl-C), `--help` (typer's help is drawn
-for a terminal's width), and any run given stdin or an environment (``subprocess.run``'s
-options other than ``cwd``, which an in-process run enters and leaves); ``timeout``
-only bounds a subprocess."""
+A new process costs 0.5-1.5 s of CPU before its command starts (interpreter, numpy,
+the plug-ins, zarr, numba's cached kernels); the suite runs about three hundred commands.
+In this process the command goes through the same entry as the console script
+(``_run_app``: one-line errors, exit codes) with argv, stdout and stderr its own; left out
+are the process's end (``_end_process``: no interpreter teardown, the exit code read as
+it reads it), a build's Ctrl-C watch (``run_interruptibly``: the tests that press Ctrl-C
+start their own process) and `query sql`'s bound on its address space (it would stay
+on the test process).  Commands that are about the process itself stay in a subprocess:
+`query serve`, `query plot` (it writes files), `--help` (typer's help is drawn for a
+terminal's width), and any run given stdin or an environment (``subprocess.run``'s options
+other than ``cwd``, which an in-process run enters and leaves); ``timeout`` only bounds a
+subprocess.  Builds in this process hold the data directory's lock as a builder does;
+a test about two builders at once starts the other one as a process of its own."""
 
 from __future__ import annotations
 
@@ -20,22 +22,30 @@ import importlib
 import io
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
-QUERY_OWN_PROCESS = {"sql", "serve", "plot"}
-"""`query` subcommands that change the process (its address space, a server) or write
-files; every other `query` subcommand, `builder verify` and `builder build --list` run in
-this process."""
+QUERY_OWN_PROCESS = {"serve", "plot"}
+"""`query` subcommands that start a server or write files; every other `query`
+subcommand, and every `builder` one, runs in this process."""
 
 
 def runs_in_process(program: str, args: tuple[str, ...], options: dict) -> bool:
-    if not args or set(options) - {"cwd"} or "--build-table" in args or "--help" in args:
+    if not args or set(options) - {"cwd"} or "--help" in args:
         return False
     if program == "query":
         return args[0] not in QUERY_OWN_PROCESS
-    return program == "builder" and (args[0] == "verify"
-                                      or (args[0] == "build" and "--list" in args))
+    return program == "builder"
+
+
+@cache
+def click_command(program: str):
+    """The program's click command, made once: typer reads every command's signature
+    and annotations each time it makes it, which costs more than most commands."""
+    import typer
+
+    return typer.main.get_command(importlib.import_module(f"{program}.cli").app)
 
 
 def run_command(program: str, *args: str, timeout: float = 120, check: bool = False,
@@ -45,17 +55,20 @@ def run_command(program: str, *args: str, timeout: float = 120, check: bool = Fa
     if not runs_in_process(program, args, options):
         return subprocess.run([str(BIN / program), *args], capture_output=True, text=True,
                               timeout=timeout, check=check, **options)
+    from unittest import mock
+
     from builder.command_line import _run_app
 
-    app = importlib.import_module(f"{program}.cli").app
+    command = click_command(program)
     out, err = io.StringIO(), io.StringIO()
     saved_argv, sys.argv = sys.argv, [program, *args]
     code = 0
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-                contextlib.chdir(options.get("cwd", ".")):
+                contextlib.chdir(options.get("cwd", ".")), \
+                mock.patch("query.cli._limit_address_space"):
             try:
-                _run_app(app, False, "interrupted")
+                _run_app(command, False, "interrupted")
             except SystemExit as done:
                 code = done.code
                 if code is None:
