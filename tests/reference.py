@@ -91,6 +91,21 @@ def in_space(board: list[str], method: str, width: int) -> bool:
     return method == "unrestricted" or set(board[-width:]) != {"B"}
 
 
+@cache
+def legal_clicks(board: tuple[str, ...], method: str, width: int, height: int
+                 ) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """(square, board after) of every click ``method`` allows on ``board`` that stays in
+    its space, whatever the last click was (a search meets a board once per last click:
+    the rules are applied once per board)."""
+    found = []
+    for square in range(width * height):
+        if may_click(board, square, method, width, height):
+            after = clicked(board, square, width, height)
+            if in_space(after, method, width):
+                found.append((square, after))
+    return tuple(found)
+
+
 def distances_from(start: str, method: str, width: int, height: int) -> dict[str, int]:
     """Minimum clicks (>= 1) from start to every reachable board, by a plain forward
     BFS over (board, last clicked square) nodes."""
@@ -101,11 +116,8 @@ def distances_from(start: str, method: str, width: int, height: int) -> dict[str
     while queue:
         node = queue.popleft()
         board, last = node
-        for square in range(width * height):
-            if square == last or not may_click(board, square, method, width, height):
-                continue
-            after = clicked(board, square, width, height)
-            if not in_space(after, method, width):
+        for square, after in legal_clicks(board, method, width, height):
+            if square == last:
                 continue
             following = (after, square)
             if following not in seen:
@@ -154,28 +166,30 @@ def shortest_clicks(start: str, target: str, width: int, height: int, max_depth:
 
 
 def distances_to(target: str, width: int, height: int) -> dict[str, int]:
-    """Minimum clicks (>= 1) from every board to target, by a plain backward BFS over an
-    explicitly built reverse graph of (board, last click) nodes (small boards only)."""
+    """Minimum clicks (>= 1) from every board to target, by a plain backward BFS over
+    (board, last click) nodes, with the clicks reversed explicitly (small boards only):
+    node (after, square) is reached from (board, last) for every board that clicking
+    ``square`` turns into ``after`` and every last click but ``square``."""
     from itertools import product
 
     n = width * height
-    boards = list(product("RWB", repeat=n))
-    reverse: dict[tuple, list[tuple]] = {}
-    for board in boards:
-        for last in [None, *range(n)]:
-            for square in range(n):
-                if square != last:
-                    after = (clicked(board, square, width, height), square)
-                    reverse.setdefault(after, []).append((board, last))
+    boards_before: dict[tuple, list[tuple]] = {}
+    for board in product("RWB", repeat=n):
+        for square in range(n):
+            boards_before.setdefault((clicked(board, square, width, height), square),
+                                     []).append(board)
     goal = tuple(parse(target))
     distance = {(goal, square): 0 for square in range(n)}
     queue = deque(distance)
     while queue:
         node = queue.popleft()
-        for before in reverse.get(node, ()):
-            if before not in distance:
-                distance[before] = distance[node] + 1
-                queue.append(before)
+        square = node[1]
+        for board in boards_before.get(node, ()):
+            for last in (None, *range(n)):
+                before = (board, last)
+                if last != square and before not in distance:
+                    distance[before] = distance[node] + 1
+                    queue.append(before)
     return {show(list(board), width): d for (board, last), d in distance.items() if last is None}
 
 
