@@ -7,6 +7,7 @@ drawn from a table, and the solver's proven answers at any size (what `query sol
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -73,9 +74,8 @@ def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_mo
     request (at least ``min_moves``, or exactly ``distance``), with its fewest moves (255:
     never): a class is drawn in proportion to its starting states, then one of them by a
     random relabelling and tube order."""
-    keys = table.class_key.whole()
-    moves = table.moves.whole()
-    starting = rules.initial_states_in_classes(keys, table.class_states.whole())
+    keys, moves, starting = _classes_to_deal(rules, table.class_key, table.moves,
+                                             table.class_states)
     weights = starting
     if distance is not None:
         weights = np.where(moves == distance, starting, 0)
@@ -93,6 +93,16 @@ def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_mo
         state = tuple(int(code) for code in rng.permutation(relabelled))
         if all(rules.code_length[code] == rules.capacity for code in state[: rules.colours]):
             return state, int(moves[chosen])
+
+
+@lru_cache(maxsize=4)
+def _classes_to_deal(rules: Balls, class_key, moves, class_states
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every class's key, fewest moves and number of starting states, read whole once per
+    table a lookup holds (its vectors are the lookup's own): a server or a script deals
+    again without reading the table again."""
+    keys = class_key.whole()
+    return keys, moves.whole(), rules.initial_states_in_classes(keys, class_states.whole())
 
 
 def rules_of(state: str, rules: str = "balls") -> Balls:
