@@ -45,6 +45,10 @@ MAX_PATH_N = 100
 """Longest Lucas path printed: n = 100 is 10,200 moves; n = 10,000 would be 10^8 lines."""
 
 
+FORWARD_TABLE = ("lucas", "forward")
+"""Where the classic rule's tables to the goal are stored (one array per n)."""
+
+
 class LucasPuzzle(WalkablePuzzle):
     """Lucas' pieces as a plug-in: the tables hold, per n, every arrangement's moves to
     the goal and from the standard start (moves are reversible, so also to the start)."""
@@ -136,8 +140,7 @@ class LucasPuzzle(WalkablePuzzle):
                              f"{FORWARD_MAX_N}")
         ranks = [dense_rank(rules, int(code)) for code in nodes]
         if target == rules.parse(rules.goal):
-            spec = self.table({"puzzle": "lucas", "rule": FORWARD, "max_n": FORWARD_MAX_N})
-            return np.array([tables.value(spec.parts, f"n{rules.n}", rank,
+            return np.array([tables.value(FORWARD_TABLE, f"n{rules.n}", rank,
                                           missing="no table of Lucas' classic rule: run "
                                                   "`make tables` or `builder build lucas "
                                                   "forward`") for rank in ranks])
@@ -222,7 +225,7 @@ class LucasPuzzle(WalkablePuzzle):
         top = identity.get("max_n", FORWARD_MAX_N)
         if not 1 <= top <= FORWARD_MAX_N:
             raise LucasError(f"max n {top}: from 1 to {FORWARD_MAX_N}")
-        return TableSpec(("lucas", "forward"), {"puzzle": "lucas", "rule": FORWARD, "max_n": top},
+        return TableSpec(FORWARD_TABLE, {"puzzle": "lucas", "rule": FORWARD, "max_n": top},
                          {f"n{n}": forward_search(Lucas(n), Lucas(n).parse(Lucas(n).goal))
                           for n in range(1, top + 1)},
                          encoding=f"n{{n}}[rank]: fewest classic moves (A right, B left) to "
