@@ -370,7 +370,7 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
     server, port = started_server(data_dir)
     try:
         answered, wrong = [0] * 8, []
-        stop = time.monotonic() + 8
+        stop = time.monotonic() + 5
 
         def client(number: int) -> None:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -397,7 +397,7 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
             thread.join()
         assert server.poll() is None, "the server died under load"
         assert not wrong, wrong[:3]
-        assert sum(answered) > 200
+        assert sum(answered) > 200, answered
     finally:
         server.kill()
         server.wait()
