@@ -239,10 +239,12 @@ def _build_specs(specs, data: Path, force: bool, quiet: bool, executor=None) -> 
 
 
 def _built(data: Path, results, started: float, force: bool = False) -> None:
-    """After a build: the engine's exact search compiled and cached beside the tables it
-    reads (the plug-ins' steps were compiled by the builds: a first search then answers
-    at once), the catalog brought up to date, the report."""
-    import builder.kernels.ida  # noqa: F401
+    """After a build: the engine's exact search and its recurrence checks (`builder
+    verify`) compiled and cached beside the tables they read (the plug-ins' steps were
+    compiled by the builds: a first search or check then starts at once), the catalog
+    brought up to date, the report."""
+    import builder.kernels.ida
+    import builder.kernels.recurrence  # noqa: F401
     from builder.catalog import refresh_catalog
 
     if refresh_catalog(data, force=force):

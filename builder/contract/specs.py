@@ -13,6 +13,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def moves_signature():
+    """The numba signature of a moves kernel (``BreadthFirstSearch.neighbours``,
+    ``SparseSearch.successors``): ``(state: int64, parameters: int64[::1], out:
+    int64[::1]) -> int64``, the number of states written into ``out``."""
+    from numba import types
+
+    return types.int64(types.int64, types.int64[::1], types.int64[::1])
+
+
+def compiled_moves(function: Callable) -> Callable:
+    """A moves kernel compiled for ``moves_signature`` when its module is first imported
+    and cached on disk.  A kernel that builds a default table is compiled by `make tables`
+    anyway; one that only a table searched on request, a check (`builder verify`) or a
+    further table uses would be compiled at that first use instead (seconds, and once per
+    process that meets it before the cache holds it): declared so, `make tables`, which
+    imports every plug-in's tables, compiles it once."""
+    from numba import njit
+
+    return njit(moves_signature(), cache=True)(function)
+
+
 @dataclass(frozen=True)
 class BreadthFirstSearch:
     """An array the engine's generic kernel fills: the fewest moves from every state

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit, types
 
 from builder.contract.bits import lowest_bit
+from builder.contract.specs import moves_signature
 from builder.contract.work import stop_signal
 
 NEVER_WIDE = 65535
@@ -34,7 +35,7 @@ STOP_POLL_STATES = 1 << 14
 DENSE_WORDS = 16
 """A level with at least one state per this many 64-bit words of its bitset is expanded
 by scanning the bitset (in the states' order), a sparser one from its list."""
-NEIGHBOURS = types.FunctionType(types.int64(types.int64, types.int64[::1], types.int64[::1]))
+NEIGHBOURS = types.FunctionType(moves_signature())
 WIDE_MOVES = types.FunctionType(types.int64(types.uint64[::1], types.int64[::1],
                                             types.uint64[:, ::1]))
 """Moves on two-word keys: ``(key: its high and low word, parameters, out: one row of

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from builder.contract.bits import popcount
+from builder.contract.specs import compiled_moves
 
 MAX_N = 15
 BINOMIAL = np.zeros((2 * MAX_N + 2, MAX_N + 2), dtype=np.int64)
@@ -74,7 +75,7 @@ def lucas_steps(position, parameters, out):
     return count
 
 
-@njit(cache=True)
+@compiled_moves
 def classic_moves(position, parameters, out):
     """The classic rule's moves themselves (direction +1), whatever ``parameters`` says
     about direction: `builder verify` checks the recurrence over them."""

@@ -31,6 +31,7 @@ from numba import njit
 
 from builder.contract.bits import popcount
 from builder.contract.patterns import compiled_step
+from builder.contract.specs import compiled_moves
 from puzzles.rubik.rules import FACES, SOLVED, pieces_view, turned
 
 TWISTS = 3 ** 7
@@ -179,18 +180,18 @@ def _moves(state, quarter, out, corners, edges):
     return 12 if quarter else 18
 
 
-@njit(cache=True)
+@compiled_moves
 def pattern_moves(state, parameters, out):
     # parameters: quarter (1: the quarter-turn metric), corners tracked, edges tracked
     return _moves(state, parameters[0], out, parameters[1], parameters[2])
 
 
-@njit(cache=True)
+@compiled_moves
 def six_edge_moves(state, parameters, out):
     return _moves(state, parameters[0], out, 0, 6)
 
 
-@njit(cache=True)
+@compiled_moves
 def seven_edge_moves(state, parameters, out):
     return _moves(state, parameters[0], out, 0, 7)
 
@@ -210,7 +211,7 @@ def _corner_state_turned(state, move):
     return permutation * TWISTS + twist
 
 
-@njit(cache=True)
+@compiled_moves
 def corner_moves(state, parameters, out):
     # all eight corners, ranked by place (``rules.corner_state_rank``)
     quarter = parameters[0]

@@ -716,7 +716,7 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
     return clicks, sole, avoiding
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit("int64[::1](uint8[::1])", cache=True, nogil=True, parallel=True)
 def byte_histogram(values):
     """How many entries of a uint8 array hold each value (256 counts), on every core: a
     search's distance histogram in a hundredth of numpy's time (``np.bincount`` first
