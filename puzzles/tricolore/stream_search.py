@@ -379,7 +379,8 @@ def _split_frontier(frontier, planes, n_natural, row_size, stride, words_per_til
                    words_per_tile)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit("(uint64[:, ::1], uint16[::1], int64, int64, int64, int64)",
+      cache=True, nogil=True, parallel=True)
 def _merge_frontier(planes, frontier, n_natural, row_size, stride, words_per_tile):
     """From dense levels back to pushed ones: the planes as the frontier, a uint16 a
     board (every board written)."""
@@ -475,7 +476,8 @@ def _push(level, full, target, boards, n_boards_listed, frontier, hits, hits_sec
     return listed[0] + listed[1], nodes[0] + nodes[1]
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit("(uint16[::1], uint16[::1], uint16[::1], int32[::1], int64)",
+      cache=True, nogil=True, parallel=True)
 def _list_frontier(frontier, hits, hits_second, boards, row_size):
     """Back from dense levels to pushed ones: the frontier's boards listed in ``boards``
     (returned: how many), and the push's two scratch arrays cleared (the dense levels

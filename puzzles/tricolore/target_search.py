@@ -61,7 +61,10 @@ def click_rank(board, square, split, n_high, colour_low, colour_high, advance_lo
     return advance_high[square, colour, high] * split + advance_low[square, colour, low]
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit("(int64, int64, int64, int64, int8[:, ::1], int8[:, ::1], int32[:, :, ::1], "
+      "int32[:, :, ::1], uint16[::1], uint64[::1], uint16[::1], uint16[::1], "
+      "uint8[::1], uint8[::1], uint8[::1], uint8[::1])",
+      cache=True, nogil=True, parallel=True)
 def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advance_low, advance_high,
                 frontier, occupied, visited, following, clicks, sole, avoiding, progressed):
     n_boards = visited.shape[0]
@@ -120,7 +123,10 @@ def mark_predecessors(board, mask, split, n_high, colour_low, colour_high, retre
     return n_touched
 
 
-@njit(cache=True, nogil=True)
+@njit("(int64, int64, int64, int64, int8[:, ::1], int8[:, ::1], int32[:, :, :, ::1], "
+      "int32[:, :, :, ::1], uint16[::1], uint16[::1], uint16[::1], uint8[::1], "
+      "uint8[::1], uint8[::1], uint16[::1])",
+      cache=True, nogil=True)
 def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retreat_low, retreat_high,
                 frontier, visited, following, clicks, sole, avoiding, hits):
     n_boards = visited.shape[0]
@@ -195,7 +201,7 @@ def search_target(tables, target: int, progress=None):
     return clicks, sole, avoiding
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit("(uint16[::1], uint64[::1])", cache=True, nogil=True, parallel=True)
 def _count_nodes(masks, occupied):
     """Frontier nodes, and the bitmap of boards that have any."""
     n_words = occupied.shape[0]
@@ -211,7 +217,9 @@ def _count_nodes(masks, occupied):
     return total
 
 
-@njit(cache=True, nogil=True)
+@njit("(int64, int64, int64, int64, int8[:, ::1], int8[:, ::1], int32[:, :, ::1], "
+      "int32[:, :, ::1], uint16[::1], uint16[::1], uint16[::1])",
+      cache=True, nogil=True)
 def _forward_levels(start, n_squares, split, n_high, colour_low, colour_high, advance_low,
                     advance_high, visited, frontier, following):
     n_boards = visited.shape[0]
