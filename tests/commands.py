@@ -60,13 +60,14 @@ def run_command(program: str, *args: str, timeout: float = 120, check: bool = Fa
     from builder.command_line import _run_app
 
     command = click_command(program)
+    unbounded = (mock.patch("query.cli._limit_address_space") if program == "query"
+                 else contextlib.nullcontext())
     out, err = io.StringIO(), io.StringIO()
     saved_argv, sys.argv = sys.argv, [program, *args]
     code = 0
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-                contextlib.chdir(options.get("cwd", ".")), \
-                mock.patch("query.cli._limit_address_space"):
+                contextlib.chdir(options.get("cwd", ".")), unbounded:
             try:
                 _run_app(command, False, "interrupted")
             except SystemExit as done:
