@@ -36,9 +36,9 @@ LIMIT = 1.0
 """The test server's --search-seconds (the least it takes)."""
 
 MARGIN = 3.0
-"""Seconds a stopped search may run past its limit: the Tricolore search builds its click
-tables (a second here, more on a machine busy with other tests) before its first
-checkpoint.  Without the stop it runs on for 14 s."""
+"""Seconds a stopped search may run past its limit: the Tricolore search looks at its stop
+square by square while it builds its click tables (a second here, more on a machine busy
+with other tests), then level by level.  Without the stop it runs on for 14 s."""
 
 
 def _started(data_dir: Path, *options: str) -> tuple[subprocess.Popen, int]:

@@ -25,6 +25,7 @@ from functools import cached_property
 import numpy as np
 
 from builder.contract.errors import PuzzleInputError, check_length, shown
+from builder.contract.work import checkpoint
 
 RED, WHITE, BLUE = 0, 1, 2
 LETTERS = "RWB"
@@ -271,6 +272,7 @@ class Tricolore:
             advance = np.zeros((self.n_squares, 3, len(values)), dtype=np.int32)
             retreat = np.full((self.n_squares, 3, 2, len(values)), -1, dtype=np.int32)
             for square in range(self.n_squares):
+                checkpoint()  # a server's search past its time stops here, not after
                 for clicked in range(3):
                     mask = masks[square, clicked][squares]
                     advance[square, clicked] = ((digits + mask) % 3) @ places
