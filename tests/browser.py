@@ -78,3 +78,15 @@ def chromium():
             yield launched
         finally:
             launched.close()
+
+
+def kept_tab(browser, viewport: dict, **options):
+    """One tab for a module's tests, as a player keeps one open (a new tab costs a
+    renderer process's start, several times the CPU of a page load in a tab), with the
+    list of errors its pages raised; ``options``: the context's (touch, say)."""
+    context = browser.new_context(viewport=viewport, **options)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened, errors
+    context.close()

@@ -18,6 +18,7 @@ import pytest
 
 from builder import registry
 from builder.contract.parts import Walking
+from tests.browser import kept_tab
 from tests.test_web_app import PHONE, made, open_game, shared_game, text, wait_text
 
 READ_CELLS = """() => [...document.querySelectorAll('#board .cell')].map((e) => {
@@ -61,12 +62,10 @@ SLOW_POSITIONS = """() => {
 
 @pytest.fixture(scope="module")
 def phone(browser):
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
+    tab = kept_tab(browser, PHONE, has_touch=True, is_mobile=True)
+    opened, errors = next(tab)
     yield opened
-    context.close()
+    next(tab, None)  # the tab's context closed
     assert not errors, f"the page raised: {errors}"
 
 

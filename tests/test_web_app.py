@@ -18,7 +18,7 @@ from builder import registry
 from builder.contract.base import walkable
 from builder.contract.parts import Playing, Walking
 from query.walk import Tables, walk
-from tests.browser import SCREENSHOTS, served
+from tests.browser import SCREENSHOTS, kept_tab, served
 from tests.walks import fewest_moves_from
 
 PLAYABLE = [p.name for p in registry.PUZZLES if Playing.of(p).renderer]
@@ -82,17 +82,6 @@ def replays_legally(game: dict, positions: list[str]) -> bool:
             return False
         node = nexts[0]
     return Walking.of(puzzle).at_target(variant, node, Walking.of(puzzle).parse_target(variant, game["target"]))
-
-
-def kept_tab(browser, viewport: dict):
-    """One tab for a module's tests, as a player keeps one open: a new tab costs a
-    renderer process's start, several times the CPU of a page load in a tab."""
-    context = browser.new_context(viewport=viewport)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened, errors
-    context.close()
 
 
 def as_a_new_tab(tab, server: str, viewport: dict):

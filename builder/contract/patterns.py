@@ -30,7 +30,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from math import perm
 
-from builder.contract.specs import TableSpec
+from builder.contract.specs import TableSpec, compiled
 
 NEVER = 255
 """What a pattern table holds for an abstract state that never reaches the goal."""
@@ -58,13 +58,10 @@ def step_signature():
 
 
 def compiled_step(function: Callable) -> Callable:
-    """A plug-in's step, compiled for ``step_signature`` when its module is first imported
-    and cached on disk.  The step's module is the one whose moves build the pattern
-    tables, so `builder build` compiles it with them and a first search answers as fast
-    as later ones (compiled at the first search instead, a large step costs seconds)."""
-    from numba import njit
-
-    return njit(step_signature(), cache=True)(function)
+    """A plug-in's step ``compiled`` for ``step_signature``.  The step's module is the one
+    whose moves build the pattern tables, so `builder build` compiles it with them and a
+    first search answers as fast as later ones."""
+    return compiled(step_signature, function)
 
 
 @dataclass(frozen=True)

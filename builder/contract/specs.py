@@ -13,6 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def compiled(signature: Callable[[], Any], function: Callable) -> Callable:
+    """``function`` compiled by numba for ``signature()`` when its module is first imported,
+    and cached on disk: compiled then, with the tables whose build imports that module,
+    not at the first use a user meets (seconds for a large kernel, in every process that
+    meets it before the cache holds it)."""
+    from numba import njit
+
+    return njit(signature(), cache=True)(function)
+
+
 def moves_signature():
     """The numba signature of a moves kernel (``BreadthFirstSearch.neighbours``,
     ``SparseSearch.successors``): ``(state: int64, parameters: int64[::1], out:
@@ -23,15 +33,11 @@ def moves_signature():
 
 
 def compiled_moves(function: Callable) -> Callable:
-    """A moves kernel compiled for ``moves_signature`` when its module is first imported
-    and cached on disk.  A kernel that builds a default table is compiled by `make tables`
-    anyway; one that only a table searched on request, a check (`builder verify`) or a
-    further table uses would be compiled at that first use instead (seconds, and once per
-    process that meets it before the cache holds it): declared so, `make tables`, which
-    imports every plug-in's tables, compiles it once."""
-    from numba import njit
-
-    return njit(moves_signature(), cache=True)(function)
+    """A moves kernel ``compiled`` for ``moves_signature``.  A kernel that builds a default
+    table is compiled by `make tables` anyway; one that only a check (`builder verify`), a
+    table searched on request or a further table uses is compiled at that first use
+    unless declared so in a module a default table's build imports (its own kernel's)."""
+    return compiled(moves_signature, function)
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,16 @@ def square_colour(square, high, low, n_high, colour_high, colour_low):
     return colour_high[square, high] if square < n_high else colour_low[square, low]
 
 
+_HALF_TABLES = "int64, int64, int64, int64, int8[:, ::1], int8[:, ::1]"
+_ADVANCING = f"{_HALF_TABLES}, int32[:, :, ::1], int32[:, :, ::1]"
+"""Numba's types of a level's number (or the start), the squares, then ``half_tables``'
+split, high squares, colours and advances: the arguments the kernels that click forward
+begin with (each kernel is compiled for its one signature when this module is imported,
+which the 4x4 tables' build does)."""
+_RETREATING = f"{_HALF_TABLES}, int32[:, :, :, ::1], int32[:, :, :, ::1]"
+"""The same with ``half_tables``' retreats, for the kernels that undo clicks."""
+
+
 @njit(cache=True, inline="always")
 def click_rank(board, square, split, n_high, colour_low, colour_high, advance_low, advance_high):
     high, low = board // split, board % split
@@ -61,9 +71,8 @@ def click_rank(board, square, split, n_high, colour_low, colour_high, advance_lo
     return advance_high[square, colour, high] * split + advance_low[square, colour, low]
 
 
-@njit("(int64, int64, int64, int64, int8[:, ::1], int8[:, ::1], int32[:, :, ::1], "
-      "int32[:, :, ::1], uint16[::1], uint64[::1], uint16[::1], uint16[::1], "
-      "uint8[::1], uint8[::1], uint8[::1], uint8[::1])",
+@njit(f"({_ADVANCING}, uint16[::1], uint64[::1], uint16[::1], uint16[::1], uint8[::1], "
+      "uint8[::1], uint8[::1], uint8[::1])",
       cache=True, nogil=True, parallel=True)
 def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advance_low, advance_high,
                 frontier, occupied, visited, following, clicks, sole, avoiding, progressed):
@@ -123,9 +132,8 @@ def mark_predecessors(board, mask, split, n_high, colour_low, colour_high, retre
     return n_touched
 
 
-@njit("(int64, int64, int64, int64, int8[:, ::1], int8[:, ::1], int32[:, :, :, ::1], "
-      "int32[:, :, :, ::1], uint16[::1], uint16[::1], uint16[::1], uint8[::1], "
-      "uint8[::1], uint8[::1], uint16[::1])",
+@njit(f"({_RETREATING}, uint16[::1], uint16[::1], uint16[::1], uint8[::1], uint8[::1], "
+      "uint8[::1], uint16[::1])",
       cache=True, nogil=True)
 def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retreat_low, retreat_high,
                 frontier, visited, following, clicks, sole, avoiding, hits):
@@ -217,8 +225,7 @@ def _count_nodes(masks, occupied):
     return total
 
 
-@njit("(int64, int64, int64, int64, int8[:, ::1], int8[:, ::1], int32[:, :, ::1], "
-      "int32[:, :, ::1], uint16[::1], uint16[::1], uint16[::1])",
+@njit(f"({_ADVANCING}, uint16[::1], uint16[::1], uint16[::1])",
       cache=True, nogil=True)
 def _forward_levels(start, n_squares, split, n_high, colour_low, colour_high, advance_low,
                     advance_high, visited, frontier, following):
