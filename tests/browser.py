@@ -1,6 +1,7 @@
 """A served web app and a headless Chromium for the browser tests (Playwright driving
-Debian's chromium).  Without chromium the browser tests skip on a workstation and fail
-in CI (`CI` set): they never pass silently."""
+Debian's chromium-headless-shell, or its full chromium where the shell is missing).
+Without either the browser tests skip on a workstation and fail in CI (`CI` set): they
+never pass silently."""
 
 from __future__ import annotations
 
@@ -15,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# The old headless shell draws the same pages as the full browser without its windowing
+# layers, for less CPU per page: the browser tests share the suite's two cores.
+CHROMIUM = (shutil.which("chromium-headless-shell") or shutil.which("chromium")
+            or shutil.which("chromium-browser"))
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 """Screenshots of every game view the tests drive (git-ignored), for a person to look at."""
 
@@ -61,8 +65,8 @@ def served(data_dir: Path, *options: str):
 @contextlib.contextmanager
 def chromium():
     if CHROMIUM is None:
-        message = ("Chromium is not installed (Debian package `chromium`): the browser tests "
-                   "cannot run")
+        message = ("Chromium is not installed (Debian package `chromium-headless-shell`): the "
+                   "browser tests cannot run")
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
