@@ -136,7 +136,7 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
                                  executor=executor, jobs=jobs)
     finally:
         getattr(executor, "close", lambda: None)()
-    _built(data, results, started, force)
+    _built(data, results, started, registry.PUZZLES, force)
 
 
 @app.command()
@@ -192,9 +192,7 @@ def build(
                  for spec in specs]
     executor = _executor(workers, scheduler)
     _hold(data)
-    _build_specs(specs, data, force, quiet, executor)
-
-
+    _build_specs(specs, data, force, quiet, chosen, executor)
 
 
 def _with_sparse_settings(spec, shards: int, memory: int | None):
@@ -225,8 +223,9 @@ def parse_bytes(text: str) -> int:
     return int(float(found.group(1)) * _UNITS[unit])
 
 
-def _build_specs(specs, data: Path, force: bool, quiet: bool, executor=None) -> None:
-    """The engine's build routine over specs, then the catalog, then the report."""
+def _build_specs(specs, data: Path, force: bool, quiet: bool, puzzle, executor=None) -> None:
+    """The engine's build routine over ``puzzle``'s specs, then the catalog, then the
+    report."""
     from builder.routine import build_table
 
     started = time.perf_counter()
@@ -235,17 +234,25 @@ def _build_specs(specs, data: Path, force: bool, quiet: bool, executor=None) -> 
                    for spec in specs]
     finally:
         getattr(executor, "close", lambda: None)()
-    _built(data, results, started)
+    _built(data, results, started, [puzzle])
 
 
-def _built(data: Path, results, started: float, force: bool = False) -> None:
+def _built(data: Path, results, started: float, puzzles, force: bool = False) -> None:
     """After a build: the engine's exact search and its recurrence checks (`builder
-    verify`) compiled and cached beside the tables they read (the plug-ins' steps were
-    compiled by the builds: a first search or check then starts at once), the catalog
-    brought up to date, the report."""
+    verify`) compiled and cached beside the tables they read, and so are the kernels the
+    built ``puzzles``' queries run (``Building.kernel_modules``), so that a first search,
+    check or query starts at once (the plug-ins' steps were compiled by the builds); the
+    catalog brought up to date; the report."""
+    import importlib
+
     import builder.kernels.ida
     import builder.kernels.recurrence  # noqa: F401
     from builder.catalog import refresh_catalog
+    from builder.contract.parts import Building
+
+    for puzzle in puzzles:
+        for module in Building.of(puzzle).kernel_modules():
+            importlib.import_module(module)
 
     if refresh_catalog(data, force=force):
         typer.echo(f"catalog {data / 'catalog.duckdb'} refreshed")
@@ -292,7 +299,7 @@ def _mount(name: str, puzzle, own) -> None:
         except BaseException:
             getattr(executor, "close", lambda: None)()
             raise
-        _build_specs(specs, data, force, quiet, executor)
+        _build_specs(specs, data, force, quiet, puzzle, executor)
 
     keyword = inspect.Parameter.KEYWORD_ONLY
     common = [inspect.Parameter("data", keyword, default=Path("data"), annotation=DataOption),

@@ -169,6 +169,14 @@ class Building(Part):
         ``build_command``); by default the one command named after the puzzle."""
         return {puzzle.name: Building.of(puzzle).build_command()}
 
+    def kernel_modules(puzzle) -> tuple[str, ...]:
+        """Modules of numba kernels its queries run that no table's build imports (a
+        solver, say), each declaring its kernels' signatures so that importing it compiles
+        them (``builder.contract.specs.compiled``): `builder tables` and `builder build`
+        import them after building its tables, so they are compiled and cached once
+        there, not at a user's first query in every process.  None by default."""
+        return ()
+
     def table_answering(puzzle, variant: Any, start: Hashable, target: Hashable
                         ) -> TableSpec | None:
         """The table that would answer a path from ``start`` to ``target`` by walk, when

@@ -195,6 +195,9 @@ class BallsPuzzle(WalkablePuzzle):
                             "rules": rules})
                 for rules in RULES for tubes, capacity, colours in TABLE_GAMES]
 
+    def kernel_modules(self) -> tuple[str, ...]:
+        return ("puzzles.balls.solver",)  # the games no table holds: hints, deals
+
     def table_for(self, text: str) -> TableSpec:
         parts = text.strip().lower().split("_")
         rules = WATER if parts[-1] == WATER else BALLS

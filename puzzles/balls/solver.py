@@ -146,7 +146,12 @@ def _find(table, arena, words, key):
         slot = np.int64((np.uint64(slot) + np.uint64(1)) & mask)
 
 
-@njit(cache=True, nogil=True)  # a server answers hints on other threads meanwhile
+# its one signature: compiled when `builder tables` imports this module
+# (``Balls.kernel_modules``), not at the first search; nogil: a server answers hints on
+# other threads meanwhile
+@njit("(uint64[::1], int64, int64, int64, int64, uint64[:, ::1], uint64[::1], int64[::1], "
+      "int32[::1], int32[::1], int32[::1], int32[::1], int32[::1], boolean[::1], boolean)",
+      cache=True, nogil=True)
 def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, parent, table,
             heads, entry_node, entry_next, closed, water):
     """Weighted A* (weight 1: A*) from ``start`` (sorted words), moving one ball a move

@@ -40,7 +40,7 @@ def _unrank(rank, n):
     return gap, mask, colex
 
 
-@njit(cache=True)
+@compiled_moves
 def lucas_steps(position, parameters, out):
     # Over compressed cells a slide changes nothing but the gap, and a jump swaps the two
     # compressed cells before (or after) the gap: one binomial moves the colex rank, so

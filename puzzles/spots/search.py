@@ -18,10 +18,12 @@ def _neighbours(colours, left, right):
             right[disc, colour] = colours[disc, (position + 1) % 6]
 
 
-@njit(cache=True, nogil=True)
-def _solve(colours, found, record=True):
-    """Write (centre, satellite at spot 0..5) rows into ``found``; return how many.
-    Spot k of the centre is its k-th colour clockwise."""
+@njit("int64(int8[:, ::1], int64[:, ::1], boolean)", cache=True, nogil=True)
+def _solve(colours, found, record):
+    """Write (centre, satellite at spot 0..5) rows into ``found`` (with ``record``; else
+    only count them); return how many.  Spot k of the centre is its k-th colour
+    clockwise.  Compiled for its one signature when the table's build imports this
+    module, so a first solve on the command line or the page starts at once."""
     left = np.empty((7, 6), np.int8)
     right = np.empty((7, 6), np.int8)
     _neighbours(colours, left, right)
@@ -68,7 +70,7 @@ def _solve(colours, found, record=True):
 def solve(colours: np.ndarray) -> np.ndarray:
     """All solutions of one set: rows (centre, disc at centre spot 0, ..., spot 5)."""
     found = np.empty((MAX_SOLUTIONS, 7), np.int64)
-    count = _solve(np.ascontiguousarray(colours, dtype=np.int8), found)
+    count = _solve(np.ascontiguousarray(colours, dtype=np.int8), found, True)
     return found[:count].copy()
 
 

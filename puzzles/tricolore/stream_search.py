@@ -649,7 +649,8 @@ def _buffers(n_boards: int, row_size: int, n_planes: int, kept: dict | None
     return buffers
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(["(uint8[::1], int64)", "(uint16[::1], int64)", "(uint64[::1], int64)",
+       "(boolean[::1], boolean)"], cache=True, nogil=True, parallel=True)
 def _fill(array, value):
     """``array[:] = value`` on both threads: fresh pages are first touched in parallel."""
     half = array.shape[0] // 2
