@@ -106,3 +106,27 @@ def test_an_unknown_rule_is_one_line():
     run = run_command("query", "path", "AAA_BBB", "BBB_AAA", "--variant", "back")
     assert run.returncode == 2 and "'forward'" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_verify_checks_the_classic_rule_s_table_and_finds_a_forged_entry(tmp_path):
+    """`builder verify` checks the classic rule's table by the recurrence over the moves
+    themselves (a rule whose moves cannot be undone): intact it passes; one entry off,
+    its checksums made again, it fails naming the array."""
+    import numpy as np
+    import zarr
+
+    from builder import routine, verify
+    from builder.contract.specs import TableSpec
+
+    spec = LUCAS.table({"puzzle": "lucas", "rule": "forward", "max_n": 4})
+    built = routine.build_table(tmp_path, spec, progress=False)
+    assert verify.verify_table(built.path, 3, np.random.default_rng(0)).ok
+    stored = zarr.open_group(built.path, mode="r")
+    arrays = {name: stored[name][...] for name in stored.array_keys()}
+    reachable = np.flatnonzero((arrays["n4"] > 0) & (arrays["n4"] < 255))
+    arrays["n4"][reachable[len(reachable) // 2]] += 1
+    routine.build_table(tmp_path, TableSpec(spec.parts, spec.identity,
+                                            compute=lambda progress: arrays),
+                        force=True, progress=False)
+    verdict = verify.verify_table(built.path, 3, np.random.default_rng(0))
+    assert not verdict.ok and "n4" in verdict.detail, verdict.detail

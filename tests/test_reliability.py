@@ -136,9 +136,11 @@ def test_builder_bad_input_is_one_line(args, words, tmp_path):
 
 @pytest.fixture(scope="session")
 def small_data(tmp_path_factory, worker_id) -> Path:
-    """Lucas up to n = 3, the document's ball game, 3×2 all pairs, a 3×3 target table:
-    built once for the whole run, however many pytest-xdist workers share it (each test
-    damages a copy of its own), under a lock in their common temporary folder."""
+    """Lucas' document table up to n = 3 (not the classic rule's, whose 3.9 million
+    entries every verify of a copy would check again: `test_lucas_forward` verifies it),
+    the document's ball game, 3×2 all pairs, a 3×3 target table: built once for the whole
+    run, however many pytest-xdist workers share it (each test damages a copy of its
+    own), under a lock in their common temporary folder."""
     import fcntl
 
     shared = tmp_path_factory.getbasetemp()
@@ -149,7 +151,7 @@ def small_data(tmp_path_factory, worker_id) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not built.exists():
             shutil.rmtree(data, ignore_errors=True)
-            for args in (("lucas", "--max-n", "3"), ("balls",),
+            for args in (("build", "lucas", "3"), ("balls",),
                          ("tricolore", "--width", "3", "--height", "2", "--method",
                           "unrestricted"),
                          ("tricolore4x4", "--width", "3", "--height", "3", "--target",

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from numba import njit, types
+from numba import njit
 
 from builder import registry
 from builder.contract.base import Move
@@ -115,7 +115,7 @@ def _put(high, low, at, value):
     return high, low
 
 
-@njit(types.int64(types.uint64[::1], types.int64[::1], types.uint64[:, ::1]), cache=True)
+@njit(cache=True)  # compiled for the engine's WIDE_MOVES type where a kernel first takes it
 def strip_swaps(key, parameters, out):
     """The strip's swaps on a key given as its high and low word (the engine's
     ``WIDE_MOVES`` type), written independently of the plain-Python rules above."""
