@@ -26,13 +26,12 @@ def arrays(path: Path) -> dict[str, np.ndarray]:
     return {name: group[name][...] for name in ARRAYS}
 
 
-def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir, data_for,
-                                                                      tmp_path):
+def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir, tmp_path):
     """Chunk tasks (Tricolore's all-pairs table), breadth-first arrays (each a task: the
     sliding tiles' 3x3 pattern tables, searched then folded, and the cube's) and the
-    levels of a sparse search in three shards (Klotski's) built on the workers are the
-    tables built in this process (one cluster for all: starting one costs more than the
-    builds)."""
+    levels of a sparse search in three shards (a kernel's, on two-word keys) built on the
+    workers are the tables built in this process (one cluster for all: starting one costs
+    more than the builds)."""
     executor = Dask(workers=2)
     try:
         workers = executor.client().scheduler_info()["workers"]
@@ -45,7 +44,7 @@ def test_a_local_dask_cluster_of_two_processes_builds_identical_tables(data_dir,
         for name, values in arrays(result.path).items():
             assert np.array_equal(values, expected[name]), name
         pattern_databases_build_to_the_same_bytes(executor, tmp_path)
-        sharded_sparse_search_builds_the_stored_table(executor, data_for, tmp_path)
+        sharded_sparse_search_builds_the_same_table(executor, tmp_path)
     finally:
         executor.close()
 
@@ -83,21 +82,25 @@ def pattern_databases_build_to_the_same_bytes(executor, folder: Path) -> None:
     assert shipped.tasks == sum(len(spec.searches) for spec in specs) == 5
 
 
-def sharded_sparse_search_builds_the_stored_table(executor, data_for, folder: Path) -> None:
+def sharded_sparse_search_builds_the_same_table(executor, folder: Path) -> None:
+    """A sparse search with a kernel, on keys of two words (the wide-key tests' strip:
+    29 levels), in three shards whose levels the workers expand: the table built here in
+    one shard, file for file.  Built here first, its kernel is compiled and cached
+    before the workers meet it."""
     from dataclasses import replace
 
-    from builder import registry
+    from tests.test_wide_keys import KernelStrip
 
-    klotski = registry.by_name("klotski")
-    spec = klotski.table_for("cell")
-    spec = replace(spec, sparse=replace(spec.sparse, shards=3))
-    built = build_table(folder / "sharded", spec, progress=False, executor=executor).path
-    stored = table_path(data_for(klotski), spec)
-    ours, theirs = zarr.open_group(built, mode="r"), zarr.open_group(stored, mode="r")
+    spec = KernelStrip().table({"variant": "swaps"})
+    here = build_table(folder / "here", spec, progress=False).path
+    shipped = Counting(executor)
+    sharded = replace(spec, sparse=replace(spec.sparse, shards=3))
+    built = build_table(folder / "sharded", sharded, progress=False, executor=shipped).path
+    assert shipped.tasks > 0
+    ours, theirs = zarr.open_group(built, mode="r"), zarr.open_group(here, mode="r")
     for name in ("keys", "distance", "key_index"):
         assert np.array_equal(ours[name][...], theirs[name][...]), name
-    chunks = sorted(p.relative_to(built) for p in built.rglob("c/*"))
-    assert chunks and all((built / c).read_bytes() == (stored / c).read_bytes() for c in chunks)
+    assert stored_bytes(built) == stored_bytes(here)
     assert not any(".building" in p.name for p in folder.rglob("*"))  # levels removed
 
 
