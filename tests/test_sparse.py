@@ -161,14 +161,12 @@ def test_a_memory_bound_splits_the_search_into_more_shards_and_keeps_the_table(t
 
 
 def test_builder_build_takes_a_memory_bound(tmp_path):
-    import subprocess
-    import sys
+    from tests.commands import run_command
 
-    builder = str(Path(sys.executable).parent / "builder")
-    bad = subprocess.run([builder, "build", "klotski", "cell", "--memory", "lots", "--data",
-                          str(tmp_path)], capture_output=True, text=True, check=False)
+    bad = run_command("builder", "build", "klotski", "cell", "--memory", "lots", "--data",
+                      str(tmp_path))
     assert bad.returncode != 0 and "a size such as 512MB" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
-    ok = subprocess.run([builder, "build", "klotski", "cell", "--memory", "400kB", "--quiet",
-                         "--data", str(tmp_path)], capture_output=True, text=True, check=False)
+    ok = run_command("builder", "build", "klotski", "cell", "--memory", "1MB", "--quiet",
+                     "--data", str(tmp_path))
     assert ok.returncode == 0, ok.stderr
