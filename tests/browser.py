@@ -94,3 +94,15 @@ def kept_tab(browser, viewport: dict, **options):
     opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened, errors
     context.close()
+
+
+def axe_findings(page) -> dict:
+    """axe-core's findings on the page as it stands (its violations in full; the rules
+    it could not decide, in brief), as ``axe_playwright_python``'s ``Axe().run`` gives
+    them; its half-megabyte script is put into the page only once per page load (a
+    resize keeps it)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        from axe_playwright_python.sync_playwright import Axe
+
+        page.evaluate(Axe().axe_script)
+    return page.evaluate("axe.run({resultTypes: ['violations']})")

@@ -18,7 +18,7 @@ import pytest
 
 from builder import registry
 from builder.contract.parts import Walking
-from tests.browser import kept_tab
+from tests.browser import axe_findings, kept_tab
 from tests.test_web_app import PHONE, made, open_game, shared_game, text, wait_text
 
 READ_CELLS = """() => [...document.querySelectorAll('#board .cell')].map((e) => {
@@ -458,8 +458,6 @@ def plays_a_dealt_fifteen_puzzle(page, server) -> None:
     """A 4x4 deal: drawn as its notation says, its par searched (and said so), a hint
     whose move is legal, outlined on its tile and one move nearer by the search, move
     values that mark the same tile, tap targets a finger can hit, no axe violation."""
-    from axe_playwright_python.sync_playwright import Axe
-
     par = open_game(page, server, "sliding", **{"set.board": "4x4"})
     state = text(page, "#state-text")
     assert fifteen_drawn(page) == state and text(page, "#target-text") == FIFTEEN_GOAL
@@ -491,7 +489,7 @@ def plays_a_dealt_fifteen_puzzle(page, server) -> None:
         e.offsetParent !== null).map((e) => {
             const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }))""")
     assert smallest >= 44
-    violations = Axe().run(page).response["violations"]
+    violations = axe_findings(page)["violations"]
     assert not [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
 
 

@@ -18,7 +18,7 @@ from builder import registry
 from builder.contract.base import walkable
 from builder.contract.parts import Playing, Walking
 from query.walk import Tables, walk
-from tests.browser import SCREENSHOTS, kept_tab, served
+from tests.browser import SCREENSHOTS, axe_findings, kept_tab, served
 from tests.walks import fewest_moves_from
 
 PLAYABLE = [p.name for p in registry.PUZZLES if Playing.of(p).renderer]
@@ -238,8 +238,6 @@ def test_a_tricolore_board_played_to_its_target_with_the_keyboard_only(page, ser
 @pytest.mark.parametrize("puzzle", PLAYABLE)
 def test_every_view_starts_on_a_phones_first_screen_fits_it_is_accessible_and_photographed(
         phone_page, server, puzzle):
-    from axe_playwright_python.sync_playwright import Axe
-
     SCREENSHOTS.mkdir(exist_ok=True)
     # opened on the phone, then turned to the desktop's width (the page redraws on a
     # resize): one load and one set of move values serve both views
@@ -269,7 +267,7 @@ def test_every_view_starts_on_a_phones_first_screen_fits_it_is_accessible_and_ph
                 parseFloat(getComputedStyle(e).fontSize)))""")
             assert smallest >= 14, f"text drawn at {smallest}px on a phone"
         # on a phone too: its layout scrolls where the desktop's does not (the charts)
-        results = Axe().run(page).response
+        results = axe_findings(page)
         serious = [f"{v['id']}: {v['help']}" for v in results["violations"]
                    if v["impact"] in ("serious", "critical")]
         # axe leaves an aria-label on an element whose role takes none for a person to
@@ -590,9 +588,7 @@ def test_a_4x4_target_without_a_table_is_built_on_request_while_the_player_plays
         page.click("#build")
         page.wait_for_selector("#build-progress", state="visible")
         wait_text(page, "#build-status", "level \\d+.* \\d+ s", timeout=60_000)
-        from axe_playwright_python.sync_playwright import Axe
-
-        violations = Axe().run(page).response["violations"]
+        violations = axe_findings(page)["violations"]
         assert not [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
         page.click("#board [data-row='0'][data-col='0']")  # play on during the build
         wait_text(page, "#made", "^1$")
