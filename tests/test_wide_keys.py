@@ -29,6 +29,8 @@ SLOTS, FIRST, TILES, BITS = 24, 9, 8, 5
 FIXED = {slot: 31 - slot % 7 for slot in range(SLOTS) if not FIRST <= slot < FIRST + TILES}
 """Tiles that never move, the highest in slot 23 (bits 115..119): every key needs two
 words."""
+FIXED_KEY = sum(tile << (BITS * slot) for slot, tile in FIXED.items())
+"""The fixed tiles' part of every key (the window's slots are 0 in it)."""
 TILE_BASE = 20
 """Tile t of the sorting window is stored as 20 + t (its high bit set: every field of
 the window, the straddling one too, has bits on both sides of its middle)."""
@@ -65,8 +67,7 @@ class Strip(KeyedPuzzle):
                 for i in range(TILES - 1)]
 
     def encode(self, variant, row):
-        tiles = {**FIXED, **{FIRST + i: TILE_BASE + t for i, t in enumerate(row)}}
-        return sum(tile << (BITS * slot) for slot, tile in tiles.items())
+        return FIXED_KEY + sum((TILE_BASE + t) << (BITS * (FIRST + i)) for i, t in enumerate(row))
 
     def decode(self, variant, key):
         return tuple(((key >> (BITS * (FIRST + i))) & 31) - TILE_BASE for i in range(TILES))
