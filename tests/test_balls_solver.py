@@ -211,3 +211,18 @@ def test_query_solve_json_counts_the_first_moves_that_keep_a_deal_clearable(data
         assert found["clearable_first_moves"] == sum(a is not None for a in after)
         assert found["optimal_first_moves"] == sum(a == fewest - 1 for a in after)
         assert found["undecided_first_moves"] == 0
+
+
+def test_building_a_ball_table_compiles_the_solver_a_query_runs(tmp_path, monkeypatch):
+    """`builder build` imports the modules a plug-in names in ``kernel_modules`` (the
+    ball tubes: their solver, which no table's build uses), whose kernels declare their
+    signature: compiled there, not at a user's first hint."""
+    import sys
+
+    from tests.commands import run_command
+
+    monkeypatch.delitem(sys.modules, "puzzles.balls.solver", raising=False)
+    done = run_command("builder", "build", "balls", "4_4_3_water", "--quiet", "--data",
+                       str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert sys.modules["puzzles.balls.solver"]._search.signatures

@@ -174,7 +174,7 @@ class Building(Part):
         solver, say), each declaring its kernels' signatures so that importing it compiles
         them (``builder.contract.specs.compiled``): `builder tables` and `builder build`
         import them after building its tables, so they are compiled and cached once
-        there, not at a user's first query in every process.  None by default."""
+        there, not at a user's first query in every process.  Empty by default."""
         return ()
 
     def table_answering(puzzle, variant: Any, start: Hashable, target: Hashable

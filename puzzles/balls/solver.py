@@ -147,8 +147,8 @@ def _find(table, arena, words, key):
 
 
 # its one signature: compiled when `builder tables` imports this module
-# (``Balls.kernel_modules``), not at the first search; nogil: a server answers hints on
-# other threads meanwhile
+# (``BallsPuzzle.kernel_modules``), not at the first search; nogil: a server answers
+# hints on other threads meanwhile
 @njit("(uint64[::1], int64, int64, int64, int64, uint64[:, ::1], uint64[::1], int64[::1], "
       "int32[::1], int32[::1], int32[::1], int32[::1], int32[::1], boolean[::1], boolean)",
       cache=True, nogil=True)
