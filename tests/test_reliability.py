@@ -372,7 +372,7 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
     server, port = started_server(data_dir)
     try:
         answered, wrong = [0] * 8, []
-        stop = time.monotonic() + 3  # the server's CPU grows with it: 3 s ask hundreds
+        stop = time.monotonic() + 3  # bounded: the server's CPU grows with the time
 
         def client(number: int) -> None:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
