@@ -84,6 +84,7 @@ def chromium():
             launched.close()
 
 
+@contextlib.contextmanager
 def kept_tab(browser, viewport: dict, **options):
     """One tab for a module's tests, as a player keeps one open (a new tab costs a
     renderer process's start, several times the CPU of a page load in a tab), with the
@@ -92,8 +93,10 @@ def kept_tab(browser, viewport: dict, **options):
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened, errors
-    context.close()
+    try:
+        yield opened, errors
+    finally:
+        context.close()
 
 
 def axe_findings(page) -> dict:

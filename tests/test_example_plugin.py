@@ -190,16 +190,6 @@ def test_query_walks_it_and_its_prefix_form_is_the_same_answer(built, searched):
 # its own site-packages folder or on one without the example's files
 
 SITE = Path(sysconfig.get_paths()["purelib"])
-STARTED = """import site, sys
-site.addsitedir(sys.argv.pop(1))
-if sys.argv[1] == "-c":
-    exec(sys.argv[2])
-else:
-    from importlib.metadata import entry_points
-    (script,) = entry_points(group="console_scripts", name=sys.argv[1])
-    sys.argv = sys.argv[1:]
-    sys.exit(script.load()())
-"""
 PAGE = """import json, sys
 from fastapi.testclient import TestClient
 from query.web import create_app
@@ -242,13 +232,6 @@ def site_without(files: set[Path], folder: Path) -> Path:
         if entry not in files:
             (folder / entry.name).symlink_to(entry)
     return folder
-
-
-def started(site_folder: Path, *command: str, cwd: Path) -> subprocess.CompletedProcess:
-    """A console script by name, or ``-c CODE``, run by this environment's Python with
-    ``site_folder`` as its only site-packages (``-S``, then that folder's .pth files)."""
-    return subprocess.run([sys.executable, "-S", "-c", STARTED, str(site_folder), *command],
-                          capture_output=True, text=True, cwd=cwd, timeout=120, check=False)
 
 
 def run_in_one_process(site_folder: Path, commands: list[tuple[str, ...]], cwd: Path
@@ -320,13 +303,13 @@ def test_installed_but_unimportable_it_is_one_warning_and_every_other_puzzle_wor
     reaching = {file for file in its_files(installed) if file.suffix == ".pth"}
     assert reaching, "an editable install reaches its source through a .pth file"
     folder = site_without(reaching, tmp_path / "site")
-    listed = started(folder, "builder", "build", "--list", cwd=tmp_path)
+    listed, walked = run_in_one_process(folder, [
+        ("builder", "build", "--list"),
+        ("query", "distance", "WBWW.WBRB", "RRRR.RRRR", "--data", str(data_dir))], tmp_path)
     lines = listed.stderr.strip().splitlines()
     assert listed.returncode == 0 and len(lines) == 1, listed.stderr
     assert lines[0].startswith("warning: plug-in rushhour (rushhour_tablebase:RushHourPuzzle"
                                f", package {DISTRIBUTION}) cannot be loaded: "
                                "ModuleNotFoundError"), lines
     assert len(listed.stdout.splitlines()) == len(registry.PUZZLES) - 1
-    walked = started(folder, "query", "distance", "WBWW.WBRB", "RRRR.RRRR", "--data",
-                     str(data_dir), cwd=tmp_path)
     assert walked.returncode == 0 and walked.stdout.strip() == "7", walked.stderr

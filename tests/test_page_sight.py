@@ -62,10 +62,8 @@ SLOW_POSITIONS = """() => {
 
 @pytest.fixture(scope="module")
 def phone(browser):
-    tab = kept_tab(browser, PHONE, has_touch=True, is_mobile=True)
-    opened, errors = next(tab)
-    yield opened
-    next(tab, None)  # the tab's context closed
+    with kept_tab(browser, PHONE, has_touch=True, is_mobile=True) as (opened, errors):
+        yield opened
     assert not errors, f"the page raised: {errors}"
 
 

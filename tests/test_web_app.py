@@ -101,12 +101,14 @@ def as_a_new_tab(tab, server: str, viewport: dict):
 
 @pytest.fixture(scope="module")
 def desktop_tab(browser):
-    yield from kept_tab(browser, WIDE)
+    with kept_tab(browser, WIDE) as tab:
+        yield tab
 
 
 @pytest.fixture(scope="module")
 def phone_tab(browser):
-    yield from kept_tab(browser, PHONE)
+    with kept_tab(browser, PHONE) as tab:
+        yield tab
 
 
 @pytest.fixture
