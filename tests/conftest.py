@@ -86,3 +86,12 @@ def browser():
 
     with chromium() as launched:
         yield launched
+
+
+def pytest_collection_finish(session):
+    """What collection made (modules, test items, fixtures) lives to the end of the run:
+    frozen, the garbage collector does not walk it again at every full collection."""
+    import gc
+
+    gc.collect()
+    gc.freeze()

@@ -899,7 +899,7 @@ def test_hints_stay_answered_while_clients_loop_expensive_requests(data_dir):
     nor wait behind them (p99 far below one hunt)."""
     server, port = started_server(data_dir)
     try:
-        stop = time.monotonic() + 6
+        stop = time.monotonic() + 3.5
         statuses: dict[str, list[int]] = {"hunt": [], "solve": []}
         requests = {"hunt": "/api/balls/random?colours=14&capacity=8&empty=1&min_moves=255",
                     "solve": "/api/balls/solve?" + urlencode({
@@ -929,6 +929,7 @@ def test_hints_stay_answered_while_clients_loop_expensive_requests(data_dir):
         for thread in hunters:
             thread.join()
         assert server.poll() is None
+        assert statuses["hunt"], "no hunt ran beside the hints"
         assert set(statuses["hunt"]) <= {400, 503}, statuses  # one line, never a crash
         assert set(statuses["solve"]) == {429}, statuses
         latencies.sort()

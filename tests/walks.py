@@ -97,7 +97,7 @@ def balls_table(data: Path | Tables, rules) -> BallsTable:
     return BallsTable(lookup(data), rules)
 
 
-SEARCH_LIMIT = 60_000
+SEARCH_LIMIT = 45_000
 """Positions ``fewest_moves_from`` visits before it leaves the answer to the tables (Lights
 Out's 2^25 boards are beyond a test's plain search)."""
 
