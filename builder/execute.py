@@ -36,9 +36,14 @@ class Dask:
             else:
                 # one kernel thread per worker process: workers share the cores, and
                 # numba's own threads in each would oversubscribe them
-                cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
-                                       processes=True, dashboard_address=None,
-                                       env={"NUMBA_NUM_THREADS": "1"})
+                import dask
+
+                # without a dashboard nobody reads the workers' profiles: sampling every
+                # worker's stack a hundred times a second costs CPU the builds want
+                with dask.config.set({"distributed.worker.profile.enabled": False}):
+                    cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=None,
+                                           env={"NUMBA_NUM_THREADS": "1"})
                 self._client = Client(cluster)
         return self._client
 
