@@ -7,10 +7,7 @@ table; paths replay legally with the tabled length."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import deque
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -178,9 +175,8 @@ def test_builder_build_in_three_shards_builds_the_same_table(data_for, tmp_path)
     """(On a Dask cluster too: tests/test_execute.py, one cluster for every kind of task.)"""
     import zarr
 
-    builder = str(Path(sys.executable).parent / "builder")
-    subprocess.run([builder, "build", "klotski", "cell", "--data", str(tmp_path), "--quiet",
-                    "--shards", "3"], check=True, capture_output=True)
+    run_command("builder", "build", "klotski", "cell", "--data", str(tmp_path), "--quiet",
+                "--shards", "3", check=True)
     ours = zarr.open_group(tmp_path / "klotski" / "cell.zarr", mode="r")
     theirs = zarr.open_group(data_for(KLOTSKI) / "klotski" / "cell.zarr", mode="r")
     for name in ("keys", "distance", "key_index"):

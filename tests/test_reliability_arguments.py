@@ -78,13 +78,13 @@ def test_the_most_shards_write_files_by_the_keys_found_not_by_shards_squared(
         tmp_path, monkeypatch):
     from builder.sparse import MAX_SHARDS, sparse_search
 
-    search = Pancakes().sparse_search(6)  # 720 positions, 8 levels a phase
+    search = Pancakes().sparse_search(5)  # 120 positions, 6 levels a phase
     expected = sparse_search(search, tmp_path / "one")
     # a level once wrote a file per pair of shards: 16.8 M at 4096; now a task per shard
     # with keys, each publishing four files at most (its frontier, its seen keys written
     # and renamed, what it sends), so four for each key of each phase, and the two
     # phases' records of their levels
-    most = 4 * 2 * 720 + 2 * 20
+    most = 4 * 2 * 120 + 2 * 20
     with files_written_at_most(monkeypatch, most) as written:
         found = sparse_search(replace(search, shards=MAX_SHARDS), tmp_path / "most")
     assert all(np.array_equal(a, b) for a, b in zip(expected, found))
