@@ -13,17 +13,22 @@ on the test process).  Commands that are about the process itself stay in a subp
 terminal's width), and any run given stdin or an environment (``subprocess.run``'s options
 other than ``cwd``, which an in-process run enters and leaves); ``timeout`` only bounds a
 subprocess.  Builds in this process hold the data directory's lock as a builder does;
-a test about two builders at once starts the other one as a process of its own."""
+a test about two builders at once starts the other one as a process of its own.
+``CommandProcess`` is the middle way: one process of its own (bounded in address space,
+or with other packages on its path) that runs command after command."""
 
 from __future__ import annotations
 
 import contextlib
 import importlib
 import io
+import json
+import select
 import subprocess
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Self
 
 BIN = Path(sys.executable).parent
 QUERY_OWN_PROCESS = {"serve", "plot"}
@@ -83,3 +88,101 @@ def run_command(program: str, *args: str, timeout: float = 120, check: bool = Fa
     if check:
         done.check_returncode()
     return done
+
+
+ANSWERING = """import importlib, json, os, resource, site, sys, tempfile
+if sys.argv[1]:
+    resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+if sys.argv[2]:
+    site.addsitedir(sys.argv[2])
+answers = os.fdopen(os.dup(1), "w")
+made = {}
+for line in sys.stdin:
+    program, args = json.loads(line)
+    sys.argv = [program, *args]
+    code = 0
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        kept = os.dup(1), os.dup(2)
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
+        try:  # the first command loads the plug-ins: what that prints is its own
+            if program == "-c":
+                exec(args[0], {"__name__": "__main__"})
+            else:
+                import typer
+                from builder.command_line import _run_app
+                if program not in made:
+                    cli = importlib.import_module(program + ".cli")
+                    made[program] = typer.main.get_command(cli.app)
+                    if program == "query":  # `query sql` bounds its address space for good
+                        cli._limit_address_space = lambda limit: None
+                _run_app(made[program], False, "interrupted")
+        except SystemExit as ended:
+            code = ended.code if isinstance(ended.code, int) else int(ended.code is not None)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            for fd, saved in zip((1, 2), kept):
+                os.dup2(saved, fd)
+                os.close(saved)
+        printed = []
+        for captured in (out, err):
+            captured.seek(0)
+            printed.append(captured.read().decode(errors="replace"))
+    print(json.dumps([code, *printed]), file=answers, flush=True)
+"""
+"""A process's loop: commands (console script names, or ``-c CODE``, with their arguments)
+read one per line and answered one per line, each as its console script runs it (argv,
+exit code, all it writes to fd 1 and 2)."""
+
+
+class CommandProcess:
+    """One Python that runs ``builder`` and ``query`` commands one after another (a
+    process for each would start the interpreter and the plug-ins again each time): in
+    ``environment`` and ``cwd``; given ``address_space``, bounded in it; given
+    ``site_folder``, with that folder as its only site-packages.  A command that runs past
+    its timeout, or ends the process, fails its test and ends the process."""
+
+    def __init__(self, environment: dict | None = None, address_space: int | None = None,
+                 site_folder: Path | None = None, cwd: Path | None = None):
+        self.process = subprocess.Popen(
+            [sys.executable, *(["-S"] if site_folder else []), "-c", ANSWERING,
+             str(address_space or ""), str(site_folder or "")], env=environment, cwd=cwd,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def run(self, program: str, *args: str, timeout: float = 120
+            ) -> subprocess.CompletedProcess:
+        import pytest
+
+        shown = f"`{program} {' '.join(args)[:80]}`"
+        self.process.stdin.write(json.dumps([program, list(args)]) + "\n")
+        self.process.stdin.flush()
+        answered, _, _ = select.select([self.process.stdout], [], [], timeout)
+        line = self.process.stdout.readline() if answered else ""
+        if not line:
+            self.close()
+            pytest.fail(f"{shown} still ran after {timeout} s" if not answered else
+                        f"{shown} ended its process (exit code {self.process.returncode})")
+        code, out, err = json.loads(line)
+        return subprocess.CompletedProcess([program, *args], code, out, err)
+
+    def finish(self) -> tuple[int, str]:
+        """Its end when told there are no more commands: exit code, and what it wrote to
+        its own stderr (outside every command's)."""
+        _, own = self.process.communicate(timeout=60)
+        return self.process.returncode, own
+
+    def close(self) -> None:
+        if self.alive():
+            self.process.kill()
+        self.process.communicate()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -20,7 +20,7 @@ import pytest
 
 from builder import registry
 from tests import reference
-from tests.commands import run_command
+from tests.commands import CommandProcess, run_command
 
 EXAMPLE = Path(__file__).parent / "example_plugin"
 DISTRIBUTION = "rushhour-tablebase"
@@ -198,32 +198,6 @@ renderer = client.get("/renderers/rushhour.js")
 print(json.dumps({"puzzles": [p["name"] for p in client.get("/api/puzzles").json()],
                   "renderer": renderer.text if renderer.status_code == 200 else None}))
 """
-COMMANDS = """import contextlib, importlib, io, json, site, sys
-site.addsitedir(sys.argv[1])
-import typer
-from builder.command_line import _run_app
-done = []
-for program, *args in json.loads(sys.argv[2]):
-    out, err = io.StringIO(), io.StringIO()
-    sys.argv = [program, *args]
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            if program == "-c":
-                exec(args[0], {"__name__": "__main__"})
-            else:
-                command = typer.main.get_command(importlib.import_module(program + ".cli").app)
-                _run_app(command, False, "interrupted")
-            code = 0
-        except SystemExit as ended:
-            code = ended.code if isinstance(ended.code, int) else int(ended.code is not None)
-    done.append([code, out.getvalue(), err.getvalue()])
-print(json.dumps(done))
-"""
-"""Commands run one after another by one Python on a site-packages folder, each as its
-console script runs it (argv, exit code, its own stdout and stderr): a process for each
-would start the interpreter, numpy and the plug-ins again each time."""
-
-
 def site_without(files: set[Path], folder: Path) -> Path:
     """A site-packages folder of links to every entry of this environment's but
     ``files``."""
@@ -239,12 +213,10 @@ def run_in_one_process(site_folder: Path, commands: list[tuple[str, ...]], cwd: 
     """``commands`` (console script names, or ``-c CODE``, with their arguments) run in
     order by one Python whose only site-packages is ``site_folder``; the process itself
     must end cleanly, with nothing on its own stderr."""
-    ran = subprocess.run([sys.executable, "-S", "-c", COMMANDS, str(site_folder),
-                          json.dumps(commands)], capture_output=True, text=True, cwd=cwd,
-                         timeout=300, check=False)
-    assert ran.returncode == 0 and not ran.stderr, ran.stderr
-    return [subprocess.CompletedProcess(command, code, out, err)
-            for command, (code, out, err) in zip(commands, json.loads(ran.stdout))]
+    with CommandProcess(site_folder=site_folder, cwd=cwd) as process:
+        done = [process.run(*command, timeout=300) for command in commands]
+        assert process.finish() == (0, "")
+    return done
 
 
 def its_files(installed) -> set[Path]:
@@ -269,7 +241,6 @@ def test_installed_it_is_in_every_listing_and_uninstalled_it_is_gone(
                 "walked": ("query", "distance", f"rushhour:{card}", "solved", "--data", str(data)),
                 "catalogued": ("builder", "catalog", "--data", str(data)),
                 "page": ("-c", PAGE, str(data)),
-                # last: `query sql` bounds the address space of the process it runs in
                 "views": ("query", "sql", "SELECT DISTINCT puzzle FROM table_summary", "--data",
                           str(data))}
     refused = {"checked", "walked"}  # without the example: "no such puzzle" (exit 2)

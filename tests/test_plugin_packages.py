@@ -2,17 +2,18 @@
 ``puzzle_tablebase.puzzles``, as the built-in ones are, it appears in every listing and
 command with no change to this repository; a broken one is one line, not a traceback.
 The packages are written in the test (a module and its ``.dist-info``) and put on the
-path of real `query` and `builder` processes."""
+path of a Python that runs `query` and `builder` commands as their console scripts do."""
 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+from tests.commands import CommandProcess
 
 BIN = Path(sys.executable).parent
 
@@ -59,21 +60,21 @@ def _package(folder: Path, module: str, source: str, entry: str) -> Path:
     return folder
 
 
-def _run(program: str, *args: str, path: Path) -> subprocess.CompletedProcess:
-    environment = {**os.environ, "PYTHONPATH": str(path)}
-    return subprocess.run([str(BIN / program), *args], capture_output=True, text=True,
-                          env=environment, timeout=120, check=False)
+def installed_at(path: Path) -> CommandProcess:
+    """A Python whose packages include those at ``path``, to run commands in."""
+    return CommandProcess({**os.environ, "PYTHONPATH": str(path)})
 
 
 def test_an_installed_plug_in_is_in_every_listing_and_answers_by_the_engines_walk(tmp_path):
     path = _package(tmp_path, "lamps_plugin", LAMPS, "lamps = lamps_plugin:Lamps")
-    listed = _run("builder", "build", "--list", path=path)
+    with installed_at(path) as commands:
+        listed = commands.run("builder", "build", "--list")
+        walked = commands.run("query", "path", "lamps:1100100", "0000000", "--data",
+                              str(tmp_path))
+        helped = commands.run("query", "path", "--help")
     assert listed.returncode == 0 and "lamps" in listed.stdout, listed.stderr
-    walked = _run("query", "path", "lamps:1100100", "0000000", "--data", str(tmp_path),
-                  path=path)
     assert walked.returncode == 0, walked.stderr
     assert "1100100 -> 0000000: 3 toggles (shortest" in walked.stdout, walked.stdout
-    helped = _run("query", "path", "--help", path=path)
     assert "lamps" in helped.stdout
 
 
@@ -92,7 +93,10 @@ def test_an_installed_plug_in_is_in_every_listing_and_answers_by_the_engines_wal
 def test_a_broken_plug_in_is_one_warning_naming_it_and_every_other_puzzle_works(
         tmp_path, data_dir, entry, source, words):
     path = _package(tmp_path, "lamps_plugin", source, entry)
-    listed = _run("builder", "build", "--list", path=path)
+    with installed_at(path) as commands:
+        listed = commands.run("builder", "build", "--list")
+        walked = commands.run("query", "distance", "WBWW.WBRB", "RRRR.RRRR", "--data",
+                              str(data_dir))
     lines = listed.stderr.strip().splitlines()
     assert listed.returncode == 0, listed.stderr
     assert len(lines) == 1 and lines[0].startswith("warning: plug-in ") and words in lines[0], lines
@@ -100,8 +104,6 @@ def test_a_broken_plug_in_is_one_warning_naming_it_and_every_other_puzzle_works(
     assert listed.stdout.splitlines()[-1].startswith("tricolore  tricolore/4x2")
     assert "lamps" not in listed.stdout and "bulbs" not in listed.stdout
     assert sum(line.startswith("hanoi ") for line in listed.stdout.splitlines()) == 1
-    walked = _run("query", "distance", "WBWW.WBRB", "RRRR.RRRR", "--data", str(data_dir),
-                  path=path)
     assert walked.returncode == 0 and walked.stdout.strip() == "7", walked.stderr
 
 

@@ -11,9 +11,7 @@ address space), in this process by counting the files a search writes."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -25,6 +23,7 @@ import numpy as np
 import pytest
 
 from builder.contract.errors import OneLineError
+from tests.commands import CommandProcess
 from tests.commands import run_command as run
 from tests.test_reliability import assert_one_line_error, free_port
 from tests.test_sparse import Pancakes
@@ -36,46 +35,7 @@ RUNAWAY_BYTES = 3 * 2**30
 """Address space a bounded command may map (a builder with numba maps about 1 GiB)."""
 
 
-BOUNDED_RUNNER = """import importlib, json, os, resource, sys, tempfile
-resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
-import typer
-from builder.command_line import _run_app
-answers = os.fdopen(os.dup(1), "w")
-made = {}
-for line in sys.stdin:
-    program, args = json.loads(line)
-    if program not in made:
-        made[program] = typer.main.get_command(importlib.import_module(program + ".cli").app)
-        if program == "query":  # its own bound would stay on this process: it has one
-            importlib.import_module("query.cli")._limit_address_space = lambda limit: None
-    sys.argv = [program, *args]
-    code = 0
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        kept = os.dup(1), os.dup(2)
-        os.dup2(out.fileno(), 1)
-        os.dup2(err.fileno(), 2)
-        try:
-            _run_app(made[program], False, "interrupted")
-        except SystemExit as ended:
-            code = ended.code if isinstance(ended.code, int) else int(ended.code is not None)
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            for fd, saved in zip((1, 2), kept):
-                os.dup2(saved, fd)
-                os.close(saved)
-        printed = []
-        for captured in (out, err):
-            captured.seek(0)
-            printed.append(captured.read().decode(errors="replace"))
-    print(json.dumps([code, *printed]), file=answers, flush=True)
-"""
-"""Commands read one per line and answered one per line, each as its console script runs
-it (argv, exit code, all it writes to its stdout and stderr), by one Python bounded in
-address space: a process for each would start the interpreter and the plug-ins again
-each time."""
-
-_runner: list[subprocess.Popen] = []
+_runner: list[CommandProcess] = []
 
 
 def bounded(program: str, *args: str, timeout: float = RUNAWAY_SECONDS
@@ -83,26 +43,9 @@ def bounded(program: str, *args: str, timeout: float = RUNAWAY_SECONDS
     """``program args`` in a subprocess bounded in time and address space (one kept for
     the module's commands, started again after one that failed): one that runs away
     fails the test instead of hanging it or swapping the machine."""
-    if not _runner or _runner[0].poll() is not None:
-        _runner[:] = [subprocess.Popen([sys.executable, "-c", BOUNDED_RUNNER,
-                                        str(RUNAWAY_BYTES)],
-                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.DEVNULL, text=True)]
-    runner = _runner[0]
-    runner.stdin.write(json.dumps([program, list(args)]) + "\n")
-    runner.stdin.flush()
-    answered, _, _ = select.select([runner.stdout], [], [], timeout)
-    line = runner.stdout.readline() if answered else ""
-    if not line:
-        runner.kill()
-        runner.wait()
-        _runner.clear()
-        if not answered:
-            pytest.fail(f"`{program} {' '.join(args)[:80]}` still ran after {timeout} s")
-        pytest.fail(f"`{program} {' '.join(args)[:80]}` ended its process "
-                    f"(exit code {runner.returncode})")
-    code, out, err = json.loads(line)
-    return subprocess.CompletedProcess([program, *args], code, out, err)
+    if not _runner or not _runner[0].alive():
+        _runner[:] = [CommandProcess(address_space=RUNAWAY_BYTES)]
+    return _runner[0].run(program, *args, timeout=timeout)
 
 
 # --- item 3: --shards runs away -----------------------------------------------------------
