@@ -75,6 +75,17 @@ def run_app(app: Callable, interruptible: bool = False, on_interrupt: str = "int
     _end_process(0)
 
 
+def exit_status(code) -> int:
+    """The status ``sys.exit(code)`` ends a process with: 0 for None, a number as it is,
+    else 1, the code (a message) printed to stderr first."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
 def _end_process(code) -> None:
     """Exit with ``code`` as ``sys.exit`` would, without the interpreter's teardown: once
     numba has compiled or loaded kernels, finalising its LLVM objects takes about half a
@@ -85,11 +96,7 @@ def _end_process(code) -> None:
     import atexit
     import threading
 
-    if code is None:
-        code = 0
-    elif not isinstance(code, int):
-        print(code, file=sys.stderr)
-        code = 1
+    code = exit_status(code)
     for thread in threading.enumerate():
         if thread is not threading.current_thread() and not thread.daemon:
             thread.join()

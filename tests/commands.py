@@ -30,6 +30,8 @@ from functools import cache
 from pathlib import Path
 from typing import Self
 
+import pytest
+
 BIN = Path(sys.executable).parent
 QUERY_OWN_PROCESS = {"serve", "plot"}
 """`query` subcommands that start a server or write files; every other `query`
@@ -62,7 +64,7 @@ def run_command(program: str, *args: str, timeout: float = 120, check: bool = Fa
                               timeout=timeout, check=check, **options)
     from unittest import mock
 
-    from builder.command_line import _run_app
+    from builder.command_line import _run_app, exit_status
 
     command = click_command(program)
     unbounded = (mock.patch("query.cli._limit_address_space") if program == "query"
@@ -76,12 +78,7 @@ def run_command(program: str, *args: str, timeout: float = 120, check: bool = Fa
             try:
                 _run_app(command, False, "interrupted")
             except SystemExit as done:
-                code = done.code
-                if code is None:
-                    code = 0
-                elif not isinstance(code, int):  # as `_end_process` reads it
-                    print(code, file=sys.stderr)
-                    code = 1
+                code = exit_status(done.code)  # as the process's end reads it
     finally:
         sys.argv = saved_argv
     done = subprocess.CompletedProcess([program, *args], code, out.getvalue(), err.getvalue())
@@ -117,8 +114,9 @@ for line in sys.stdin:
                     if program == "query":  # `query sql` bounds its address space for good
                         cli._limit_address_space = lambda limit: None
                 _run_app(made[program], False, "interrupted")
-        except SystemExit as ended:
-            code = ended.code if isinstance(ended.code, int) else int(ended.code is not None)
+        except SystemExit as ended:  # as the process's end reads it
+            from builder.command_line import exit_status
+            code = exit_status(ended.code)
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -156,8 +154,6 @@ class CommandProcess:
 
     def run(self, program: str, *args: str, timeout: float = 120
             ) -> subprocess.CompletedProcess:
-        import pytest
-
         shown = f"`{program} {' '.join(args)[:80]}`"
         self.process.stdin.write(json.dumps([program, list(args)]) + "\n")
         self.process.stdin.flush()

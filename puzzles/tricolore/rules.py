@@ -169,20 +169,18 @@ class Tricolore:
 
     def click(self, ranks: np.ndarray | int, square: int) -> np.ndarray | int:
         """The board(s) after clicking ``square`` (no method or repeat check here): each
-        rank moved by the place values of the squares that advance (a blue one wraps to
-        red), reading only the clicked square and its neighbours, never the whole board."""
+        rank moved by the place values of the squares its clicked colour advances
+        (``advance_masks``; a blue one wraps to red), reading only the clicked square and
+        those, never the whole board."""
         scalar = np.ndim(ranks) == 0
         boards = np.atleast_1d(np.asarray(ranks, dtype=np.int64))
-        around = np.array(self.neighbours[square], dtype=np.int64)
-        places = self.place_values[around]
-        neighbours_step = np.where((boards[:, None] // places) % 3 == BLUE, -2 * places,
-                                   places).sum(axis=1)
-        place = self.place_values[square]
-        colour = (boards // place) % 3
-        own_step = np.where(colour == BLUE, -2 * place, place)
-        # red: the square alone advances; white: its neighbours; blue: both
-        result = boards + np.where(colour == WHITE, neighbours_step,
-                                   own_step + np.where(colour == BLUE, neighbours_step, 0))
+        colour = (boards // self.place_values[square]) % 3
+        result = boards.copy()
+        for clicked_colour, advanced in enumerate(self._advanced_squares[square]):
+            rows = np.flatnonzero(colour == clicked_colour)
+            places = self.place_values[list(advanced)]
+            steps = np.where((boards[rows, None] // places) % 3 == BLUE, -2 * places, places)
+            result[rows] += steps.sum(axis=1)
         return int(result[0]) if scalar else result
 
     def click_table(self) -> np.ndarray:
