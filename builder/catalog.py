@@ -135,6 +135,26 @@ def refresh_catalog(data_dir: Path, force: bool = False) -> bool:
     return True
 
 
+def bring_up_to_date(data_dir: Path) -> None:
+    """The catalog brought up to date before it is read, where the tables it was made from
+    are no longer what it holds: a plug-in installed or removed, a puzzle file defined or
+    forgotten (its rows belong only to puzzles that are known now).  A data directory a
+    builder holds, or that cannot be written, is read as it stands, with a warning."""
+    import sys
+
+    from builder import workspace
+
+    if catalog_is_current(data_dir):
+        return
+    try:
+        with workspace.holding(data_dir, "catalog refresh before a read"):
+            refresh_catalog(data_dir)
+    except (OneLineError, OSError) as error:
+        print(f"warning: the catalog of {data_dir} is out of date and cannot be refreshed "
+              f"now ({str(error)[:160]}): its views may list puzzles no longer installed",
+              file=sys.stderr)
+
+
 def write_fresh_catalog(data_dir: Path, destination: Path) -> None:
     """A whole catalog of the data directory's tables as they are now, at ``destination``
     (`builder verify` compares the catalog in place with it)."""

@@ -368,6 +368,98 @@ def catalog(data: DataOption = Path("data"), force: ForceOption = False) -> None
     typer.echo(f"{catalog_path(data)} {'rebuilt' if rebuilt else 'current'}")
 
 
+@app.command()
+def define(
+    file: Annotated[Path | None, typer.Argument(
+        help="A puzzle file (NAME.toml: a permutation puzzle; see docs/adding-a-puzzle.md).",
+        show_default=False)] = None,
+    data: DataOption = Path("data"),
+    remove: Annotated[str | None, typer.Option(
+        "--remove", metavar="NAME", help="Forget the puzzle a file defined here, with its "
+        "tables.", show_default=False)] = None,
+) -> None:
+    """Keep a puzzle file in the data directory: every command then knows the puzzle
+    (`builder build NAME` builds its table, `query path NAME:STATE` walks it).  The file is
+    checked first: each problem is one line and exit 1, with nothing written.
+
+    Examples: builder define docs/puzzle-files/floppy.toml; builder build floppy;
+    query path floppy:YYW.YYW.YYW-WWY.WWY.WWY-RRO-OOR-GGG-BBB; builder define --remove floppy
+    """
+    from builder import registry, workspace
+
+    if (file is None) == (remove is None):
+        _refuse("give a puzzle file, or --remove NAME (see `builder define --help`)")
+    folder = data / registry.DEFINED_FOLDER
+    if remove is not None:
+        kept = folder / f"{remove}.toml"
+        if not registry.NAME_OF_FILE.fullmatch(remove) or not kept.is_file():
+            defined = sorted(p.stem for p in folder.glob("*.toml")) if folder.is_dir() else []
+            _refuse(f"no puzzle file {remove!r} in {data} (defined there: "
+                    f"{', '.join(defined) or 'none'})")
+        _hold(data, create=False)
+        kept.unlink()
+        if remove not in {p.name for p in registry.INSTALLED}:
+            _retire(data / remove)
+        registry.use_data(data)
+        _refresh_quietly(data)
+        typer.echo(f"{remove} forgotten: its file and tables are gone from {data}")
+        return
+    try:
+        puzzle = registry.puzzle_from_file(file)
+    except PuzzleInputError as error:
+        _refuse(str(error))
+    taken = {p.name: p for p in registry.use_data(data)}
+    if puzzle.name in taken:
+        _refuse(f"{file.name}: the name {puzzle.name!r} is taken"
+                + (f" by a puzzle file in {data} (`builder define --remove {puzzle.name}` "
+                   "first)" if puzzle.name not in {p.name for p in registry.INSTALLED}
+                   else " by an installed puzzle: choose another"))
+    if puzzle.name in RESERVED_NAMES:
+        _refuse(f"{file.name}: the name {puzzle.name!r} is a folder of the data directory: "
+                "choose another")
+    try:
+        workspace.hold(data, "builder " + " ".join(sys.argv[1:]), create=True)
+    except workspace.DataDirectoryError as error:
+        _refuse(str(error))
+    folder.mkdir(exist_ok=True)
+    staged = workspace.staging_name(folder / f"{puzzle.name}.toml")
+    staged.write_bytes(file.read_bytes())
+    os.replace(staged, folder / f"{puzzle.name}.toml")
+    registry.use_data(data)
+    typer.echo(f"{puzzle.name} defined in {data}: `builder build {puzzle.name}` builds its "
+               f"table, then `query path {puzzle.name}:STATE` answers")
+
+
+RESERVED_NAMES = ("defined",)
+"""Names a puzzle file may not take: folders of the data directory that hold no tables."""
+
+
+def _refuse(message: str) -> None:
+    """`builder define`'s refusal: one line, exit 1, nothing written."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(1)
+
+
+def _retire(folder: Path) -> None:
+    """Remove a puzzle's tables: renamed aside at once (so no reader meets half of
+    them), then deleted."""
+    import shutil
+
+    from builder import workspace
+
+    if folder.is_dir():
+        aside = workspace.staging_name(folder, "retired")
+        os.replace(folder, aside)
+        shutil.rmtree(aside, ignore_errors=True)
+
+
+def _refresh_quietly(data: Path) -> None:
+    from builder.catalog import catalog_path, refresh_catalog, table_directories
+
+    if table_directories(data) or catalog_path(data).exists():
+        refresh_catalog(data)
+
+
 _mount_build_commands()
 
 

@@ -42,9 +42,24 @@ def data_default(context, value: Path) -> Path:
     ``TABLEBASE_DATA``), else ``default_data()`` as it stands where the command runs."""
     from click.core import ParameterSource
 
+    from builder import registry
+
     if context.get_parameter_source("data") is ParameterSource.DEFAULT:
-        return default_data()
+        value = default_data()
+    registry.use_data(value)  # the puzzles its files define join the installed ones
     return value
+
+
+def data_in_arguments(arguments: list[str]) -> Path | None:
+    """The folder a command line's `--data` names, if it names one: read before the
+    command line is made, so that the puzzles that folder's files define have their
+    commands (`builder NAME`, `query random NAME`) like every installed one."""
+    for at, argument in enumerate(arguments):
+        if argument == "--data" and at + 1 < len(arguments):
+            return Path(arguments[at + 1])
+        if argument.startswith("--data="):
+            return Path(argument.removeprefix("--data="))
+    return None
 
 
 def _fail(message: str, code: int) -> None:
@@ -58,6 +73,11 @@ def plugins_loaded():
     (``builder.registry``): a plug-in that cannot be loaded or breaks the contract is one
     line and exit 2, not a traceback."""
     try:
+        named = data_in_arguments(sys.argv[1:])
+        if named is not None:
+            from builder import registry
+
+            registry.use_data(named)
         yield
     except OneLineError as error:
         _fail(str(error), 2)

@@ -312,9 +312,12 @@ def open_catalog(data_dir: Path):
     (external access off, the configuration locked so SQL cannot turn it back on)."""
     import duckdb
 
+    from builder.catalog import bring_up_to_date
+
     catalog = Path(data_dir) / "catalog.duckdb"
     if not catalog.is_file():
         raise MissingTableError(f"no catalog at {catalog}: run `make tables`")
+    bring_up_to_date(Path(data_dir))
     try:
         from builder.store import SEALED_CATALOG
 
@@ -344,6 +347,15 @@ class Tables:
     def path(self, table: tuple[str, ...]) -> Path:
         return self.data_dir.joinpath(*table[:-1], f"{table[-1]}.zarr")
 
+    def looked_in(self) -> str:
+        """The data folder as a missing table's error names it, saying so where it is
+        not a folder at all (a mistyped ``--data``)."""
+        if not self.data_dir.exists():
+            return f"{self.data_dir}, which does not exist"
+        if not self.data_dir.is_dir():
+            return f"{self.data_dir}, a file, not a folder"
+        return str(self.data_dir)
+
     def require(self, table: tuple[str, ...], expected: dict | None = None,
                 missing: str | None = None) -> dict:
         key = (table, tuple(sorted((expected or {}).items(), key=lambda item: item[0])))
@@ -351,8 +363,9 @@ class Tables:
             if key not in self._groups:
                 path = self.path(table)
                 if not (path / "zarr.json").exists():
-                    raise MissingTableError(missing or f"no table {'/'.join(table)} in "
-                                            f"{self.data_dir}: run `make tables`")
+                    raise MissingTableError(
+                        f"{missing} (looked in {self.looked_in()})" if missing else
+                        f"no table {'/'.join(table)} in {self.looked_in()}: run `make tables`")
                 self._groups[key] = open_group(path, expected or {})
             return self._groups[key]
 

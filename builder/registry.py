@@ -7,6 +7,7 @@ names no puzzle itself."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 from builder.contract.base import Puzzle, PuzzleOption
@@ -15,6 +16,10 @@ from builder.contract.hooks import check_hooks
 from builder.contract.parts import Describing
 
 ENTRY_POINT_GROUP = "puzzle_tablebase.puzzles"
+
+PROJECT = "puzzle-tablebase"
+"""The package whose entry points are the built-in puzzles: no other package's may take
+one of their names, whichever is listed first."""
 
 
 class PluginError(OneLineError):
@@ -25,8 +30,7 @@ class PluginError(OneLineError):
 def _plugin(entry) -> Puzzle:
     """The puzzle an entry point names, made and checked against the contract; a
     PluginError (one line, naming the entry point and its package) otherwise."""
-    where = f"plug-in {entry.name} ({entry.value}" + (
-        f", package {entry.dist.name})" if getattr(entry, "dist", None) else ")")
+    where = _where(entry)
     try:
         plugin = entry.load()
     except Exception as error:  # noqa: BLE001 (any failure of a third party's import is one line)
@@ -49,25 +53,47 @@ def _plugin(entry) -> Puzzle:
     return puzzle
 
 
+def _where(entry) -> str:
+    """An entry point as a warning names it: its name, value and package."""
+    package = getattr(getattr(entry, "dist", None), "name", None)
+    return f"plug-in {entry.name} ({entry.value}" + (f", package {package})" if package
+                                                     else ")")
+
+
+def is_built_in(entry) -> bool:
+    """Whether an entry point is one of this project's own puzzles (``PROJECT``'s)."""
+    package = getattr(getattr(entry, "dist", None), "name", None) or ""
+    return package.lower().replace("_", "-").replace(".", "-") == PROJECT
+
+
 def load_plugins(warn=None) -> tuple[Puzzle, ...]:
     """One instance of every plug-in class registered in ``ENTRY_POINT_GROUP``, by name.
     One that cannot be loaded, breaks the contract or takes a name already taken is left
-    out with a one-line warning (``warn``, default: on stderr): every other puzzle works."""
+    out with a one-line warning (``warn``, default: on stderr): every other puzzle works.
+    A built-in puzzle's name is never another package's, whatever the order the entry
+    points are listed in."""
     from importlib.metadata import entry_points
 
     if warn is None:
         def warn(message: str) -> None:
             print(f"warning: {message}", file=sys.stderr, flush=True)
+    entries = sorted(entry_points(group=ENTRY_POINT_GROUP),
+                     key=lambda e: (e.name, not is_built_in(e)))
+    built_in = {entry.name for entry in entries if is_built_in(entry)}
     found: dict[str, Puzzle] = {}
-    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+    for entry in entries:
+        if entry.name in built_in and not is_built_in(entry):
+            warn(f"{_where(entry)} takes the name of the built-in puzzle {entry.name}: it "
+                 "is left out; rename it")
+            continue
         try:
             puzzle = _plugin(entry)
         except PluginError as error:
             warn(f"{error}; it is left out")
             continue
         if puzzle.name in found:
-            warn(f"plug-in {entry.name} ({entry.value}) takes the name of "
-                 f"{type(found[puzzle.name]).__module__}: it is left out; rename one")
+            warn(f"{_where(entry)} takes the name of {type(found[puzzle.name]).__module__}"
+                 ": it is left out; rename one")
             continue
         found[puzzle.name] = puzzle
     return tuple(found.values())
@@ -86,8 +112,136 @@ def registered(puzzles: tuple[Puzzle, ...]) -> tuple[Puzzle, ...]:
     return puzzles
 
 
-PUZZLES: tuple[Puzzle, ...] = load_plugins()
+FILES_ENTRY_POINT_GROUP = "puzzle_tablebase.puzzle_files"
+"""Where a package offers to make puzzles from files (``SUFFIX = "module:function"``, the
+function taking a file's text and a name for messages and returning a puzzle, or raising
+a one-line error): the built-in permutation puzzles take ``toml``."""
+
+DEFINED_FOLDER = "defined"
+"""The folder of a data directory holding its puzzle files (`builder define`)."""
+
+NAME_OF_FILE = re.compile(r"[a-z][a-z0-9-]{0,39}")
+"""A puzzle file's name (and its puzzle's): lower-case letters, digits and '-'."""
+
+
+def file_makers() -> dict[str, object]:
+    """The function that makes a puzzle from a file, by file suffix."""
+    from importlib.metadata import entry_points
+
+    makers = {}
+    for entry in sorted(entry_points(group=FILES_ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            makers[entry.name] = entry.load()
+        except Exception as error:  # noqa: BLE001 (a third party's import, one line)
+            print(f"warning: puzzle files *.{entry.name} ({entry.value}) cannot be loaded: "
+                  f"{type(error).__name__}: {str(error)[:200]}", file=sys.stderr)
+    return makers
+
+
+def puzzle_from_file(path, makers: dict | None = None) -> Puzzle:
+    """The puzzle a puzzle file defines, checked against the contract; a one-line error
+    (``PuzzleInputError``) naming the file and its first problem otherwise."""
+    from pathlib import Path
+
+    path = Path(path)
+    makers = file_makers() if makers is None else makers
+    suffix = path.suffix.lstrip(".")
+    if suffix not in makers:
+        raise PuzzleInputError(f"{path.name}: puzzle files are "
+                               f"{', '.join('*.' + s for s in makers) or 'not supported'}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PuzzleInputError(f"{path.name}: cannot be read "
+                               f"({getattr(error, 'strerror', None) or error})") from None
+    try:
+        puzzle = makers[suffix](text, path.name)
+    except OneLineError:
+        raise
+    except Exception as error:  # noqa: BLE001 (a third party's maker, one line)
+        raise PuzzleInputError(f"{path.name}: {type(error).__name__}: "
+                               f"{str(error)[:200]}") from None
+    if not isinstance(puzzle, Puzzle):
+        raise PuzzleInputError(f"{path.name}: its maker gave no puzzle")
+    check_hooks(type(puzzle))
+    return puzzle
+
+
+def defined_in(directory, installed: tuple[Puzzle, ...], warn=None) -> tuple[Puzzle, ...]:
+    """The puzzles the files kept in a data directory define (``DEFINED_FOLDER``), by
+    name; a file that no longer defines a puzzle, or whose name an installed puzzle took
+    since, is left out with a one-line warning."""
+    from pathlib import Path
+
+    folder = Path(directory) / DEFINED_FOLDER
+    try:
+        files = sorted(folder.iterdir()) if folder.is_dir() else []
+    except OSError:
+        files = []
+    if not files:
+        return ()
+    if warn is None:
+        def warn(message: str) -> None:
+            print(f"warning: {message}", file=sys.stderr, flush=True)
+    makers = file_makers()
+    taken = {puzzle.name for puzzle in installed}
+    found = []
+    for path in files:
+        if path.name.startswith(".") or path.suffix.lstrip(".") not in makers:
+            continue
+        try:
+            puzzle = puzzle_from_file(path, makers)
+        except OneLineError as error:
+            warn(f"puzzle file {error}; it is left out")
+            continue
+        if puzzle.name in taken or path.stem != puzzle.name:
+            warn(f"puzzle file {path.name} defines {puzzle.name!r}, "
+                 + ("a name another puzzle has" if puzzle.name in taken
+                    else "not its file's name") + "; it is left out")
+            continue
+        taken.add(puzzle.name)
+        found.append(puzzle)
+    return tuple(found)
+
+
+INSTALLED: tuple[Puzzle, ...] = load_plugins()
 """Every installed plug-in that loads, by name."""
+
+_defined_from: tuple = ()
+"""The data directory (and its puzzle files' times) that ``PUZZLES`` was read from."""
+
+
+def use_data(directory) -> tuple[Puzzle, ...]:
+    """``PUZZLES`` for a data directory: the installed plug-ins and the puzzles its files
+    define (read again only when its files changed)."""
+    global PUZZLES, _defined_from
+    from pathlib import Path
+
+    folder = Path(directory) / DEFINED_FOLDER
+    try:
+        stamp = (str(Path(directory).resolve()),
+                 tuple((p.name, p.stat().st_mtime_ns) for p in sorted(folder.iterdir()))
+                 if folder.is_dir() else ())
+    except OSError:
+        stamp = (str(directory), ())
+    if stamp != _defined_from:
+        PUZZLES = INSTALLED + defined_in(directory, INSTALLED)
+        _defined_from = stamp
+    return PUZZLES
+
+
+PUZZLES: tuple[Puzzle, ...] = INSTALLED
+"""Every puzzle known: the installed plug-ins, then the puzzles defined by the files of
+the data directory in use (``use_data``)."""
+
+
+def _startup_data():
+    from builder.command_line import default_data
+
+    return default_data()
+
+
+use_data(_startup_data())
 
 
 def by_name(name: str) -> Puzzle:
@@ -98,8 +252,27 @@ def by_name(name: str) -> Puzzle:
                            f"{', '.join(p.name for p in PUZZLES)}")
 
 
+_FAULTY_RECOGNISERS: set[str] = set()
+"""The puzzles whose ``recognises`` has raised in this process (each warned of once)."""
+
+
 def recognising(text: str) -> list[Puzzle]:
-    return [puzzle for puzzle in PUZZLES if puzzle.recognises(text)]
+    """The puzzles whose notation ``text`` is.  A plug-in whose ``recognises`` raises
+    claims nothing (one warning line naming it, once): every other puzzle is found as
+    without it, and ``NAME:STATE`` still names it."""
+    return [puzzle for puzzle in PUZZLES if _claims(puzzle, text)]
+
+
+def _claims(puzzle: Puzzle, text: str) -> bool:
+    try:
+        return bool(puzzle.recognises(text))
+    except Exception as error:  # noqa: BLE001 (a third party's fault must not spread)
+        if puzzle.name not in _FAULTY_RECOGNISERS:
+            _FAULTY_RECOGNISERS.add(puzzle.name)
+            print(f"warning: plug-in {puzzle.name} ({type(puzzle).__module__}): its "
+                  f"recognises raised {type(error).__name__}: {str(error)[:200]}; it claims "
+                  f"no text (write {puzzle.name}:STATE)", file=sys.stderr, flush=True)
+        return False
 
 
 def named_prefix(text: str) -> tuple[Puzzle | None, str]:
@@ -135,8 +308,11 @@ def resolve(text: str, forced: str | None = None) -> tuple[Puzzle, str]:
                              if Describing.of(p).example[1])
         raise PuzzleInputError(f"{shown(text)} is no puzzle's notation ({examples})")
     names = [p.name for p in found]
-    raise PuzzleInputError(f"{shown(text)} is the notation of {' and '.join(names)}"
-                           f": choose one with --puzzle, or write {names[0]}:STATE")
+    state = text.strip() if len(text.strip()) <= 20 else "STATE"
+    raise PuzzleInputError(
+        f"{shown(text)} is the notation of {', '.join(names[:-1])} and {names[-1]}: write "
+        f"NAME:STATE to say which ({' or '.join(f'{name}:{state}' for name in names)}), "
+        "or give --puzzle NAME")
 
 
 def choose(text: str, forced: str | None = None) -> Puzzle:

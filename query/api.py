@@ -37,6 +37,7 @@ from query.levels import Level
 from query.walk import (
     Tables,
     answered_distance,
+    checked_notation,
     distance_between,
     move_values,
     question,
@@ -125,6 +126,7 @@ class Game:
 
         puzzle = self.puzzle = handle.plugin
         self._tables = handle._tables
+        checked_notation(state, target)
         self.variant = puzzle.variant(state, target, handle.options)
         if not target:
             target = puzzle.default_target(self.variant) or ""
@@ -330,7 +332,10 @@ class Tablebase:
     """The tables of one data directory (``open_tablebase``)."""
 
     def __init__(self, directory: Path, tables: Tables | None = None):
+        from builder import registry
+
         self.directory = Path(directory)
+        registry.use_data(self.directory)  # the puzzles its files define are known too
         self.tables = tables if tables is not None else Tables(self.directory)
         """The tables' reader (a server lends its own, with its caches)."""
         self._catalog = None

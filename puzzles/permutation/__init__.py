@@ -1,0 +1,109 @@
+"""Permutation puzzles declared by a TOML file, no code: the adapter the engine calls for
+each file (``from_file``, found through the entry point group
+``puzzle_tablebase.puzzle_files``).  What a file says and how positions are written is
+``rules.py``; the moves on keys, one kernel for every file, ``search.py``.
+
+Table (``NAME/solved``): sparse, every position the moves reach from ``solved`` with its
+fewest moves back to it, built by the compiled kernel.  The moves are permutations, so
+a position can reach ``solved`` exactly when ``solved`` reaches it: one the table lacks
+can never be solved.
+"""
+
+from __future__ import annotations
+
+from builder.contract.base import Move, TableLookup
+from builder.contract.errors import MissingTableError, shown
+from builder.contract.keyed import KeyedPuzzle, KeyKernel
+from puzzles.permutation import rules
+from puzzles.permutation.rules import Definition, DefinitionError
+
+TABLE = "solved"
+"""The one variant's table name: a puzzle file has no options."""
+
+
+class PermutationPuzzle(KeyedPuzzle):
+    """One puzzle file (the variant is the one table, ``TABLE``)."""
+
+    def __init__(self, definition: Definition, origin: str = ""):
+        self._definition = definition
+        self._moves = definition.moves
+        self.name = definition.name
+        self.summary = definition.summary
+        self.unit = definition.unit
+        self.example = (self._scrambled(), "solved")
+        self.key_words = definition.key_words
+        self._origin = origin
+
+    def _scrambled(self) -> str:
+        """A position a few moves from solved, for help texts: each move once, in order."""
+        stickers = self._definition.stickers(self._definition.solved)
+        for _, permutation in self._moves[:3]:
+            stickers = rules.moved(stickers, permutation)
+        return rules.format_position(self._definition, stickers)
+
+    def recognises(self, text: str) -> bool:
+        try:
+            rules.parse_position(self._definition, text.strip())
+        except rules.PuzzleInputError:
+            return False
+        return True
+
+    def variant(self, start: str, target: str, options: dict) -> str:
+        return TABLE
+
+    def parse(self, table: str, text: str) -> str:
+        return rules.parse_position(self._definition, text.strip())
+
+    def format_position(self, table: str, stickers: str) -> str:
+        return rules.format_position(self._definition, stickers)
+
+    def moves(self, table: str, node: str) -> list[Move]:
+        return [Move(label, rules.moved(node, permutation))
+                for label, permutation in self._moves]
+
+    def unmoves(self, table: str, position: str) -> list[str]:
+        return [rules.moved(position, rules.inverse(permutation))
+                for _, permutation in self._moves]
+
+    def encode(self, table: str, position: str) -> int:
+        return rules.encode(self._definition, position)
+
+    def decode(self, table: str, key: int) -> str:
+        return rules.decode(self._definition, key)
+
+    def starts(self, table: str) -> list[str]:
+        return [self._definition.stickers(self._definition.solved)]
+
+    def targets(self, table: str) -> list[str]:
+        return self.starts(table)
+
+    def table_variants(self) -> list[str]:
+        return [TABLE]
+
+    def variant_name(self, table: str) -> str:
+        return table
+
+    def variant_named(self, name: str) -> str:
+        if name not in (TABLE, ""):
+            raise DefinitionError(f"table {shown(name)}: {self.name} has one table, "
+                                  f"{TABLE!r}")
+        return TABLE
+
+    def distance(self, tables: TableLookup, table: str, node: str, target) -> int | None:
+        try:
+            return super().distance(tables, table, node, target)
+        except MissingTableError:
+            if TABLE not in tables.stored((self.name,)):
+                raise
+            return None  # not in the orbit of solved: never solved (see the docstring)
+
+    def kernel(self, table: str) -> KeyKernel:
+        wide = "_wide" if self.key_words == 2 else ""
+        return KeyKernel(f"puzzles.permutation.search:forward{wide}", len(self._moves),
+                         rules.kernel_parameters(self._definition),
+                         predecessors=f"puzzles.permutation.search:backward{wide}")
+
+
+def from_file(text: str, where: str) -> PermutationPuzzle:
+    """The puzzle a TOML file's text defines; a DefinitionError (one line) otherwise."""
+    return PermutationPuzzle(rules.read_definition(text, where), where)
