@@ -250,7 +250,9 @@ def _asked(state: str, target: str | None, puzzle: str | None, options: dict | N
     (default: the puzzle's goal): the command line's part is finding the puzzle."""
     from builder import registry
     from query.api import open_tablebase
+    from query.walk import checked_notation
 
+    checked_notation(state, target)  # before any puzzle reads it
     chosen, state = registry.resolve(state, puzzle)
     handle = open_tablebase(data).puzzle(chosen.name, **(options or {}))
     if target is None:  # the API goes to the goal; a puzzle without one is told here

@@ -23,6 +23,7 @@ from builder.contract.errors import (
     QueryError,
     SearchLimitError,
     UnreachableError,
+    check_length,
 )
 from builder.contract.parts import Walking
 from builder.contract.work import expensive
@@ -47,6 +48,7 @@ def question(puzzle, options: dict, start: str, target: str | None, no_goal: str
     ``no_goal``; positions must be walkable."""
     if not walkable(puzzle):
         raise QueryError(f"{puzzle.name} has no positions to walk")
+    checked_notation(start, target)
     variant = puzzle.variant(start, target or "", options)
     if target is None:
         target = puzzle.default_target(variant)
@@ -54,6 +56,15 @@ def question(puzzle, options: dict, start: str, target: str | None, no_goal: str
             raise QueryError(no_goal)
     return (variant, puzzle.parse(variant, start),
             Walking.of(puzzle).parse_target(variant, target))
+
+
+def checked_notation(start, target: str | None = None) -> None:
+    """Refuse, in one line and before any work, a position or target longer than any
+    notation is (``MAX_INPUT_CHARACTERS``): every question in a puzzle's notation, from
+    the command line, the Python API or the web, is asked through here."""
+    check_length(str(start), "position")
+    if target:
+        check_length(str(target), "target")
 
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:

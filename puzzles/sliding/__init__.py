@@ -24,7 +24,7 @@ from math import factorial, lgamma, log
 
 from builder.contract.base import DistanceArray, Move
 from builder.contract.dense import DensePuzzle, StoredDistance
-from builder.contract.errors import MissingTableError, shown
+from builder.contract.errors import MissingTableError, UnreachableError, shown
 from builder.contract.patterns import PatternSearch
 from builder.contract.specs import BreadthFirstSearch, TableSpec
 from puzzles.sliding.rules import (
@@ -75,9 +75,7 @@ class SlidingPuzzle(DensePuzzle):
             first = self.parse(board, start)
             second = self.parse(board, target)
             if parity(first, board[1]) != parity(second, board[1]):
-                raise SlidingError(
-                    f"{shown(target)} can never be reached from {shown(start)}: their "
-                    "permutations have opposite parity (every move keeps it)")
+                raise SlidingError(opposite_parity(shown(start), shown(target)))
         return board
 
     def parse(self, board: tuple[int, int], text: str) -> tuple[int, ...]:
@@ -118,13 +116,16 @@ class SlidingPuzzle(DensePuzzle):
             found.append(Move(f"{node[other]} {way}", tuple(tiles)))
         return found
 
+    def distance(self, tables, board: tuple[int, int], node: tuple[int, ...],
+                 target: tuple[int, ...]) -> int | None:
+        if searched_board(*board):  # the error stands where no pattern tables are stored
+            raise MissingTableError(no_full_table(board, tables.location))
+        return super().distance(tables, board, node, target)
+
     def stored_distance(self, board: tuple[int, int], node: tuple[int, ...],
                         target: tuple[int, ...]) -> StoredDistance:
         if searched_board(*board):
-            raise MissingTableError(
-                f"no full table holds a {board[0]}x{board[1]} board: it is searched on "
-                f"pattern databases (run `make tables` or `builder build sliding "
-                f"{board[0]}x{board[1]}`)")
+            raise MissingTableError(no_full_table(board))
         blank = target.index(0)
         goal = goal_with_blank_at(len(target), blank)
         relabel = dict(zip(target, goal))  # the target becomes the goal, the blank stays
@@ -133,8 +134,18 @@ class SlidingPuzzle(DensePuzzle):
         return StoredDistance(spec, f"blank{blank}", lehmer_rank(position),
                               build=f"{board[0]}x{board[1]}")
 
+    def explain_unreachable(self, board: tuple[int, int], start: tuple[int, ...],
+                            target: tuple[int, ...]) -> str:
+        return opposite_parity(shown(self.format(board, start)),
+                               shown(self.format(board, target)))
+
     def pattern_search(self, tables, board: tuple[int, int], node: tuple[int, ...],
                        target: tuple[int, ...]) -> PatternSearch | None:
+        # an explicit target of the other parity is refused by ``variant``; the default
+        # goal is checked here, before any table is looked for: half of all boards never
+        # reach it, and IDA* would deepen its bound for ever
+        if parity(node, board[1]) != parity(target, board[1]):
+            raise UnreachableError(self.explain_unreachable(board, node, target))
         return search_for(tables, board, node, target)
 
     def table(self, identity: dict) -> TableSpec:
@@ -214,6 +225,18 @@ class SlidingPuzzle(DensePuzzle):
 PATTERN_BOARDS = ((3, 3), (4, 4))
 """The boards whose pattern databases `make tables` builds: 4×4 for its search, 3×3 so
 that `builder verify` checks the estimates against the full table."""
+
+
+def no_full_table(board: tuple[int, int], folder: str = "") -> str:
+    size = f"{board[0]}x{board[1]}"
+    return (f"no full table holds a {size} board: it is searched on pattern databases "
+            f"(run `make tables` or `builder build sliding {size}`"
+            + (f"; looked in {folder})" if folder else ")"))
+
+
+def opposite_parity(start: str, target: str) -> str:
+    return (f"{target} can never be reached from {start}: their permutations have opposite "
+            "parity (every move keeps it)")
 
 
 def check_board(rows: int, columns: int, written: str) -> None:

@@ -1,0 +1,124 @@
+"""Reliability round 4 (issue 56, items W3, H2, H3, W5 and the unclear messages): every
+question is answered or refused, at once and in one line.  An unsolvable 15-puzzle is
+answered "never" by its parity towards the default goal as towards a named target; no
+notation longer than the documented 1,000 characters reaches a puzzle; `query sql` ends
+at its --timeout even where DuckDB cannot interrupt the statement; the Python API refuses
+nonsense arguments with ``PuzzleInputError``; a missing table's error names the folder it
+looked in; and a failed builder leaves no lock file behind."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+
+from builder.contract.errors import MAX_INPUT_CHARACTERS, PuzzleInputError
+from query.api import open_tablebase
+from tests.commands import run_command as run
+from tests.test_reliability import assert_one_line_error
+
+# --- W3: the 15-puzzle's parity towards its default goal --------------------------------
+
+GOAL_15 = "1,2,3,4.5,6,7,8.9,10,11,12.13,14,15,0"
+"""The default goal of a 4x4 board: the tiles in reading order, the blank last."""
+LOYD_15 = "1,2,3,4.5,6,7,8.9,10,11,12.13,15,14,0"
+"""Sam Loyd's 14-15 puzzle: the goal with two tiles swapped, never solvable."""
+ONE_MOVE_15 = "1,2,3,4.5,6,7,8.9,10,11,12.13,14,0,15"
+"""The goal with 15 slid right: one move from it."""
+SMALL_BUDGET = ["--budget", "1000"]
+"""Far too few nodes to search a 14-15 puzzle to any real depth: an answer within it is
+the parity's, not a search's."""
+
+
+def parity(text: str) -> int:
+    """Inversions of the tiles read row by row (blank left out) plus the blank's row: on a
+    board four columns wide a move keeps this sum's parity."""
+    rows = [[int(tile) for tile in row.split(",")] for row in text.split(".")]
+    tiles = [tile for row in rows for tile in row if tile]
+    inversions = sum(1 for i, a in enumerate(tiles) for b in tiles[i + 1:] if a > b)
+    blank_row = next(number for number, row in enumerate(rows) if 0 in row)
+    return (inversions + blank_row) % 2
+
+
+def test_the_reference_parity_splits_the_three_boards():
+    assert parity(GOAL_15) == parity(ONE_MOVE_15) != parity(LOYD_15)
+
+
+def test_an_unsolvable_15_puzzle_is_never_solvable_without_a_target(data_dir):
+    result = run("query", "solvable", LOYD_15, *SMALL_BUDGET, "--data", str(data_dir))
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.strip() == f"{LOYD_15}: can never be solved"
+
+
+def test_a_solvable_15_puzzle_is_still_searched_without_a_target(data_dir):
+    result = run("query", "solvable", ONE_MOVE_15, "--data", str(data_dir))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"{ONE_MOVE_15}: solvable in 1 moves"
+
+
+@pytest.mark.parametrize("command", ["path", "distance"])
+def test_an_unsolvable_15_puzzle_path_is_one_line_naming_the_parity(command, data_dir):
+    goal = [GOAL_15] if command == "distance" else []  # distance always takes a target
+    result = run("query", command, LOYD_15, *goal, *SMALL_BUDGET, "--data", str(data_dir))
+    assert_one_line_error(result, "opposite parity")
+
+
+def test_the_api_answers_never_for_an_unsolvable_15_puzzle(data_dir):
+    sliding = open_tablebase(data_dir).puzzle("sliding")
+    assert sliding.get_distance(LOYD_15, budget=1000) is None
+    assert sliding.answer(LOYD_15, budget=1000).distance is None
+    values = sliding.position(LOYD_15, budget=1000)
+    assert values.distance is None and all(step.distance is None for step in values.moves)
+
+
+def test_the_page_answers_never_for_an_unsolvable_15_puzzle(data_dir):
+    from builder.contract.work import WorkGate
+    from query.web import create_app
+
+    # a search would run past the gate's half second (a 503): the answer is the parity's
+    client = TestClient(create_app(data_dir, gate=WorkGate(request_seconds=0.5)))
+    answer = client.get("/api/play/sliding/position", params={"state": LOYD_15})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["distance"] is None and answer.json()["target"] == GOAL_15
+    refused = client.get("/api/play/sliding/path", params={"state": LOYD_15})
+    assert 400 <= refused.status_code < 500 and "opposite parity" in refused.json()["detail"]
+
+
+# --- H2: notation past the documented limit -------------------------------------------
+
+LONG_SCRAMBLE = " ".join(["R U"] * 1001)
+"""A 3x3x3 scramble of 4,003 characters: every turn valid, the whole too long."""
+
+
+def test_the_documented_limit_is_the_engines():
+    from pathlib import Path
+
+    limits = (Path(__file__).parent.parent / "docs" / "limits.md").read_text()
+    assert f"Notation is at most {MAX_INPUT_CHARACTERS:,}" in limits
+    assert len(LONG_SCRAMBLE) > MAX_INPUT_CHARACTERS
+
+
+@pytest.mark.parametrize("command", ["path", "solvable", "moves"])
+def test_a_scramble_past_the_limit_is_refused_in_one_line(command, data_dir):
+    result = run("query", command, LONG_SCRAMBLE, *SMALL_BUDGET, "--data", str(data_dir))
+    assert_one_line_error(result, f"at most {MAX_INPUT_CHARACTERS:,} characters")
+
+
+def test_a_target_past_the_limit_is_refused_in_one_line(data_dir):
+    result = run("query", "distance", "867.254.301", "1" * 4000, "--data", str(data_dir))
+    assert_one_line_error(result, f"at most {MAX_INPUT_CHARACTERS:,} characters")
+
+
+@pytest.mark.parametrize("question", ["path", "get_distance", "position", "answer"])
+def test_the_api_refuses_a_scramble_past_the_limit(question, data_dir):
+    rubik = open_tablebase(data_dir).puzzle("rubik")
+    with pytest.raises(PuzzleInputError, match="at most 1,000 characters") as refused:
+        getattr(rubik, question)("R " * 500_000, budget=1000)
+    assert "\n" not in str(refused.value) and len(str(refused.value)) < 200
+
+
+def test_the_api_game_refuses_a_scramble_past_the_limit(data_dir):
+    rubik = open_tablebase(data_dir).puzzle("rubik")
+    with pytest.raises(PuzzleInputError, match="at most 1,000 characters"):
+        rubik.game(LONG_SCRAMBLE)
