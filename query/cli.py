@@ -340,6 +340,8 @@ SQL_TIMEOUT = 60.0
 SQL_MOST_SECONDS = 86_400.0
 """The longest --timeout (a day): longer is meant as no limit, which --timeout 0 says (inf,
 or a number past what a timer takes, was a thread's traceback and no limit at all)."""
+SQL_INTERRUPT_GRACE = 1.0
+"""Seconds an interrupted statement is given to stop before the command ends without it."""
 SQL_BATCH_ROWS = 10_000
 """Rows fetched and printed at a time: a result of millions of rows is never held whole."""
 
@@ -372,29 +374,47 @@ def sql(
     if not statement.strip().strip(";").strip():
         raise QueryError("empty SQL statement: give a query, e.g. "
                          "\"SELECT * FROM table_summary\"")
-    with _connect(data) as con:
-        timer = threading.Timer(timeout, con.interrupt) if timeout else None
-        if timer:
-            timer.daemon = True
-            timer.start()
+    con = _connect(data)
+    failed: list[BaseException] = []
+
+    def run() -> None:
         try:
             result = con.execute(statement)
-            if result.description is None:
-                return
-            columns = [d[0] for d in result.description]
-            _print_batches(columns, lambda: result.fetchmany(SQL_BATCH_ROWS), as_json, as_csv)
-        except duckdb.InterruptException:
-            raise QueryError(f"SQL stopped after {timeout:g} s (--timeout): narrow the "
-                             "query, or allow it longer") from None
-        except (duckdb.OutOfMemoryException, MemoryError):
-            raise QueryError("SQL needs more memory than a statement may hold (2 GB of "
-                             "DuckDB's buffers): narrow the query") from None
-        except duckdb.Error as error:
-            message = (str(error).splitlines() or [type(error).__name__])[0]
-            raise QueryError(f"SQL error: {message[:300]}") from None
+            if result.description is not None:
+                columns = [d[0] for d in result.description]
+                _print_batches(columns, lambda: result.fetchmany(SQL_BATCH_ROWS), as_json,
+                               as_csv)
+        except BaseException as error:  # noqa: BLE001 (answered by the main thread)
+            failed.append(error)
         finally:
-            if timer:
-                timer.cancel()
+            con.close()
+
+    # DuckDB sees an interrupt only between vectors: one long scalar (a repeat() of a
+    # billion characters) runs on past it.  The statement runs in a daemon thread, so the
+    # command ends at the timeout whatever the statement is doing, leaving it behind.
+    statement_thread = threading.Thread(target=run, name="query sql", daemon=True)
+    statement_thread.start()
+    statement_thread.join(timeout or None)
+    stopped = QueryError(f"SQL stopped after {timeout:g} s (--timeout): narrow the query, "
+                         "or allow it longer")
+    if statement_thread.is_alive():
+        with contextlib.suppress(duckdb.Error):  # it may have just ended and closed
+            con.interrupt()
+        statement_thread.join(SQL_INTERRUPT_GRACE)
+        if statement_thread.is_alive():
+            raise stopped
+    if not failed:
+        return
+    try:
+        raise failed[0]
+    except duckdb.InterruptException:
+        raise stopped from None
+    except (duckdb.OutOfMemoryException, MemoryError):
+        raise QueryError("SQL needs more memory than a statement may hold (2 GB of "
+                         "DuckDB's buffers): narrow the query") from None
+    except duckdb.Error as error:
+        message = (str(error).splitlines() or [type(error).__name__])[0]
+        raise QueryError(f"SQL error: {message[:300]}") from None
 
 
 SQL_ADDRESS_SPACE = 6 * 2**30

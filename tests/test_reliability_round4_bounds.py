@@ -122,3 +122,71 @@ def test_the_api_game_refuses_a_scramble_past_the_limit(data_dir):
     rubik = open_tablebase(data_dir).puzzle("rubik")
     with pytest.raises(PuzzleInputError, match="at most 1,000 characters"):
         rubik.game(LONG_SCRAMBLE)
+
+
+# --- H3: `query sql --timeout` holds whatever the statement does -------------------------
+
+RELEASE_SECONDS = 60
+"""How long a stuck statement waits to be let go: only a command that waits for the
+statement to end (which it must not) ever waits this long, and then fails the test."""
+
+
+class StuckStatement:
+    """A catalog connection whose statement does not stop when interrupted, as DuckDB's
+    does not inside one long scalar (a repeat() of a billion characters): it ends only
+    when the test lets it go, and then raises the interrupt it was sent meanwhile."""
+
+    def __init__(self):
+        self.interrupted = threading.Event()
+        self.finished = threading.Event()
+        self.release = threading.Event()
+
+    def execute(self, statement):
+        import duckdb
+
+        self.release.wait(RELEASE_SECONDS)
+        self.finished.set()
+        if self.interrupted.is_set():
+            raise duckdb.InterruptException("INTERRUPT Error: Interrupted!")
+        raise AssertionError("the statement was never interrupted")
+
+    def interrupt(self):
+        self.interrupted.set()
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
+
+
+def test_sql_ends_at_its_timeout_while_the_statement_runs_on(monkeypatch, data_dir):
+    stuck = StuckStatement()
+    monkeypatch.setattr("query.cli._connect", lambda data: stuck)
+    try:
+        result = run("query", "sql", "SELECT repeat('x', 1000000000)", "--timeout", "0.05",
+                     "--data", str(data_dir))
+        ended_while_running = not stuck.finished.is_set()
+    finally:
+        stuck.release.set()
+    assert_one_line_error(result, "SQL stopped after 0.05 s (--timeout)")
+    assert stuck.interrupted.is_set(), "DuckDB is asked to stop first"
+    assert ended_while_running, "the command waited for the statement to end"
+
+
+def test_sql_interrupts_a_long_statement_of_duckdb(data_dir):
+    # a thousand billion rows: far past the tenth of a second on any machine
+    result = run("query", "sql", "SELECT sum(range) FROM range(1000000000000)",
+                 "--timeout", "0.1", "--data", str(data_dir))
+    assert_one_line_error(result, "SQL stopped after 0.1 s (--timeout)")
+
+
+def test_sql_holds_at_most_2_gb_of_duckdb_buffers(data_dir):
+    result = run("query", "sql", "SELECT current_setting('memory_limit') AS bound", "--json",
+                 "--data", str(data_dir))
+    assert result.returncode == 0, result.stderr
+    number, unit = __import__("json").loads(result.stdout)[0]["bound"].split()
+    assert unit == "GiB" and 2**30 <= float(number) * 2**30 <= 2 * 10**9
