@@ -59,10 +59,11 @@ SeedOption = Annotated[int | None, typer.Option(
     help="Random seed, 0 or more (default: fresh).", min=0, max=2**63 - 1)]
 BudgetOption = Annotated[int | None, typer.Option(
     "--budget", metavar="NODES", min=1, show_default=False,
-    help="Where no table answers and an exact search does (IDA* on pattern databases), "
-    "stop it after generating this many nodes, all of the command's searches together "
-    "(it generates millions a second); it then exits 2 with one line naming the fewest "
-    "moves it proved ('at least N'), which --json carries as lower_bound.")]
+    help="Where no table answers and an exact search does (IDA* on pattern databases, the "
+    "ball solver's A*), stop it after generating this many nodes, all of the command's "
+    "searches together (it generates millions a second); it then exits 2 with one line "
+    "naming the fewest moves it proved ('at least N'), which --json carries as "
+    "lower_bound.")]
 SecondsOption = Annotated[float | None, typer.Option(
     "--seconds", metavar="S", click_type=Limit(0.001, 86_400), show_default=False,
     help="Stop that search after this many seconds, the same way (default: no limit).")]
@@ -492,7 +493,7 @@ def serve(
         "--search-seconds", help="Longest a request's searches may take (then 503).",
         click_type=Limit(1, 3600))] = 15.0,
     max_budget: Annotated[int, typer.Option(
-        "--max-budget", help="Most states a request may ask a plug-in's solver for "
+        "--max-budget", help="Most nodes a request may ask a plug-in's solver for "
         "(then 429).",
         min=1_000, max=MOST_SOLVER_STATES)] = 2_000_000,
 ) -> None:

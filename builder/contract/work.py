@@ -5,11 +5,12 @@ stops at the server's time and budget limits, and gives its memory back after, w
 cheap answers (table walks, hints) never wait behind it.
 
 Plug-ins and the engine mark the work (``with expensive("what")``) and may ask for the
-server's caps (``capped_budget``, ``work_seconds``) and the caller's own budget for a
-question's searches (``current_budget``: a command's ``--budget`` and ``--seconds``, set
-with ``search_budget``), and report the steps of long work (``report_progress``); they
-never know whether a server runs: the server opens a ``request_scope`` with its gate
-around each request, and ``progress_to`` around a build or a search the page follows.
+server's caps (``capped_budget``, ``server_budget``, ``work_seconds``) and the caller's own
+budget for a question's searches (``current_budget``: a command's ``--budget`` and
+``--seconds``, set with ``search_budget``), and report the steps of long work
+(``report_progress``); they never know whether a server runs: the server opens a
+``request_scope`` with its gate around each request, and ``progress_to`` around a build
+or a search the page follows.
 
 Work that runs past its request's limit, or whose client hangs up, is stopped where it
 stands, not only refused its next piece: the gate raises the piece's ``Stop`` signal,
@@ -75,7 +76,7 @@ class WorkGate:
     cores), ``waiting`` more queued for at most ``wait_seconds``; a request's expensive
     work must end within ``request_seconds`` of its start (its pieces share the limit: a
     piece is refused after it, and one running is stopped at it, where the work polls its
-    ``Stop``), and asks for at most ``max_budget`` states of a solver.  So a request ends
+    ``Stop``), and asks for at most ``max_budget`` nodes of a solver.  So a request ends
     within ``wait_seconds + request_seconds``, and at most ``slots`` pieces of work run
     at once, whatever the requests ask."""
 
@@ -246,8 +247,15 @@ def capped_budget(budget: int, what: str = "--budget") -> int:
     gate = _gate()
     if gate is not None and budget > gate.max_budget:
         raise OverBudgetError(f"{what} {budget:,} is over this server's {gate.max_budget:,} "
-                              "states a request: ask for less, or use the command line")
+                              "nodes a request: ask for less, or use the command line")
     return budget
+
+
+def server_budget(default: int) -> int:
+    """A solver's ``default`` budget where nobody asked for one, within the request's
+    gate (a server started with a smaller ``--max-budget`` still answers)."""
+    gate = _gate()
+    return default if gate is None else min(default, gate.max_budget)
 
 
 def work_seconds(asked: float) -> float:

@@ -13,8 +13,23 @@ from typing import Any
 import numpy as np
 
 from builder.contract.base import FoundPath, TableLookup
-from builder.contract.errors import MissingTableError, QueryError, UnreachableError, check_length
-from builder.contract.work import capped_budget, expensive, work_seconds
+from builder.contract.errors import (
+    MOST_SOLVER_STATES,
+    MissingTableError,
+    OneLineError,
+    QueryError,
+    SearchLimitError,
+    UnreachableError,
+    check_length,
+)
+from builder.contract.work import (
+    capped_budget,
+    current_budget,
+    expensive,
+    server_budget,
+    stop_signal,
+    work_seconds,
+)
 from puzzles.balls.rules import Balls, BallsError
 from puzzles.balls.tables import TABLE_LAYOUT
 
@@ -116,7 +131,8 @@ DEAL_SECONDS = 30.0
 """How long `query random balls --clearable` hunts at sizes no table holds (--seconds)."""
 
 SOLVER_BUDGET = 2_000_000
-"""States the solver may store by default (`--budget`)."""
+"""Nodes the solver may generate by default (`--budget`), where no budget is asked: it
+bounds the memory too (a state stored at most a node)."""
 DEAL_ATTEMPTS = 200
 """Random deals `query random balls` tries before giving up on a difficulty."""
 
@@ -134,6 +150,11 @@ class Answer:
     lower_bound: int
     explored: int
     how: str
+    nodes: int = 0
+    """Nodes the search generated (what a budget counts)."""
+    limit: str = ""
+    """Where the search stopped unresolved: its limit as the user set it (``budget of N
+    nodes``, ``time limit (S s, N nodes)``); empty otherwise."""
 
     @property
     def length(self) -> int | None:
@@ -144,22 +165,68 @@ class Answer:
                 "verdict": self.verdict, "length": self.length,
                 "lower_bound": self.lower_bound, "moves": [list(m) for m in self.moves],
                 "states": [self.rules.format(s) for s in self.states],
-                "explored": self.explored, "how": self.how}
+                "explored": self.explored, "nodes": self.nodes, "how": self.how}
 
 
-def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) -> Answer:
+def searched(rules: Balls, start: tuple[int, ...], budget: int | None = None,
+             greedy: bool = True, seconds: float | None = None) -> Answer:
     """The solver's answer for one state (``solver.py``), its solution replayed in the
-    state's own tube numbering."""
+    state's own tube numbering.  ``budget``: nodes the search may generate (None: what
+    is left of the caller's ``work.search_budget``, else ``SOLVER_BUDGET``); ``seconds``
+    and the caller's seconds end it too (unresolved, its ``limit`` saying which); a
+    server's stop ends it with the server's reason.  ``greedy``: keep a share of the
+    budget for some solution (``best_found``) should the A* run out."""
+    import threading
+
     from puzzles.balls.rules import tube_moves
     from puzzles.balls.solver import canonical, solve
 
     tubes = rules.tubes_of_state(start)
+    asked = current_budget()
+    nodes_left, seconds_left = asked.left()
+    if asked.nodes is not None and (budget is None or nodes_left < budget):
+        budget, named_nodes = int(nodes_left), asked.nodes  # the question's budget binds
+    else:
+        if budget is None:  # the default, within a server's cap
+            budget = server_budget(SOLVER_BUDGET)
+        named_nodes = budget
+    if budget > MOST_SOLVER_STATES:  # its memory: a state stored at most a node generated
+        raise QueryError(f"a budget of {named_nodes:,} nodes is over the ball solver's "
+                         f"most, {MOST_SOLVER_STATES:,} (it stores up to a state a node): "
+                         "ask for fewer")
     allowed = capped_budget(budget, "budget")  # refused at once, not after a slot's wait
+    asked_seconds = float("inf") if seconds is None else seconds
+    limit = min(asked_seconds, seconds_left)
+    named_seconds = asked.seconds if seconds_left < asked_seconds else seconds
+    deadline = np.zeros(1, np.uint8)
+    timer = None
     with expensive("the ball solver"):
-        found = solve(tubes, rules.colours, rules.capacity, allowed, water=rules.water)
+        stop = stop_signal()
+        if limit != float("inf"):
+            timer = threading.Timer(limit, deadline.fill, (1,))
+            timer.daemon = True
+            timer.start()
+        try:
+            found = solve(tubes, rules.colours, rules.capacity, allowed, water=rules.water,
+                          greedy=greedy, stop=stop.flag, deadline=deadline)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        asked.spent(found.nodes)
+        if found.stopped:
+            try:
+                stop.check()  # a server's stop: its own reason, with what was proved
+            except OneLineError as reason:
+                raise type(reason)(f"{reason}; the ball solver had proved at least "
+                                   f"{found.lower_bound} moves") from None
     how = f"search: A* over {found.explored:,} states"
+    limit_named = ""
+    if found.verdict in ("best_found", "unresolved"):
+        limit_named = (f"time limit ({named_seconds:g} s, {found.nodes:,} nodes)"
+                       if found.stopped else f"budget of {named_nodes:,} nodes")
     if not found.states:
-        return Answer(rules, found.verdict, (), (), found.lower_bound, found.explored, how)
+        return Answer(rules, found.verdict, (), (), found.lower_bound, found.explored, how,
+                      found.nodes, limit_named)
     states, moves = [start], []
     for wanted in found.states[1:]:
         for source, destination, following in tube_moves(tubes, rules.capacity,
@@ -172,23 +239,23 @@ def searched(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) 
         states.append(rules.state_of_tubes(tubes))
         moves.append((source, destination))
     return Answer(rules, found.verdict, tuple(states), tuple(moves), found.lower_bound,
-                  found.explored, how)
+                  found.explored, how, found.nodes, limit_named)
 
 
-def answer(tables: TableLookup, state: str, budget: int = SOLVER_BUDGET,
+def answer(tables: TableLookup, state: str, budget: int | None = None,
            rules_name: str = "balls") -> Answer:
     """A state's answer under the rules named (balls or water): by table walk where a
-    table holds its game, else by the solver."""
+    table holds its game, else by the solver (``budget``: nodes, as ``searched``)."""
     rules = rules_of(state, rules_name)
     return answer_of(tables, rules, rules.parse(state), budget)
 
 
-def first_moves(tables: TableLookup, found: Answer, budget: int = SOLVER_BUDGET
+def first_moves(tables: TableLookup, found: Answer, budget: int | None = None
                 ) -> dict[str, int]:
     """What makes a deal hard, for a level designer: its legal first moves, how many of
     them keep it clearable, how many keep it optimal (one move nearer), and how many the
-    solver could not decide within ``budget`` (each first move's state answered as the
-    deal is: table walk or solver)."""
+    solver could not decide within ``budget`` nodes (each first move's state answered as
+    the deal is: table walk or solver, each search with the whole budget)."""
     from puzzles.balls.rules import tube_moves
 
     rules = found.rules
@@ -211,7 +278,7 @@ def first_moves(tables: TableLookup, found: Answer, budget: int = SOLVER_BUDGET
 
 
 def answer_of(tables: TableLookup, rules: Balls, start: tuple[int, ...],
-              budget: int = SOLVER_BUDGET) -> Answer:
+              budget: int | None = None) -> Answer:
     """``answer`` for a parsed state."""
     try:
         table = BallsTable(tables, rules)
@@ -226,27 +293,27 @@ def answer_of(tables: TableLookup, rules: Balls, start: tuple[int, ...],
     return Answer(rules, "optimal", found.nodes, moves, found.length, 0, found.how)
 
 
-def search_path(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET
+def search_path(rules: Balls, start: tuple[int, ...], budget: int | None = None
                 ) -> FoundPath:
     """A proven shortest way to clear ``start`` by the solver (the engine's fallback where
-    no table answers)."""
+    no table answers: within the question's ``--budget`` and ``--seconds``)."""
     found = proven(rules, start, budget)
     return FoundPath(found.states, tuple(f"{s} -> {d}" for s, d in found.moves),
                      found.how + ", proven optimal")
 
 
-def proven(rules: Balls, start: tuple[int, ...], budget: int = SOLVER_BUDGET) -> Answer:
-    """The solver's answer when it proves a shortest solution; NotClearableError when it
-    proves there is none, a QueryError when its budget runs out first."""
-    found = searched(rules, start, budget)
+def proven(rules: Balls, start: tuple[int, ...], budget: int | None = None) -> Answer:
+    """The solver's answer when it proves a shortest solution (the A* with the whole
+    budget); NotClearableError when it proves there is none, a SearchLimitError naming
+    the fewest moves proved when its budget or time runs out first."""
+    found = searched(rules, start, budget, greedy=False)
     if found.verdict == "unclearable":
         raise NotClearableError(f"{rules.format(start)} can never be cleared (every one of "
                                 f"the {found.explored:,} states it reaches explored)")
     if found.verdict != "optimal":
-        best = f"; best found {found.length} moves" if found.length is not None else ""
-        raise QueryError(f"no shortest solution proven within {budget:,} states (at least "
-                         f"{found.lower_bound} moves{best}): try `query solve STATE "
-                         "--budget N` with a larger N")
+        raise SearchLimitError(f"the ball solver's A*: stopped at its {found.limit}: at "
+                               f"least {found.lower_bound} moves", found.lower_bound,
+                               found.nodes)
     return found
 
 
@@ -266,12 +333,14 @@ clearable, at once, instead of hunting on."""
 
 
 def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
-             rng: np.random.Generator, budget: int = SOLVER_BUDGET,
+             rng: np.random.Generator, budget: int | None = None,
              seconds: float = DEAL_SECONDS, progress: bool = False,
              water: bool = False) -> Answer:
     """A random starting game (colours tubes full, ``empty`` empty) that the solver proves
     clearable in at least ``min_moves`` moves (fewest): deals are drawn uniformly until
-    one qualifies, for at most ``DEAL_ATTEMPTS`` deals and ``seconds``."""
+    one qualifies, for at most ``DEAL_ATTEMPTS`` deals and ``seconds`` (the deal being
+    searched then is stopped where it stands; a server's limit stops it too, with the
+    server's reason)."""
     import time
 
     from tqdm import tqdm
@@ -279,11 +348,15 @@ def deal_any(colours: int, capacity: int, empty: int, min_moves: int,
     rules = Balls(colours + empty, capacity, colours, water=water)
     started = time.monotonic()
     deadline = started + work_seconds(seconds)
+    # a deal searched when ``seconds`` end stops there; a server's earlier limit is its
+    # gate's, which stops the request with its own reason
+    own_deadline = started + seconds
     tried, unclearable, longest = 0, 0, None
     with tqdm(total=DEAL_ATTEMPTS, desc="deals tried", unit="deal",
               disable=None if progress else True, leave=False) as bar:  # None: a terminal's
         while tried < DEAL_ATTEMPTS and time.monotonic() < deadline:
-            found = searched(rules, random_start(rules, rng), budget)
+            found = searched(rules, random_start(rules, rng), budget, greedy=False,
+                             seconds=max(0.0, own_deadline - time.monotonic()))
             tried += 1
             bar.update()
             if found.verdict == "optimal":

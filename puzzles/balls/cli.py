@@ -106,9 +106,11 @@ def solve(
     state: Annotated[str, typer.Argument(help="Tubes top first joined by '|', one lowercase "
                                               "letter per colour, e.g. rggb|brrg|gbbr||.")],
     *,
-    budget: Annotated[int, typer.Option(help="States the search may store (about 150 "
-                                        "bytes each).", min=1_000, max=MOST_SOLVER_STATES)]
-    = SOLVER_BUDGET,
+    budget: Annotated[int, typer.Option(
+        metavar="NODES", help="Nodes the search may generate (as `query path --budget` "
+        "counts them; a state stored at most a node, about 150 bytes each); an eighth of "
+        "them is kept for a greedy search for some solution if the A* runs out.",
+        min=1_000, max=MOST_SOLVER_STATES)] = SOLVER_BUDGET,
     as_json: JsonOption = False,
     rules: RulesOption = BALLS,
     tables: Any = None,
@@ -119,7 +121,7 @@ def solve(
     unresolved when the budget ran out (with a proven lower bound). Exits 1 when the state
     cannot be cleared, 2 when nothing was proven. With --json, an optimal answer also
     counts the first moves: legal, keeping the deal clearable, keeping it optimal (what
-    makes a deal hard for a player).
+    makes a deal hard for a player; each first move searched within its own --budget).
 
     Example: query solve "abcd|dcba|abcd|dcba||"    (water sort: add --rules water)
     """

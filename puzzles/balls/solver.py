@@ -20,8 +20,13 @@ expanded is optimal.  Hence the three answers, never a guess:
 - ``optimal``: A* expanded a cleared state;
 - ``unclearable``: A* ran out of states (every state reachable from the deal explored);
 - ``best_found``: the node budget ran out; the lowest bound on the open list is a proven
-  lower bound, and a greedy search (bound weighted) tries for some solution within a
-  second budget (``unresolved`` when it finds none either).
+  lower bound, and a greedy search (bound weighted) tries for some solution within the
+  share of the budget kept for it (``unresolved`` when it finds none either).
+
+The budget counts nodes generated (every successor made, as the other puzzles' IDA*
+counts them), so it bounds the memory too: a search stores at most one state per node
+it generated.  The search polls two stop flags as it expands (a server's stop, a
+caller's time limit) and returns at once when either is raised.
 """
 
 from __future__ import annotations
@@ -34,13 +39,16 @@ from numba import njit
 BITS = 5
 LENGTH_SHIFT = 56
 DEFAULT_BUDGET = 2_000_000
-"""States the optimal search may store (about 100-200 bytes each, by the tube count)."""
+"""Nodes the searches may generate (each stored state takes about 100-200 bytes, by the
+tube count; a search stores at most one a node)."""
 GREEDY_WEIGHT = 6
 """The bound's weight in the search for some solution once the budget is spent."""
+GREEDY_SHARE = 8
+"""One part in this of the budget is kept for that greedy search, where it is wanted."""
 MAX_F = 4096
 MAX_H = 256
 
-OPTIMAL, UNCLEARABLE, EXHAUSTED = 0, 1, 2
+OPTIMAL, UNCLEARABLE, EXHAUSTED, STOPPED = 0, 1, 2, 3
 
 
 def tube_word(balls_bottom_first: list[int]) -> int:
@@ -150,13 +158,15 @@ def _find(table, arena, words, key):
 # (``BallsPuzzle.kernel_modules``), not at the first search; nogil: a server answers
 # hints on other threads meanwhile
 @njit("(uint64[::1], int64, int64, int64, int64, uint64[:, ::1], uint64[::1], int64[::1], "
-      "int32[::1], int32[::1], int32[::1], int32[::1], int32[::1], boolean[::1], boolean)",
-      cache=True, nogil=True)
+      "int32[::1], int32[::1], int32[::1], int32[::1], int32[::1], boolean[::1], boolean, "
+      "uint8[::1], uint8[::1])", cache=True, nogil=True)
 def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, parent, table,
-            heads, entry_node, entry_next, closed, water):
+            heads, entry_node, entry_next, closed, water, stop, deadline):
     """Weighted A* (weight 1: A*) from ``start`` (sorted words), moving one ball a move
-    or, with ``water``, pouring every top ball of the colour that fits.  Returns (outcome,
-    goal node, nodes stored, nodes expanded, lowest open f when the budget ran out)."""
+    or, with ``water``, pouring every top ball of the colour that fits, until it has
+    generated ``budget`` nodes (EXHAUSTED) or ``stop`` or ``deadline`` is raised
+    (STOPPED).  Returns (outcome, goal node, nodes stored, nodes generated, lowest open f
+    when it ended)."""
     n_tubes = start.shape[0]
     n_entries = entry_node.shape[0]
     heads[:] = -1
@@ -178,14 +188,14 @@ def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, pa
     if weight * h0 >= MAX_F or h0 >= MAX_H:
         return EXHAUSTED, -1, 1, 0, 0
     heads[weight * h0 * MAX_H + h0] = 0
-    stored, used, expanded = 1, 1, 0
+    stored, used, generated = 1, 1, 0
     lowest = weight * h0
     following = np.empty(n_tubes, np.uint64)
     while True:
         while lowest < MAX_F and heads[lowest * MAX_H: (lowest + 1) * MAX_H].max() < 0:
             lowest += 1
         if lowest >= MAX_F:
-            return UNCLEARABLE, -1, stored, expanded, lowest
+            return UNCLEARABLE, -1, stored, generated, lowest
         for h in range(MAX_H):  # among equal f, the state nearest the goal first
             entry = heads[lowest * MAX_H + h]
             if entry >= 0:
@@ -198,8 +208,9 @@ def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, pa
             continue  # a stale entry: the node was reached more cheaply since
         closed[node] = True
         if h == 0:
-            return OPTIMAL, node, stored, expanded, lowest
-        expanded += 1
+            return OPTIMAL, node, stored, generated, lowest
+        if stop[0] or deadline[0]:  # one byte each an expansion: nothing beside its moves
+            return STOPPED, -1, stored, generated, lowest
         g = depth[node] + 1
         for source in range(n_tubes):
             word = arena[node, source]
@@ -248,6 +259,9 @@ def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, pa
                         position -= 1
                     following[position] = value
                     count += 1
+                if generated == budget:
+                    return EXHAUSTED, -1, stored, generated, lowest
+                generated += 1
                 key = hashes[node] - _mix(word) - _mix(other) + _mix(popped) + _mix(pushed)
                 slot, found = _find(table, arena, following, key)
                 if found >= 0:
@@ -255,9 +269,7 @@ def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, pa
                         continue
                     target = found
                 else:
-                    if stored == budget:
-                        return EXHAUSTED, -1, stored, expanded, lowest
-                    target = stored
+                    target = stored  # within the arena: one state at most a node generated
                     stored += 1
                     for t in range(n_tubes):
                         arena[target, t] = following[t]
@@ -266,12 +278,12 @@ def _search(start, n_colours, capacity, budget, weight, arena, hashes, depth, pa
                     table[slot] = target
                 depth[target] = g
                 parent[target] = node
-                if used == n_entries:
-                    return EXHAUSTED, -1, stored, expanded, lowest
+                if used == n_entries:  # never: one entry at most a node generated
+                    return EXHAUSTED, -1, stored, generated, lowest
                 bound = _h(following, longest, water)
                 f = g + weight * bound
                 if f >= MAX_F or bound >= MAX_H:  # beyond the buckets: nothing is proven
-                    return EXHAUSTED, -1, stored, expanded, lowest
+                    return EXHAUSTED, -1, stored, generated, lowest
                 lowest = min(lowest, f)  # a weighted bound is not consistent: f may fall
                 entry_node[used] = target
                 entry_next[used] = heads[f * MAX_H + bound]
@@ -291,6 +303,11 @@ class Solution:
     lower_bound: int
     explored: int
     """States stored by the optimal search (for unclearable: every reachable one)."""
+    nodes: int = 0
+    """Nodes generated by the searches together (what the budget counts)."""
+    stopped: bool = False
+    """A stop flag ended it (a server's stop or the caller's time limit), not the budget:
+    unresolved, its lower bound proven all the same."""
 
     @property
     def length(self) -> int | None:
@@ -298,26 +315,36 @@ class Solution:
 
 
 class Workspace:
-    """The search's arrays for a tube count and budget, reused between searches."""
+    """The search's arrays for a tube count and budget (nodes generated: a state stored
+    and a queue entry at most each), reused between searches.  Zeroed pages are mapped
+    only when a search writes them, so a search that ends early uses little of it."""
 
     def __init__(self, n_tubes: int, budget: int):
-        size = 1 << max(4, int(2 * budget - 1).bit_length())
+        nodes = budget + 1  # the start, then one at most a node generated
+        size = 1 << max(4, int(2 * nodes - 1).bit_length())
         self.budget = budget
-        self.arena = np.zeros((budget, n_tubes), np.uint64)
-        self.hashes = np.zeros(budget, np.uint64)
-        self.depth = np.zeros(budget, np.int64)
-        self.parent = np.zeros(budget, np.int32)
-        self.closed = np.zeros(budget, np.bool_)
+        self.arena = np.zeros((nodes, n_tubes), np.uint64)
+        self.hashes = np.zeros(nodes, np.uint64)
+        self.depth = np.zeros(nodes, np.int64)
+        self.parent = np.zeros(nodes, np.int32)
+        self.closed = np.zeros(nodes, np.bool_)
         self.table = np.zeros(size, np.int32)
         self.heads = np.zeros(MAX_F * MAX_H, np.int32)
-        self.entry_node = np.zeros(2 * budget, np.int32)
-        self.entry_next = np.zeros(2 * budget, np.int32)
+        self.entry_node = np.zeros(nodes, np.int32)
+        self.entry_next = np.zeros(nodes, np.int32)
 
     def run(self, start: np.ndarray, n_colours: int, capacity: int, weight: int,
-            water: bool = False):
-        return _search(start, n_colours, capacity, self.budget, weight, self.arena,
+            water: bool = False, budget: int | None = None, stop: np.ndarray | None = None,
+            deadline: np.ndarray | None = None):
+        """One search of at most ``budget`` nodes (default: the workspace's), ended early
+        when ``stop`` or ``deadline`` (one byte each) becomes 1."""
+        budget = self.budget if budget is None else min(budget, self.budget)
+        never = np.zeros(1, np.uint8)
+        return _search(start, n_colours, capacity, budget, weight, self.arena,
                        self.hashes, self.depth, self.parent, self.table, self.heads,
-                       self.entry_node, self.entry_next, self.closed, water)
+                       self.entry_node, self.entry_next, self.closed, water,
+                       never if stop is None else stop,
+                       never if deadline is None else deadline)
 
     def states_to(self, node: int) -> tuple[tuple[int, ...], ...]:
         chain = []
@@ -329,21 +356,36 @@ class Workspace:
 
 def solve(tubes: list[list[int]], n_colours: int, capacity: int,
           budget: int = DEFAULT_BUDGET, workspace: Workspace | None = None,
-          water: bool = False) -> Solution:
+          water: bool = False, greedy: bool = True, stop: np.ndarray | None = None,
+          deadline: np.ndarray | None = None) -> Solution:
     """Fewest moves to clear a deal (tubes as colour lists 0.., bottom first), or with
-    ``water`` fewest pours: see the module docstring for what each verdict proves."""
+    ``water`` fewest pours, generating at most ``budget`` nodes: see the module docstring
+    for what each verdict proves.  With ``greedy``, a share of the budget is kept for a
+    greedy search for some solution (``best_found``) should the A* run out; without,
+    the A* has it all.  ``stop``, ``deadline``: flags (one byte each) that end the
+    search where it stands when raised (``Solution.stopped``)."""
     start = np.array(canonical(tubes), np.uint64)
     if workspace is None or workspace.budget != budget or workspace.arena.shape[1] != len(
             tubes):
         workspace = Workspace(len(tubes), budget)
-    outcome, goal, stored, _, lowest = workspace.run(start, n_colours, capacity, 1, water)
+    optimal_budget = budget - budget // GREEDY_SHARE if greedy else budget
+    outcome, goal, stored, nodes, lowest = workspace.run(
+        start, n_colours, capacity, 1, water, optimal_budget, stop, deadline)
     if outcome == OPTIMAL:
-        return Solution("optimal", workspace.states_to(goal), int(lowest), int(stored))
+        return Solution("optimal", workspace.states_to(goal), int(lowest), int(stored),
+                        int(nodes))
     if outcome == UNCLEARABLE:
-        return Solution("unclearable", (), 0, int(stored))
-    outcome, goal, *_ = workspace.run(start, n_colours, capacity, GREEDY_WEIGHT, water)
+        return Solution("unclearable", (), 0, int(stored), int(nodes))
+    if outcome == STOPPED or not greedy:
+        return Solution("unresolved", (), int(lowest), int(stored), int(nodes),
+                        outcome == STOPPED)
+    outcome, goal, _, more, _ = workspace.run(start, n_colours, capacity, GREEDY_WEIGHT,
+                                              water, budget - int(nodes), stop, deadline)
+    nodes += more
     if outcome == OPTIMAL:
-        return Solution("best_found", workspace.states_to(goal), int(lowest), int(stored))
+        return Solution("best_found", workspace.states_to(goal), int(lowest), int(stored),
+                        int(nodes))
     if outcome == UNCLEARABLE:  # the greedy search saw every state: none is cleared
-        return Solution("unclearable", (), 0, int(stored))
-    return Solution("unresolved", (), int(lowest), int(stored))
+        return Solution("unclearable", (), 0, int(stored), int(nodes))
+    return Solution("unresolved", (), int(lowest), int(stored), int(nodes),
+                    outcome == STOPPED)

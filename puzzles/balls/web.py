@@ -34,8 +34,12 @@ def routes(tables: TableLookup):
 
     @router.get("/solve", summary="What is proven about a state")
     def solve_state(state: str = notation(),
-                    budget: int = Query(SOLVER_BUDGET, ge=1_000, le=MOST_SOLVER_STATES)):
-        """What is proven about clearing STATE (the CLI's `query solve STATE --json`)."""
+                    budget: int | None = Query(
+                        None, ge=1_000, le=MOST_SOLVER_STATES,
+                        description=f"Nodes the solver may generate (default "
+                        f"{SOLVER_BUDGET:,}, within the server's --max-budget)")):
+        """What is proven about clearing STATE (the CLI's `query solve STATE --json`),
+        within the server's --search-seconds."""
         found = answer(tables, state, budget)
         return {**found.as_dict(), "state": found.rules.format(found.rules.parse(state))}
 
