@@ -6,7 +6,8 @@ Owns three guarantees every writer of a data directory relies on (a ``builder`` 
 - one writer at a time per data directory: an exclusive lock (``.builder.lock``), whose
   file names the holder, so a second writer says in one line which build has it (the
   kernel releases the lock when the holder exits, however it exits); a command holds it
-  until it exits (``hold``), a server only while it builds (``holding``);
+  until it exits (``hold``), a server only while it builds (``holding``), and the lock
+  file is removed as it is let go (a killed holder's is taken over by the next writer);
 - the directory is checked before any work: a file, a read-only folder or one that
   cannot be created is a one-line error, not a traceback half-way through a build;
 - staging is named after the process that writes it (``staging_name``), and a writer
@@ -20,6 +21,7 @@ GIL): the process exits at once, published tables untouched, chunk tasks kept fo
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import os
@@ -69,28 +71,67 @@ def _acquire(data: Path, command: str) -> int:
     """The lock's descriptor, taken for this process and stamped with ``command``; a
     DataDirectoryError names the writer that holds it otherwise."""
     lock_path = data / LOCK_NAME
-    try:
-        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as error:
-        raise DataDirectoryError(f"data directory {data} cannot be locked: "
-                                 f"{error.strerror or error}") from None
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = os.pread(descriptor, 500, 0).decode(errors="replace").strip()
+    while True:
+        try:
+            descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise DataDirectoryError(f"data directory {data} cannot be locked: "
+                                     f"{error.strerror or error}") from None
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(descriptor, 500, 0).decode(errors="replace").strip()
+            os.close(descriptor)
+            raise DirectoryHeldError(f"data directory {data} is being built by another "
+                                     f"builder ({holder or 'unknown'}): wait for it to "
+                                     "finish") from None
+        if _is_lock_file(descriptor, lock_path):
+            break
+        # the holder removed the file as it let go: the lock is now a new file's
         os.close(descriptor)
-        raise DirectoryHeldError(f"data directory {data} is being built by another "
-                                 f"builder ({holder or 'unknown'}): wait for it to finish"
-                                 ) from None
     stamp = time.strftime("%Y-%m-%d %H:%M:%S")
     os.ftruncate(descriptor, 0)
     os.pwrite(descriptor, f"pid {os.getpid()}: {command[:200]}, since {stamp}".encode(), 0)
     return descriptor
 
 
+def _is_lock_file(descriptor: int, lock_path: Path) -> bool:
+    """True while ``lock_path`` is still the file ``descriptor`` has open."""
+    try:
+        named = os.stat(lock_path)
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(descriptor)
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)
+
+
+def _release(key: str) -> None:
+    """Let go of a held lock and remove its file, so that no command, failed or not,
+    leaves a lock file behind (in a folder that was never a data directory, say).  The
+    file goes while the lock is still held: a writer that opened it meanwhile finds it
+    gone once it has the lock, and takes a new one (``_acquire``)."""
+    descriptor = _held.pop(key)
+    lock_path = Path(key) / LOCK_NAME
+    try:
+        if _is_lock_file(descriptor, lock_path):
+            lock_path.unlink()
+    except OSError:
+        pass  # a lock file left behind is harmless: the next writer takes it
+    os.close(descriptor)  # closing the last descriptor releases the lock
+
+
+def _release_all() -> None:
+    for key in list(_held):
+        _release(key)
+
+
+atexit.register(_release_all)
+
+
 def hold(data: Path, command: str, create: bool = True) -> None:
-    """Take the data directory for this process (until it exits), after checking that it
-    can be written; a DataDirectoryError names the builder that holds it otherwise."""
+    """Take the data directory for this process (until it exits, when the lock file is
+    removed), after checking that it can be written; a DataDirectoryError names the
+    builder that holds it otherwise."""
     data = _check_directory(data, create)
     key = str(data.resolve())
     if key in _held:
@@ -109,15 +150,12 @@ def holding(data: Path, command: str):
     if key in _held:  # this process holds it already, for good
         yield
         return
-    descriptor = _acquire(data, command)
-    _held[key] = descriptor
+    _held[key] = _acquire(data, command)
     try:
         sweep_orphans(data)
         yield
     finally:
-        del _held[key]
-        os.ftruncate(descriptor, 0)
-        os.close(descriptor)  # closing the last descriptor releases the lock
+        _release(key)
 
 
 STAGING_KINDS = ("building", "retired")
@@ -242,6 +280,7 @@ def run_interruptibly(body: Callable[[], None], on_interrupt: str) -> None:
         _stopping.set()
         _writing.acquire(timeout=WRITE_WAIT_SECONDS)  # held until the process ends
         _remove_staging()
+        _release_all()  # os._exit runs no atexit handler
         print(on_interrupt, file=sys.stderr, flush=True)
         os._exit(130)
     if "error" in outcome:

@@ -54,6 +54,8 @@ def stored_distances(tables: Tables, puzzle: Puzzle) -> list[StoredDistances]:
     from builder.catalog import table_directories
 
     found = []
+    if not (tables.data_dir / puzzle.name).exists():  # none built: "no table", not unreadable
+        return found
     for path in table_directories(tables.data_dir / puzzle.name):
         relative = path.relative_to(tables.data_dir).parts
         parts = (*relative[:-1], relative[-1].removesuffix(".zarr"))
@@ -71,7 +73,7 @@ def choose(tables: Tables, puzzle: Puzzle, table: str | None,
     options agree with the ones given; a one-line error naming the choices otherwise."""
     every = stored_distances(tables, puzzle)
     if not every:
-        raise MissingTableError(f"no {puzzle.name} table in {tables.location}: run `make "
+        raise MissingTableError(f"no {puzzle.name} table in {tables.looked_in()}: run `make "
                                 f"tables` or `builder build {puzzle.name}`")
     agreeing = [found for found in every if _agrees(puzzle, found, options)]
     if table is not None:

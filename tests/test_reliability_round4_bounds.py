@@ -190,3 +190,49 @@ def test_sql_holds_at_most_2_gb_of_duckdb_buffers(data_dir):
     assert result.returncode == 0, result.stderr
     number, unit = __import__("json").loads(result.stdout)[0]["bound"].split()
     assert unit == "GiB" and 2**30 <= float(number) * 2**30 <= 2 * 10**9
+
+
+# --- unclear: the folder a missing table was looked for in; no lock file left ----------
+
+@pytest.fixture
+def wrong_folders(tmp_path):
+    """A folder that does not exist, a file, and an empty folder, with what an error
+    says of each beside its name."""
+    file = tmp_path / "tables.txt"
+    file.write_text("not a folder")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    return [(tmp_path / "missing", "which does not exist"), (file, "a file, not a folder"),
+            (empty, "")]
+
+
+@pytest.mark.parametrize("command", [("path", "867.254.301"), ("hardest", "sliding"),
+                                     ("path", "rubik:R U")])
+def test_a_missing_table_names_the_folder_it_was_looked_for_in(command, wrong_folders):
+    for folder, said in wrong_folders:
+        result = run("query", *command, "--budget", "1000", "--data", str(folder)) \
+            if command[0] == "path" else run("query", *command, "--data", str(folder))
+        assert_one_line_error(result, str(folder))
+        assert said in result.stderr
+
+
+def test_a_failed_builder_leaves_no_lock_file(tmp_path):
+    import os
+
+    # a process of its own: a builder holds the lock until its process ends
+    result = run("builder", "catalog", "--data", str(tmp_path), env=dict(os.environ))
+    assert_one_line_error(result, "nothing to catalog")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_lock_held_for_a_block_goes_with_it_even_when_the_block_fails(tmp_path):
+    from builder import workspace
+
+    lock = tmp_path / workspace.LOCK_NAME
+    with pytest.raises(RuntimeError), workspace.holding(tmp_path, "a failing build"):
+        assert "a failing build" in lock.read_text()
+        raise RuntimeError("the build failed")
+    assert not lock.exists()
+    with workspace.holding(tmp_path, "the next build"):  # the next writer takes it afresh
+        assert "the next build" in lock.read_text()
+    assert not lock.exists()
