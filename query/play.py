@@ -44,6 +44,7 @@ from builder.contract.errors import (
     PuzzleInputError,
 )
 from builder.contract.parts import Charting, Describing, Playing, Walking
+from query.walk import legal_moves
 
 PLAYABLE = tuple(p for p in registry.PUZZLES if walkable(p))
 PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
@@ -253,7 +254,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         with watching(watch):
             here, answered_by, said = game.distance(tables, game.node, search)
             moves = []
-            for move in game.puzzle.moves(game.variant, game.node):
+            for move in legal_moves(game.puzzle, game.variant, game.node):
                 value = game.distance(tables, move.state, search)[0] if values else None
                 moves.append(game.move_out(move.label, move.state, value))
         buildable = (builds["started"] < allow_builds and answered_by != "table"

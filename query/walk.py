@@ -13,13 +13,15 @@ hints).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from builder import reader
-from builder.contract.base import FoundPath, walkable
+from builder.contract.base import FoundPath, Move, walkable
 from builder.contract.errors import (
     CorruptTableError,
     MissingTableError,
+    OneLineError,
     QueryError,
     SearchLimitError,
     UnreachableError,
@@ -28,8 +30,34 @@ from builder.contract.errors import (
 from builder.contract.parts import Walking
 from builder.contract.work import expensive
 
-__all__ = ["FoundPath", "MoveValue", "Tables", "UnreachableError", "answered_distance",
-           "check_recurrence", "distance_between", "move_values", "walk", "walk_node"]
+__all__ = ["FoundPath", "MoveValue", "PluginFaultError", "Tables", "UnreachableError",
+           "answered_distance", "check_recurrence", "distance_between", "legal_moves",
+           "move_values", "walk", "walk_node"]
+
+
+class PluginFaultError(QueryError):
+    """A plug-in's ``moves`` raised, or answered something that is no list of moves: the
+    plug-in is at fault, not the question (the web answers 500, naming it)."""
+
+
+def legal_moves(puzzle, variant, node) -> list[Move]:
+    """The plug-in's moves from ``node``, checked: a failing plug-in is one line naming
+    it, never a traceback nor a bare "internal error" from deeper in the walk."""
+    try:
+        answered = puzzle.moves(variant, node)
+        options = list(answered) if isinstance(answered, Iterable) else None
+    except OneLineError:  # the plug-in's own message for a position it refuses
+        raise
+    except Exception as error:  # noqa: BLE001 (any failure of a plug-in is one line)
+        raise PluginFaultError(f"plug-in {puzzle.name}: its moves raised "
+                               f"{type(error).__name__}: {str(error)[:200]}") from None
+    wrong = (answered if options is None else
+             next((move for move in options if not (isinstance(move, Move)
+                                                    and isinstance(move.label, str))), None))
+    if options is None or wrong is not None:
+        raise PluginFaultError(f"plug-in {puzzle.name}: its moves gave {repr(wrong)[:60]}, "
+                               "not a list of moves (Move(label, state) each)")
+    return options
 
 
 class Tables(reader.Tables):
@@ -108,7 +136,7 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
     while remaining > 0:
         # every move's distance, not just the first one nearer: a node none of whose
         # moves is nearer than one less is what makes the path the shortest
-        options = list(puzzle.moves(variant, node))
+        options = legal_moves(puzzle, variant, node)
         after = list(distances(tables, variant, [move.state for move in options], target))
         check_recurrence(puzzle, tables, variant, node, target, remaining, after)
         move = options[after.index(remaining - 1)]
@@ -183,7 +211,8 @@ def check_recurrence(puzzle, tables, variant, node, target, distance: int | None
     walking = Walking.of(puzzle)
     if after is None:
         after = list(walking.distances(tables, variant,
-                                       [move.state for move in puzzle.moves(variant, node)],
+                                       [move.state for move in legal_moves(puzzle, variant,
+                                                                           node)],
                                        target))
     reachable = [value for value in after if value is not None]
     nearest = min(reachable) if reachable else None
@@ -216,7 +245,7 @@ def _node_distance(puzzle, tables, variant, node, target) -> int | None:
 def move_values(puzzle, tables, variant, node, target) -> tuple[int | None, list[MoveValue]]:
     """The distance from ``node`` and every legal move with the distance after it (by the
     plug-in's search, a move at a time, where no table answers)."""
-    options = list(puzzle.moves(variant, node))
+    options = legal_moves(puzzle, variant, node)
     try:
         here = puzzle.distance(tables, variant, node, target)
         after = list(Walking.of(puzzle).distances(tables, variant,

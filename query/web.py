@@ -32,12 +32,14 @@ from builder.contract.errors import OneLineError, PuzzleInputError, UnreachableE
 from builder.contract.parts import Charting, Playing
 from builder.reader import MissingTableError, open_catalog
 from query import play
-from query.walk import Tables
+from query.walk import PluginFaultError, Tables
 
 ERROR_STATUS = ((MissingTableError, 404), (UnreachableError, 422),
                 (work.OverBudgetError, 429), (work.ServerBusyError, 503),
-                (play.BuildsOffError, 403), (work.AbandonedError, 499))
-"""HTTP status of each one-line error a user can act on (400 for the others)."""
+                (play.BuildsOffError, 403), (work.AbandonedError, 499),
+                (PluginFaultError, 500))
+"""HTTP status of each one-line error a user can act on (400 for the others), and of a
+faulty plug-in (the server's fault, not the request's)."""
 
 STATIC = Path(__file__).parent / "static"
 

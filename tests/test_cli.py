@@ -75,7 +75,8 @@ def test_stats_prints_the_document_tables(data_dir):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (("path", "WBXW.WBRB", "RRRR.RRRR"), "letters 'X'"),
+        (("path", "tricolore:WBXW.WBRB", "RRRR.RRRR"), "letters 'X'"),
+        (("path", "WBXW.WBRB", "RRRR.RRRR"), "no puzzle's notation"),  # X: none's letter
         (("path", "WBWW.WBR", "RRRR.RRRR"), "not 2 rows of 4"),
         (("path", "WBWW.WBRB", "RRRR.RRRR", "--method", "diagonal"), "unknown method"),
         (("path", "WBWW.WBRB", "BBBB.BBBB"), "cannot be reached"),

@@ -7,6 +7,7 @@ query-time answers (the solver at any size, deals, the CLI's layout and the endp
 from __future__ import annotations
 
 import functools
+from string import ascii_letters
 from typing import Annotated, ClassVar
 
 import numpy as np
@@ -73,7 +74,9 @@ class BallsPuzzle(WalkablePuzzle):
         "rules", RULES_HELP, RULES),)
 
     def recognises(self, text: str) -> bool:
-        return "|" in text
+        """Tubes of letters (a colour each) joined by '|', empty tubes included."""
+        text = text.strip()
+        return "|" in text and all(ch == "|" or ch in ascii_letters for ch in text)
 
     def variant(self, start: str, target: str, options: dict) -> Balls:
         return Balls.of_state(start, options.get("rules") or BALLS)

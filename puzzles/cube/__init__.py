@@ -34,8 +34,11 @@ class CubePuzzle(KeyedPuzzle):
         "quarter turn is one move)", METRICS),)
 
     def recognises(self, text: str) -> bool:
+        """Six faces of four stickers joined by '.', showing all six of U R F D L B (rows
+        of fewer letters are Tricolore's or another puzzle's)."""
         faces = text.strip().upper().split(".")
-        return len(faces) == 6 and all(len(f) == 4 and set(f) <= set("URFDLB") for f in faces)
+        return (len(faces) == 6 and all(len(face) == 4 for face in faces)
+                and set("".join(faces)) == set("URFDLB"))
 
     def variant(self, start: str, target: str, options: dict) -> str:
         metric = options.get("metric") or "half"

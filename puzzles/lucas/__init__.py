@@ -62,8 +62,9 @@ class LucasPuzzle(WalkablePuzzle):
         "default)", (FORWARD, EITHER_WAY)),)
 
     def recognises(self, text: str) -> bool:
-        text = text.strip()
-        return "_" in text and "|" not in text and all(ch.isalpha() or ch == "_" for ch in text)
+        """A's, B's and one '_' (how many of each is its parse error to name)."""
+        text = text.strip().upper()
+        return text.count("_") == 1 and set(text) <= {"A", "B", "_"}
 
     def variant(self, start: str, target: str, options: dict) -> Lucas | ForwardOnly:
         text = start.strip().upper()

@@ -29,8 +29,11 @@ class PegsPuzzle(KeyedPuzzle):
     shards = 4  # the largest level holds millions of keys: four tasks of a quarter each
 
     def recognises(self, text: str) -> bool:
-        text = text.strip()
-        return "." in text and set(text) <= set("o_.") and "o" in text
+        """The 33-hole cross row by row, 'o' a peg and '_' a hole, rows joined by '.'
+        (another board, a European cross say, is another puzzle's)."""
+        rows = text.strip().split(".")
+        return ([len(row) for row in rows] == rules.ROW_LENGTHS
+                and set("".join(rows)) <= set("o_"))
 
     def variant(self, start: str, target: str, options: dict) -> str:
         return BOARD

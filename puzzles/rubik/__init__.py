@@ -44,7 +44,13 @@ class RubikPuzzle(WalkablePuzzle):
         "quarter turn is one move)", METRICS),)
 
     def recognises(self, text: str) -> bool:
-        return rules.looks_like_stickers(text) or rules.looks_like_scramble(text)
+        """A scramble (``F U' R2``), or six faces of nine stickers joined by '.' showing
+        all six of U R F D L B (rows of fewer letters are Tricolore's or another
+        puzzle's)."""
+        stickers = text.strip().upper()
+        return ((rules.looks_like_stickers(stickers)
+                 and set(stickers.replace(".", "")) == set(rules.FACES))
+                or rules.looks_like_scramble(text))
 
     def variant(self, start: str, target: str, options: dict) -> str:
         metric = options.get("metric") or "half"

@@ -92,18 +92,12 @@ class TricolorePuzzle(WalkablePuzzle):
         "only)", ("unrestricted", "hybrid", "restricted", "decomposition")),)
 
     def recognises(self, text: str) -> bool:
-        """Rows of letters joined by '.': up to four rows of any letters (a wrong one is a
-        parse error that names it, not another puzzle), more rows only when all R, W and
-        B (a board too large gets its size error; six faces of the cube's letters are the
-        cube's); a single row only when it is all R, W and B, so that other puzzles
-        written in one row of letters (Hanoi's pegs) are theirs."""
-        text = text.strip()
-        if not (any(ch.isalpha() for ch in text)
-                and all(ch.isalpha() or ch == "." for ch in text)):
-            return False
-        if "." in text and text.count(".") <= 3:
-            return True
-        return set(text.upper().replace(".", "")) <= set(LETTERS)
+        """Two or more rows of R, W and B joined by '.' (a row of the wrong length, or a
+        board too large, is its parse error to name): other letters are other puzzles'
+        (a pyraminx's faces, say), and so is a single row (Hanoi's pegs, a cube's
+        turns), which ``tricolore:RWB`` names outright."""
+        rows = text.strip().upper().split(".")
+        return len(rows) > 1 and all(row and set(row) <= set(LETTERS) for row in rows)
 
     def variant(self, start: str, target: str, options: dict) -> TricoloreGame:
         rules, method = Tricolore.of_board(start), options.get("method") or "unrestricted"
