@@ -22,6 +22,7 @@ from builder.contract.errors import (
     CorruptTableError,
     MissingTableError,
     OneLineError,
+    PuzzleInputError,
     QueryError,
     SearchLimitError,
     UnreachableError,
@@ -89,10 +90,15 @@ def question(puzzle, options: dict, start: str, target: str | None, no_goal: str
 def checked_notation(start, target: str | None = None) -> None:
     """Refuse, in one line and before any work, a position or target longer than any
     notation is (``MAX_INPUT_CHARACTERS``): every question in a puzzle's notation, from
-    the command line, the Python API or the web, is asked through here."""
-    check_length(str(start), "position")
-    if target:
-        check_length(str(target), "target")
+    the command line, the Python API or the web, is asked through here (and refuse
+    anything but text: the API's caller may pass anything)."""
+    for what, text in (("position", start), ("target", target)):
+        if text is None and what == "target":
+            continue
+        if not isinstance(text, str):
+            raise PuzzleInputError(f"a {what} is a string in the puzzle's notation, not "
+                                   f"{type(text).__name__} {repr(text)[:40]}")
+        check_length(text, what)
 
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:
