@@ -18,6 +18,8 @@ searches; one that runs out raises ``SearchLimitError`` (a ``QueryError``) whose
 
 from __future__ import annotations
 
+import numbers
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
@@ -26,6 +28,7 @@ from builder.command_line import default_data
 from builder.contract.base import walkable
 from builder.contract.errors import (
     MissingTableError,
+    PuzzleInputError,
     QueryError,
     SearchLimitError,
     UnreachableError,
@@ -45,9 +48,36 @@ from query.walk import (
     walk_node,
 )
 
-__all__ = ["Answer", "Game", "Level", "MissingTableError", "Position", "PuzzleTablebase",
-           "SearchLimitError", "Solution", "Step", "Tablebase", "UnreachableError",
-           "open_tablebase"]
+__all__ = ["Answer", "Game", "Level", "MissingTableError", "Position", "PuzzleInputError",
+           "PuzzleTablebase", "SearchLimitError", "Solution", "Step", "Tablebase",
+           "UnreachableError", "open_tablebase"]
+
+
+def _whole(value: Any, name: str, least: int, optional: bool = False) -> int | None:
+    """``value`` as an int if it is a whole number of at least ``least`` (None too, where
+    ``optional``); a one-line ``PuzzleInputError`` naming the argument otherwise (a bool
+    is no number here, a numpy integer is)."""
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        raise PuzzleInputError(f"{name}={_shown(value)}: give a whole number, {least} or "
+                               "more" + (", or None" if optional else ""))
+    return int(value)
+
+
+def _text(value: Any, name: str, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise PuzzleInputError(f"{name}={_shown(value)}: give a string"
+                               + (", or None" if optional else ""))
+    return value
+
+
+def _shown(value: Any) -> str:
+    """An argument as an error shows it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:40]}..."
 
 
 @dataclass(frozen=True)
@@ -168,7 +198,9 @@ class PuzzleTablebase:
     def __init__(self, tablebase: Tablebase, name: str, options: dict[str, str]):
         from builder import registry
 
-        self.plugin = registry.by_name(name)
+        for option, value in options.items():
+            _text(value, option, optional=True)
+        self.plugin = registry.by_name(_text(name, "name"))
         if not walkable(self.plugin):  # refused when asked for, not at the first question
             raise QueryError(f"{self.plugin.name} has no positions to walk")
         self.options = registry.check_options(self.plugin, options)
@@ -276,7 +308,8 @@ class PuzzleTablebase:
                                                                       self.plugin)]
 
     def _table(self, table: str | None) -> levels.StoredDistances:
-        return levels.choose(self._tables, self.plugin, table, self.options)
+        return levels.choose(self._tables, self.plugin, _text(table, "table", optional=True),
+                             self.options)
 
     def array(self, table: str | None = None):
         """A stored distance table as a numpy array: entry i is the fewest moves of the
@@ -292,11 +325,13 @@ class PuzzleTablebase:
     def count(self, table: str | None = None, distance: int | None = None) -> int:
         """How many positions a table holds that reach its target (or lie at
         ``distance``)."""
+        distance = _whole(distance, "distance", 0, optional=True)
         spread = self.distribution(table)
         return spread.get(distance, 0) if distance is not None else sum(spread.values())
 
     def hardest(self, n: int = 10, table: str | None = None) -> list[Level]:
         """The ``n`` positions farthest from the table's target, farthest first."""
+        n = _whole(n, "n", 0)
         found = self._table(table)
         values = levels.distances_of(self._tables, found)
         return levels.levels(self._tables, self.plugin, found,
@@ -306,6 +341,8 @@ class PuzzleTablebase:
                   limit: int | None = None) -> list[str]:
         """The positions ``distance`` moves from the table's target (the first ``limit``
         of them, in the table's order)."""
+        distance = _whole(distance, "distance", 0)
+        limit = _whole(limit, "limit", 0, optional=True)
         found = self._table(table)
         values = levels.distances_of(self._tables, found)
         entries = levels.at_distance(values, distance, found.array.never)[:limit]
@@ -316,6 +353,10 @@ class PuzzleTablebase:
              unique: bool = False, table: str | None = None) -> list[Level]:
         """``count`` distinct positions drawn at random ``distance`` moves from the
         table's target (``unique``: each with exactly one best first move)."""
+        distance, count = _whole(distance, "distance", 0), _whole(count, "count", 1)
+        seed = _whole(seed, "seed", 0, optional=True)
+        if not isinstance(unique, bool):
+            raise PuzzleInputError(f"unique={_shown(unique)}: give True or False")
         found = self._table(table)
         return levels.random_levels(self._tables, self.plugin, found,
                                     levels.merged_options(self.plugin, found, self.options),
@@ -350,6 +391,7 @@ class Tablebase:
     def sql(self, query: str, parameters: list | None = None):
         """A DuckDB relation over the catalog's views (``table_summary``,
         ``distance_distribution``, each puzzle's own), read-only."""
+        _text(query, "query")
         if self._catalog is None:
             from builder.reader import open_catalog
 
@@ -372,4 +414,6 @@ class Tablebase:
 def open_tablebase(directory: str | Path | None = None) -> Tablebase:
     """The tables in ``directory`` (default: ``TABLEBASE_DATA``, else ``./data`` where it
     exists, else the project's data folder, as the command lines choose)."""
+    if directory is not None and not isinstance(directory, str | os.PathLike):
+        raise PuzzleInputError(f"directory={_shown(directory)}: give a folder's path")
     return Tablebase(Path(directory) if directory is not None else default_data())

@@ -236,3 +236,85 @@ def test_a_lock_held_for_a_block_goes_with_it_even_when_the_block_fails(tmp_path
     with workspace.holding(tmp_path, "the next build"):  # the next writer takes it afresh
         assert "the next build" in lock.read_text()
     assert not lock.exists()
+
+
+# --- W5: the Python API refuses nonsense arguments -----------------------------------------
+
+@pytest.fixture(scope="module")
+def klotski(data_dir):
+    return open_tablebase(data_dir).puzzle("klotski")
+
+
+BAD_LEVEL_ARGUMENTS = [
+    ("hardest", (-1,), {"table": "block"}, "n=-1"),
+    ("hardest", ("3",), {"table": "block"}, "n='3'"),
+    ("hardest", (2.5,), {"table": "block"}, "n=2.5"),
+    ("hardest", (True,), {"table": "block"}, "n=True"),
+    ("hardest", (2,), {"table": 5}, "table=5"),
+    ("positions", (81,), {"table": "block", "limit": -1}, "limit=-1"),
+    ("positions", (81,), {"table": "block", "limit": "2"}, "limit='2'"),
+    ("positions", ("81",), {"table": "block"}, "distance='81'"),
+    ("positions", (-3,), {"table": "block"}, "distance=-3"),
+    ("count", ("block",), {"distance": "81"}, "distance='81'"),
+    ("count", ("block",), {"distance": -1}, "distance=-1"),
+    ("deal", (5,), {"count": 0, "table": "block"}, "count=0"),
+    ("deal", (5,), {"count": "2", "table": "block"}, "count='2'"),
+    ("deal", (5,), {"seed": -1, "table": "block"}, "seed=-1"),
+    ("deal", (5,), {"seed": "x", "table": "block"}, "seed='x'"),
+    ("random", (5,), {"seed": 1.5, "table": "block"}, "seed=1.5"),
+    ("random", (5,), {"unique": "yes", "table": "block"}, "unique='yes'"),
+    ("distribution", (), {"table": 3}, "table=3"),
+    ("array", (), {"table": [1]}, "table=[1]"),
+    ("path", (123,), {}, "not int 123"),
+    ("path", (None,), {}, "not NoneType"),
+    ("distance", ("-AAB.CAAB.DEEF.DG-F.HGIJ", 5), {}, "not int 5"),
+    ("moves", (b"-AAB.CAAB.DEEF.DG-F.HGIJ",), {}, "not bytes"),
+    ("game", (5,), {}, "not int 5"),
+]
+
+
+@pytest.mark.parametrize(("question", "arguments", "keywords", "named"), BAD_LEVEL_ARGUMENTS,
+                         ids=[f"{q}{a}{k}" for q, a, k, _ in BAD_LEVEL_ARGUMENTS])
+def test_the_api_refuses_a_bad_argument_in_one_line(klotski, question, arguments, keywords,
+                                                    named):
+    with pytest.raises(PuzzleInputError) as refused:
+        getattr(klotski, question)(*arguments, **keywords)
+    said = str(refused.value)
+    assert named in said and "\n" not in said and len(said) < 200, said
+
+
+def test_the_api_refuses_bad_names_folders_and_statements(data_dir):
+    with pytest.raises(PuzzleInputError, match="directory=5"):
+        open_tablebase(5)
+    tablebase = open_tablebase(data_dir)
+    with pytest.raises(PuzzleInputError, match="name=5"):
+        tablebase.puzzle(5)
+    with pytest.raises(PuzzleInputError, match="method=5"):
+        tablebase.puzzle("tricolore", method=5)
+    with pytest.raises(PuzzleInputError, match="query=5"):
+        tablebase.sql(5)
+
+
+def block_distances(data_dir):
+    """The klotski block table's distances, read from its zarr array directly (not through
+    the API), 255 for never."""
+    import numpy as np
+    import zarr
+
+    return np.asarray(zarr.open_group(data_dir / "klotski" / "block.zarr", mode="r")
+                      ["distance"][...])
+
+
+def test_the_api_counts_and_lists_what_the_table_holds(klotski, data_dir):
+    import numpy as np
+
+    distances = block_distances(data_dir)
+    at_81 = int(np.count_nonzero(distances == 81))
+    assert klotski.count("block", distance=81) == at_81
+    assert klotski.count("block", distance=np.int64(81)) == at_81
+    assert len(klotski.positions(81, table="block")) == at_81
+    assert len(klotski.positions(81, table="block", limit=at_81 - 1)) == at_81 - 1
+    assert klotski.positions(81, table="block", limit=0) == []
+    assert klotski.hardest(0, table="block") == []
+    farthest = sorted(distances[distances != 255].tolist(), reverse=True)[:5]
+    assert [level.distance for level in klotski.hardest(5, table="block")] == farthest
