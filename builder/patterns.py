@@ -19,7 +19,7 @@ from builder.contract.base import FoundPath, TableLookup
 from builder.contract.errors import OneLineError, SearchLimitError, UnreachableError
 from builder.contract.parts import Describing, Walking
 from builder.contract.patterns import NEVER, PatternSearch, PatternTable
-from builder.contract.work import current_budget, report_progress, stop_signal
+from builder.contract.work import current_budget, report_progress, stop_signal, uncounted
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,10 @@ def _estimates(tables: TableLookup, search: PatternSearch) -> tuple:
     with _KEPT_LOCK:
         values = _KEPT.get(kept)
     if values is None:
-        values = np.concatenate([
-            np.ascontiguousarray(tables.vector(parts, array).whole(), dtype=np.uint8)
-            for parts, array in distinct])
+        with uncounted():  # read once a server: not the search its time limit is for
+            values = np.concatenate([
+                np.ascontiguousarray(tables.vector(parts, array).whole(), dtype=np.uint8)
+                for parts, array in distinct])
         with _KEPT_LOCK:
             _KEPT[kept] = values
             while len(_KEPT) > KEPT_SEARCHES:

@@ -6,6 +6,7 @@ against a request's time limit (H4)."""
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from fastapi.testclient import TestClient
@@ -135,3 +136,64 @@ def test_a_ball_budget_is_exact_in_nodes_and_shared_by_a_commands_searches(data_
                             data_dir=data_dir).stdout)
     assert 0 < solved["nodes"] <= 8000 and solved["explored"] <= solved["nodes"] + 1
     assert solved["lower_bound"] >= must_move(FOURTEEN)
+
+
+# --- H4: reading a search's tables is not the search the time limit is for -----------
+
+def test_time_spent_uncounted_does_not_stop_a_request_and_time_after_it_does():
+    """A request's clock stops inside ``uncounted`` (a slow read of tables, here longer
+    than the limit): the work is not stopped after it; time spent outside still is."""
+    from builder.contract.errors import OneLineError
+    from builder.contract.work import (
+        ServerBusyError,
+        checkpoint,
+        expensive,
+        request_scope,
+        stop_signal,
+        uncounted,
+    )
+
+    gate = WorkGate(request_seconds=1.0)
+    with request_scope(gate), expensive("a search"):
+        with uncounted():
+            threading.Event().wait(1.5)  # a busy machine's disk
+        checkpoint()  # not stopped: the read did not count
+        flag = stop_signal().flag
+        assert not flag[0]
+        raised = threading.Event()
+        for _ in range(200):  # then the search itself runs past the limit
+            if flag[0]:
+                raised.set()
+                break
+            raised.wait(0.05)
+        assert raised.is_set()
+        with pytest.raises(ServerBusyError) as stopped:
+            checkpoint()
+        assert isinstance(stopped.value, OneLineError) and "1 s" in str(stopped.value)
+
+
+def test_the_first_search_after_a_server_starts_reads_its_tables_outside_its_limit(
+        data_dir, monkeypatch):
+    """The first 3x3x3 request after `query serve` starts reads and checks the pattern
+    databases; on a busy machine that read took longer than --search-seconds and the
+    request was a 503. A fake slow read, longer than the limit: the answer still comes."""
+    from builder import patterns, reader
+
+    # the kernels compiled or loaded, without a limit: not what is tested here
+    warm = TestClient(create_app(data_dir, gate=WorkGate(request_seconds=3600)))
+    assert warm.get("/api/play/rubik/path", params={"state": "R U"}).status_code == 200
+    monkeypatch.setattr(patterns, "_KEPT", {})  # a server just started: nothing read yet
+    original, reads = reader.read_whole, []
+
+    def slow_read(path):
+        if not reads:
+            threading.Event().wait(1.5)  # longer than the limit below
+        reads.append(path)
+        return original(path)
+
+    monkeypatch.setattr(reader, "read_whole", slow_read)
+    client = TestClient(create_app(data_dir, gate=WorkGate(request_seconds=1.0)))
+    answer = client.get("/api/play/rubik/path", params={"state": "R U"})
+    assert reads, "the request read no table: nothing was tested"
+    assert answer.status_code == 200, answer.text[:300]
+    assert answer.json()["length"] == 2  # two quarter turns of two faces: two to undo

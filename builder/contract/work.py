@@ -131,10 +131,15 @@ class WorkGate:
 
     def _watch(self, scope: dict, stop: Stop, what: str, done: threading.Event) -> None:
         """Raise ``stop`` at the request's time limit, or as soon as its client has gone
-        (nobody would read the answer), until the piece of work is ``done``."""
-        deadline = scope["started"] + self.request_seconds
-        while not done.wait(max(0.0, min(ABANDON_CHECK_SECONDS, deadline - time.monotonic()))):
-            if time.monotonic() >= deadline:
+        (nobody would read the answer), until the piece of work is ``done``.  The limit
+        is read again at each wake-up: time ``uncounted`` moves it on."""
+        while True:
+            left = scope["started"] + self.request_seconds - time.monotonic()
+            if done.wait(ABANDON_CHECK_SECONDS if scope["paused"]
+                         else max(0.0, min(ABANDON_CHECK_SECONDS, left))):
+                return
+            if not scope["paused"] and (time.monotonic()
+                                        >= scope["started"] + self.request_seconds):
                 stop.raise_(ServerBusyError(self._over_time(what)))
                 return
             if _abandoned(scope):
@@ -162,7 +167,7 @@ class WorkGate:
                 return
 
     def _check_time(self, scope: dict, what: str) -> None:
-        if (scope["started"] is not None
+        if (scope["started"] is not None and not scope["paused"]
                 and time.monotonic() - scope["started"] >= self.request_seconds):
             raise ServerBusyError(self._over_time(what))
 
@@ -187,7 +192,7 @@ def request_scope(gate: WorkGate, client_gone: Callable[[], bool] | None = None
     stopped); it is asked from other threads than the request's.  Outside such a scope
     (a command line, a test calling the engine) nothing is limited."""
     token = _request.set({"started": None, "gate": gate, "client_gone": client_gone,
-                          "stop": None, "kept": {}})
+                          "stop": None, "kept": {}, "paused": 0})
     try:
         yield
     finally:
@@ -213,6 +218,26 @@ def expensive(what: str) -> Iterator[None]:
         return
     with gate.hold(what):
         yield
+
+
+@contextlib.contextmanager
+def uncounted() -> Iterator[None]:
+    """Work inside the block does not count against its request's time limit (reading a
+    search's tables from disk: once a server, slow on a busy machine, and no part of
+    the search the limit is for): the request's clock stops meanwhile.  The work keeps
+    its slot, and a client that hangs up still stops it; outside a server, nothing."""
+    scope = _request.get(None)
+    if scope is None:
+        yield
+        return
+    began = time.monotonic()
+    scope["paused"] += 1
+    try:
+        yield
+    finally:
+        if scope["paused"] == 1 and scope["started"] is not None:  # the outermost block
+            scope["started"] += time.monotonic() - max(began, scope["started"])
+        scope["paused"] -= 1
 
 
 def stop_signal() -> Stop:
