@@ -52,6 +52,7 @@ bench: tables
 	$(VENV)/bin/python bench/verify.py --data $(DATA)
 	$(VENV)/bin/python bench/levels.py --data $(DATA)
 	$(VENV)/bin/python bench/plain_start.py --data $(DATA)
+	$(VENV)/bin/python bench/puzzle_files.py --data $(DATA)
 	$(VENV)/bin/python bench/korf.py --data $(DATA)
 	$(VENV)/bin/builder build rubik half:7-7 --data $(DATA) --quiet
 	$(VENV)/bin/python bench/rubik.py --data $(DATA)

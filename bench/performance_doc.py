@@ -57,6 +57,10 @@ GROUPS = (
     Group("The plain-Python start", ("plain_start_",), ("bench/plain_start.py",),
           "a keyed plug-in's table built from its plain-Python moves (no kernel) against a "
           "dict BFS over the same moves, on a Rush Hour card and on Klotski"),
+    Group("Puzzle files", ("puzzle_file_", "plain_python_build_"), ("bench/puzzle_files.py",),
+          "a permutation puzzle declared by a TOML file (the tipless Pyraminx, 933,120 "
+          "positions) built by its compiled kernel and by the plain-Python start, against a "
+          "dict BFS over the same moves, CPU time"),
     Group("Verifying", ("verify_",), ("bench/verify.py",),
           "`builder verify`'s recurrence pass over every entry, and the whole data directory"),
 )

@@ -550,6 +550,9 @@ def plain_search(search: SparseSearch, progress: bool = False, label: str = "spa
     memory (the same table).  Each position's moves are asked for once: with starts, the
     moves met while enumerating are recorded, and the distance phase follows them
     reversed (the moves undone within the positions found are exactly those)."""
+    on_positions = getattr(search.successors, "on_positions", None)
+    if on_positions is not None:
+        return positions_search(search, PositionMoves(*on_positions()), progress, label)
     never = NEVER_WIDE if search.wide else NEVER_NARROW
     distance_type = np.uint16 if search.wide else np.uint8
     words = search.key_words
@@ -572,6 +575,124 @@ def plain_search(search: SparseSearch, progress: bool = False, label: str = "spa
     with progress_bar(label, "distances", progress, len(keys)) as bar:
         distance = _distances_back(keys, moved, targets, never, bar)
     return keys, distance.astype(distance_type)
+
+
+class PositionMoves(NamedTuple):
+    """A plug-in's plain-Python rules on positions (``on_positions`` of a plain search's
+    moves): what ``positions_search`` calls."""
+
+    decode: Callable[[int], object]
+    after: Callable[[object], list]
+    """The positions one move on."""
+    before: Callable[[object], list]
+    """The positions one move back (the moves undone)."""
+    encode: Callable[[object], int]
+    is_goal: Callable[[object], bool]
+    """The goal test, where the spec's ``goal`` picks targets among the positions found."""
+
+
+POLL_POSITIONS = 1 << 12
+"""Positions expanded between two looks at a request's gate and the progress bar."""
+
+
+def positions_search(search: SparseSearch, moves: PositionMoves, progress: bool = False,
+                     label: str = "sparse") -> tuple[np.ndarray, np.ndarray]:
+    """``plain_search`` on the plug-in's own positions, the way a dict search goes: each
+    position found is numbered in a dict as it is met, its moves asked for once and its
+    successors kept as numbers; the distances are then found backwards over those numbers
+    by numpy, and only at the end is each position encoded, once, into its key.  No key
+    is decoded but the starts' and targets'."""
+    never = NEVER_WIDE if search.wide else NEVER_NARROW
+    forward = bool(search.starts)
+    roots = [moves.decode(key) for key in (search.starts if forward else search.targets)]
+    number: dict = {}
+    for position in roots:
+        number.setdefault(position, len(number))
+    found = list(number)
+    counts: list[int] = []
+    successors: list[int] = []
+    level_ends = [len(found)]
+    step = moves.after if forward else moves.before
+    with progress_bar(label, "positions" if forward else "distances", progress) as bar:
+        bar.update(len(found))
+        expanded = 0
+        while expanded < len(found):
+            if expanded == level_ends[-1]:
+                level_ends.append(len(found))
+                if not forward and len(level_ends) > never:
+                    raise too_deep(never - 1)
+                bar.set_postfix_str(f"level {len(level_ends) - 1}", refresh=False)
+            stop = min(len(found), level_ends[-1], expanded + POLL_POSITIONS)
+            known = len(found)
+            for here in found[expanded:stop]:
+                after = step(here)
+                if forward:
+                    counts.append(len(after))
+                for there in after:
+                    at = number.get(there)
+                    if at is None:
+                        at = number[there] = len(found)
+                        found.append(there)
+                    if forward:
+                        successors.append(at)
+            expanded = stop
+            bar.update(len(found) - known)
+            checkpoint()
+    level_ends.append(len(found))
+    count = len(found)
+    if forward:
+        targets = [number[p] for p in (moves.decode(key) for key in search.targets)
+                   if p in number]
+        if search.goal is not None:
+            targets += [at for at, position in enumerate(found) if moves.is_goal(position)]
+        with progress_bar(label, "distances", progress, count) as bar:
+            distance = _distances_back_by_number(np.array(counts, np.int64),
+                                                 np.array(successors, np.int64),
+                                                 np.unique(np.array(targets, np.int64)),
+                                                 never, bar)
+    else:
+        distance = np.empty(count, np.int64)
+        bounds = [0, *level_ends]
+        for level, (begin, end) in enumerate(zip(bounds, bounds[1:])):
+            distance[begin:end] = level
+    del number
+    keys = keys_of([moves.encode(position) for position in found], search.key_words)
+    del found
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    if len(keys) > 1 and not (keys[1:] != keys[:-1]).all():
+        raise ValueError(f"{label}: two positions share a key (the plug-in's encode is not "
+                         "one to one)")
+    return keys, distance[order].astype(np.uint16 if search.wide else np.uint8)
+
+
+def _distances_back_by_number(counts: np.ndarray, successors: np.ndarray,
+                              targets: np.ndarray, never: int, bar) -> np.ndarray:
+    """Each numbered position's fewest moves to ``targets`` (``never``: none), by a search
+    back from them over the moves recorded: position ``i`` has ``counts[i]`` successors,
+    listed in order in ``successors``."""
+    count = len(counts)
+    before = np.repeat(np.arange(count, dtype=np.int64), counts)
+    order = np.argsort(successors, kind="stable")
+    before = before[order]  # grouped by the position they lead to
+    first = np.zeros(count + 1, np.int64)
+    np.cumsum(np.bincount(successors, minlength=count), out=first[1:])
+    del order, successors
+    distance = np.full(count, never, np.int64)
+    frontier = targets
+    distance[frontier] = 0
+    bar.update(len(frontier))
+    level = 0
+    while len(frontier):
+        checkpoint()
+        if level >= never - 1:
+            raise too_deep(never - 1)
+        reached = before[_spans(first[frontier], first[frontier + 1])]
+        frontier = np.unique(reached[distance[reached] == never])
+        level += 1
+        distance[frontier] = level
+        bar.update(len(frontier))
+    return distance
 
 
 def _plain_levels(roots: np.ndarray, expand, deepest: int, bar, moved: list | None

@@ -118,8 +118,8 @@ def test_the_built_in_puzzles_are_registered_through_the_same_entry_points():
 
     declared = {entry.name: entry.value for entry in
                 entry_points(group=registry.ENTRY_POINT_GROUP)}
-    assert {puzzle.name for puzzle in registry.PUZZLES} == set(declared)
-    for puzzle in registry.PUZZLES:
+    assert {puzzle.name for puzzle in registry.INSTALLED} == set(declared)
+    for puzzle in registry.INSTALLED:
         module, _, name = declared[puzzle.name].partition(":")
         assert (type(puzzle).__module__, type(puzzle).__name__) == (module, name)
     own = {entry.name: entry.value for entry in distribution("puzzle-tablebase").entry_points
@@ -129,4 +129,7 @@ def test_the_built_in_puzzles_are_registered_through_the_same_entry_points():
     packages = {folder.name for folder in (Path(__file__).parent.parent / "puzzles").iterdir()
                 if (folder / "__init__.py").exists()}
     assert all(value.startswith("puzzles.") for value in own.values())
-    assert {value.split(".")[1].split(":")[0] for value in own.values()} == packages
+    makers = {entry.value for entry in distribution("puzzle-tablebase").entry_points
+              if entry.group == registry.FILES_ENTRY_POINT_GROUP}
+    assert {value.split(".")[1].split(":")[0] for value in {*own.values(), *makers}
+            } == packages  # every package a puzzle, or the maker of puzzles from files

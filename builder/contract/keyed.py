@@ -364,6 +364,20 @@ class _PlainMoves:
                 return list(before)
         return [move.state for move in puzzle.moves(variant, position)]
 
+    def on_positions(self) -> tuple[Callable, ...]:
+        """The plug-in's rules on its own positions, for a search that numbers positions
+        as a dict search does and encodes each one once, at the end
+        (``builder.sparse.positions_search``): decode, the moves, the moves undone,
+        encode, the goal test."""
+        puzzle, variant = self.puzzle, self.variant
+        forward = _PlainMoves(puzzle, variant, forward=True)._after
+        backward = _PlainMoves(puzzle, variant, forward=False)._after
+        if not self.forward:
+            forward, backward = backward, forward
+        return (lambda key: puzzle.decode(variant, key), forward, backward,
+                lambda position: puzzle._key(variant, position),
+                lambda position: puzzle.is_goal(variant, position))
+
     def expander(self) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
         """The moves of a batch of keys: each one's count of successors, and their keys
         (``builder.sparse.plain_expander``).  It remembers the positions it met with

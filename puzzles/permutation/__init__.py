@@ -98,10 +98,12 @@ class PermutationPuzzle(KeyedPuzzle):
             return None  # not in the orbit of solved: never solved (see the docstring)
 
     def kernel(self, table: str) -> KeyKernel:
-        wide = "_wide" if self.key_words == 2 else ""
-        return KeyKernel(f"puzzles.permutation.search:forward{wide}", len(self._moves),
+        wide = self.key_words == 2
+        module = f"puzzles.permutation.{'search_wide' if wide else 'search'}"
+        suffix = "_wide" if wide else ""
+        return KeyKernel(f"{module}:forward{suffix}", len(self._moves),
                          rules.kernel_parameters(self._definition),
-                         predecessors=f"puzzles.permutation.search:backward{wide}")
+                         predecessors=f"{module}:backward{suffix}")
 
 
 def from_file(text: str, where: str) -> PermutationPuzzle:

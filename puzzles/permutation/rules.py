@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 
 from builder.contract.errors import PuzzleInputError, shown
 
@@ -43,12 +44,12 @@ class Definition:
     moves: tuple[tuple[str, tuple[int, ...]], ...]
     """Each move's name and its permutation of the places."""
 
-    @property
+    @cached_property
     def places(self) -> tuple[int, ...]:
         """Where each place's letter stands in the notation."""
         return tuple(at for at, character in enumerate(self.solved) if is_sticker(character))
 
-    @property
+    @cached_property
     def letters(self) -> str:
         """The letters the puzzle uses, sorted: a place's digit is its letter's index."""
         return "".join(sorted(set(self.stickers(self.solved))))
@@ -57,7 +58,7 @@ class Definition:
         """The letters of a position written in the layout of ``solved``, place by place."""
         return "".join(notation[at] for at in self.places)
 
-    @property
+    @cached_property
     def low_places(self) -> int:
         """How many places the key's low word holds (all of them in a one-word key)."""
         base, count, value = max(len(self.letters), 2), 0, 1
@@ -66,7 +67,16 @@ class Definition:
             count += 1
         return count
 
-    @property
+    @cached_property
+    def digits(self) -> dict[int, str]:
+        """Each letter's digit as ``int`` reads it (``str.translate``'s table), where the
+        puzzle uses at most 36 letters; empty otherwise."""
+        if len(self.letters) > 36:
+            return {}
+        return {ord(letter): "0123456789abcdefghijklmnopqrstuvwxyz"[digit]
+                for digit, letter in enumerate(self.letters)}
+
+    @cached_property
     def key_words(self) -> int:
         return 1 if self.low_places >= len(self.places) else 2
 
@@ -187,6 +197,13 @@ def encode(definition: Definition, stickers: str) -> int:
     """A position's key (see the module docstring)."""
     letters, low = definition.letters, definition.low_places
     base = len(letters)
+    if base == 1:
+        return 0
+    if definition.digits:  # int() reads the digits, most significant first
+        written = stickers.translate(definition.digits)[::-1]
+        high_places = len(written) - low
+        return ((int(written[:high_places], base) if high_places else 0) << 64) | int(
+            written[high_places:], base)
     digits = [letters.index(letter) for letter in stickers]
     low_word = sum(digit * base**place for place, digit in enumerate(digits[:low]))
     high_word = sum(digit * base**place for place, digit in enumerate(digits[low:]))
