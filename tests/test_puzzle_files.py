@@ -183,3 +183,21 @@ def test_a_file_puzzle_has_its_deal_command_in_a_new_process(defined):
     reference = Reference(FILES / "floppy.toml")
     (level,) = json.loads(done.stdout)
     assert reference.distances_to_solved()[level["position"]] == 3
+
+
+def test_the_catalog_follows_the_puzzles_known_at_the_next_read(tmp_path):
+    """A puzzle that goes (its file deleted by hand, as a package uninstalled) leaves the
+    catalog's views at the next command that reads them, and comes back with its file:
+    no `builder catalog` run by hand."""
+    data = tmp_path / "data"
+    for name in ("floppy", "turnstiles"):
+        run_command("builder", "define", str(FILES / f"{name}.toml"), "--data", str(data),
+                    check=True)
+        run_command("builder", "build", name, "--data", str(data), "--quiet", check=True)
+    listed = "SELECT DISTINCT puzzle FROM distance_distribution ORDER BY puzzle"
+    assert [row["puzzle"] for row in _sql(data, listed)] == ["floppy", "turnstiles"]
+    kept = (data / "defined" / "floppy.toml").read_bytes()
+    (data / "defined" / "floppy.toml").unlink()
+    assert [row["puzzle"] for row in _sql(data, listed)] == ["turnstiles"]
+    (data / "defined" / "floppy.toml").write_bytes(kept)
+    assert [row["puzzle"] for row in _sql(data, listed)] == ["floppy", "turnstiles"]
