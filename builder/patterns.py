@@ -4,10 +4,18 @@ tables, one bound at a time, and the path it finds replayed through the plug-in'
 moves.  The walk (`query path`, `query moves`, `query distance`) reaches it where no full
 table answers; `builder verify` checks with it that the estimates never exceed a full
 table's distances.  Names no puzzle.
+
+A search trusts nothing a pattern table says about itself: before any search reads a
+table, its length and type are those its spec's ranking needs (the kernel never reads
+past it) and its values obey the spec's shortest-path recurrence, at every entry of a
+small table and at sampled entries of a large one; then at the entries the search reads
+at its start and along the path it found.  A table that fails is refused with a
+one-line error.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -16,7 +24,12 @@ from typing import Any
 import numpy as np
 
 from builder.contract.base import FoundPath, TableLookup
-from builder.contract.errors import OneLineError, SearchLimitError, UnreachableError
+from builder.contract.errors import (
+    CorruptTableError,
+    OneLineError,
+    SearchLimitError,
+    UnreachableError,
+)
 from builder.contract.parts import Describing, Walking
 from builder.contract.patterns import NEVER, PatternSearch, PatternTable
 from builder.contract.work import current_budget, report_progress, stop_signal, uncounted
@@ -43,56 +56,173 @@ _KEPT_LOCK = threading.Lock()
 KEPT_SEARCHES = 8
 """Searches' pattern arrays kept in memory between searches (`query moves` searches once
 per move; a benchmark once per instance)."""
+WHOLLY_CHECKED_ENTRIES = 1 << 20
+"""Pattern tables up to this many entries have their recurrence checked at every entry
+when a search loads them (milliseconds); larger ones at ``SAMPLED_ENTRIES`` entries drawn
+at random, and at those a search reads at its start and along its path."""
+SAMPLED_ENTRIES = 1 << 14
+REBUILD = "rebuild it (`make tables FORCE=1`)"
 
 
-def _version(tables: TableLookup, table: PatternTable) -> str:
-    """The stored table's build (a rebuilt table is another), after checking it exists."""
+def _version(tables: TableLookup, table: PatternTable) -> tuple:
+    """The stored table's build and where it is (a rebuilt or altered table is another),
+    after checking it exists and is the table its spec describes (not one moved into its
+    folder)."""
     parts = table.spec.parts
     name = table.spec.identity["puzzle"]
     missing = (f"no {name} pattern table {'/'.join(parts[1:])}: run `make tables` or "
                f"`builder build {name}{' ' + table.build if table.build else ''}`")
-    return str(tables.require(parts, missing=missing).get("build_id", ""))
+    build = str(tables.require(parts, dict(table.spec.identity), missing).get("build_id", ""))
+    where = tables.describe(parts)
+    try:  # a forger keeps the build's name: the checksum record changes with any byte
+        stamp = os.stat(os.path.join(where, "checksums.json"))
+        return build, where, stamp.st_ino, stamp.st_mtime_ns, stamp.st_size
+    except OSError:
+        return build, where
 
 
-def _estimates(tables: TableLookup, search: PatternSearch) -> tuple:
-    """(values, offsets, groups, group count): every pattern table end to end (one copy
-    of a table looked up twice, as on a reflected position), read whole through their
-    checksums once and kept while the stored tables are unchanged; where each look-up's
-    table starts, and the group each belongs to (renumbered 0, 1, ...)."""
+def _required_length(table: PatternTable) -> int:
+    """The entries its spec's ranking numbers in the array a search looks up."""
+    spec, array = table.spec, table.array
+    if array in spec.searches:
+        return spec.searches[array].states
+    if array in spec.folds:
+        fold = spec.folds[array]
+        return spec.searches[fold.source].states // fold.width
+    raise ValueError(f"{'/'.join(spec.parts)}: its spec declares no array {array!r}")
+
+
+def _read(tables: TableLookup, parts: tuple[str, ...], array: str, length: int
+          ) -> np.ndarray:
+    """A stored array whole, refused unless it holds bytes and ``length`` entries."""
+    where = f"table {tables.describe(parts)}: {array}"
+    values = tables.vector(parts, array).whole()
+    if values is None or values.ndim != 1 or values.dtype != np.uint8:
+        kind = "unreadable" if values is None else f"{values.dtype} of {values.ndim} dimension(s)"
+        raise CorruptTableError(f"{where} is {kind}, not a vector of bytes: {REBUILD}")
+    if len(values) != length:
+        raise CorruptTableError(f"{where} holds {len(values):,} entries, the ranking of its "
+                                f"spec needs {length:,}: {REBUILD}")
+    return np.ascontiguousarray(values)
+
+
+def _checked(tables: TableLookup, table: PatternTable) -> np.ndarray:
+    """One pattern table's values, as its spec requires them: the length its ranking
+    needs, and the recurrence of its breadth-first search (at every entry where the
+    table is small, else at sampled ones and its sources; a folded array, the least of
+    its runs of the searched array, checked the same way where that is small, else at
+    the runs of the search's sources)."""
+    spec, array = table.spec, table.array
+    values = _read(tables, spec.parts, array, _required_length(table))
+    if array in spec.searches:
+        _check_recurrence(tables, spec, array, values)
+        return values
+    fold = spec.folds[array]
+    search = spec.searches[fold.source]
+    if search.states <= WHOLLY_CHECKED_ENTRIES:
+        searched = _read(tables, spec.parts, fold.source, search.states)
+        _check_recurrence(tables, spec, fold.source, searched)
+        least = searched.reshape(-1, fold.width).min(axis=1)
+        if not np.array_equal(least, values):
+            entry = int(np.flatnonzero(least != values)[0])
+            raise CorruptTableError(
+                f"table {tables.describe(spec.parts)}: {array} holds {int(values[entry])} at "
+                f"entry {entry:,}, the least of its {fold.width} entries of {fold.source} is "
+                f"{int(least[entry])}: {REBUILD}")
+    else:
+        for source in search.sources:
+            if values[source // fold.width] != 0:
+                raise CorruptTableError(
+                    f"table {tables.describe(spec.parts)}: {array} holds "
+                    f"{int(values[source // fold.width])} at the goal's entry, not 0: {REBUILD}")
+    return values
+
+
+def _check_recurrence(tables: TableLookup, spec, array: str, values: np.ndarray) -> None:
+    """The breadth-first array ``array`` of ``spec`` obeys its recurrence (0 exactly at its
+    sources, else 1 + the least value one move on) at every entry, or at its sources and
+    ``SAMPLED_ENTRIES`` random ones where it has more than ``WHOLLY_CHECKED_ENTRIES``."""
+    from builder.contract.specs import resolved
+    from builder.kernels import ida
+
+    search = spec.searches[array]
+    if search.wide:
+        raise CorruptTableError(f"table {tables.describe(spec.parts)}: {array} is searched "
+                                "with 16-bit distances: no pattern table")
+    sources = np.array(sorted(search.sources), np.int64)
+    whole = len(values) <= WHOLLY_CHECKED_ENTRIES
+    states = (np.arange(len(values), dtype=np.int64) if whole else np.concatenate([
+        sources, np.random.default_rng().integers(0, len(values), SAMPLED_ENTRIES)]))
+    state, expected = (int(found) for found in ida.first_broken_at(
+        resolved(search.moves or search.neighbours),
+        np.ascontiguousarray(search.parameters, dtype=np.int64), values, sources, states,
+        np.int64(search.most_neighbours)))
+    if state >= 0:
+        raise _broken(tables, spec, array, values, state, expected,
+                      "at every entry" if whole
+                      else f"at {len(states):,} sampled entries and the goal's")
+
+
+@dataclass(frozen=True)
+class _Estimates:
+    """A search's pattern tables as its kernel reads them."""
+
+    values: np.ndarray
+    """Every table end to end (one copy of a table looked up twice, as on a reflected
+    position)."""
+    offsets: np.ndarray
+    """Where each look-up's table starts in ``values``."""
+    lengths: np.ndarray
+    """Each look-up's table's entries: an index past them is never read."""
+    groups: np.ndarray
+    """The group of each look-up, renumbered 0, 1, ..."""
+    count: int
+
+
+def _estimates(tables: TableLookup, search: PatternSearch) -> _Estimates:
+    """The search's pattern tables, read whole through their checksums and checked
+    (``_checked``) once, and kept while the stored tables are unchanged."""
     distinct = list(dict.fromkeys((table.spec.parts, table.array)
                                   for table in search.patterns))
     by_key = {(table.spec.parts, table.array): table for table in search.patterns}
     kept = tuple((*key, _version(tables, by_key[key])) for key in distinct)
     with _KEPT_LOCK:
-        values = _KEPT.get(kept)
-    if values is None:
+        found = _KEPT.get(kept)
+    if found is None:
         with uncounted():  # read once a server: not the search its time limit is for
-            values = np.concatenate([
-                np.ascontiguousarray(tables.vector(parts, array).whole(), dtype=np.uint8)
-                for parts, array in distinct])
+            arrays = [_checked(tables, by_key[key]) for key in distinct]
+            found = np.concatenate(arrays), [len(array) for array in arrays]
         with _KEPT_LOCK:
-            _KEPT[kept] = values
+            _KEPT[kept] = found
             while len(_KEPT) > KEPT_SEARCHES:
                 _KEPT.pop(next(iter(_KEPT)))
-    lengths = [tables.vector(parts, array).length for parts, array in distinct]
-    starts = np.cumsum([0, *lengths[:-1]])
-    offsets = np.array([starts[distinct.index((table.spec.parts, table.array))]
-                        for table in search.patterns], np.int64)
+    values, sizes = found
+    starts = np.cumsum([0, *sizes[:-1]])
+    at = [distinct.index((table.spec.parts, table.array)) for table in search.patterns]
     named = sorted({table.group for table in search.patterns})
-    groups = np.array([named.index(table.group) for table in search.patterns], np.int64)
-    return values, offsets, groups, len(named)
+    return _Estimates(
+        values, np.array([starts[number] for number in at], np.int64),
+        np.array([sizes[number] for number in at], np.int64),
+        np.array([named.index(table.group) for table in search.patterns], np.int64),
+        len(named))
 
 
 def start_estimate(tables: TableLookup, search: PatternSearch) -> int | None:
     """The pattern databases' estimate at the search's start (None: they say the goal is
     never reached)."""
-    values, offsets, groups, count = _estimates(tables, search)
+    estimates = _estimates(tables, search)
     start = np.asarray(search.start, np.int64)
-    found = np.array([values[offsets[p] + start[search.indices_at + p]]
-                      for p in range(len(offsets))], np.int64)
+    indices = start[search.indices_at:search.indices_at + len(estimates.offsets)]
+    if len(indices) < len(estimates.offsets) or (indices < 0).any() or (
+            indices >= estimates.lengths).any():
+        raise RuntimeError(f"{search.how}: the start's indices {indices.tolist()} are not "
+                           f"all within their tables' {estimates.lengths.tolist()} entries "
+                           "(the plug-in's ranking and its tables' specs disagree)")
+    found = estimates.values[estimates.offsets + indices].astype(np.int64)
     if (found == NEVER).any():
         return None
-    return int(max(found[groups == group].sum() for group in range(count)))
+    return int(max(found[estimates.groups == group].sum()
+                   for group in range(estimates.count)))
 
 
 def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
@@ -110,7 +240,7 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     from builder.contract.specs import resolved
     from builder.kernels import ida
 
-    values, offsets, groups, count = _estimates(tables, search)
+    estimates = _estimates(tables, search)
     width = len(search.start)
     rows = np.zeros((search.longest + 1, width), np.int64)
     rows[0] = search.start
@@ -121,6 +251,9 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     parameters = np.ascontiguousarray(search.parameters, dtype=np.int64)
     goal = np.ascontiguousarray(search.goal, dtype=np.int64)
     estimate = start_estimate(tables, search)
+    _check_entries(tables, search, estimates,
+                   rows[:1, search.indices_at:search.indices_at + len(estimates.offsets)],
+                   "at the search's start")
     if estimate is None:
         raise UnreachableError(f"{search.how}: the goal can never be reached from here")
     stop = stop_signal()
@@ -140,8 +273,8 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
         timer.daemon = True
         timer.start()
     bound, nodes, bounds = estimate, 0, 0
-    iteration = (ida.iteration_children_first if values.nbytes > ida.CACHED_BYTES
-                 else ida.iteration)
+    iteration = (ida.iteration_children_first
+                 if estimates.values.nbytes > ida.CACHED_BYTES else ida.iteration)
 
     def stopped(words: str) -> SearchLimitError:
         return SearchLimitError(f"{search.how}: {words}: at least {bound} {unit}", bound,
@@ -170,15 +303,24 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
                 reported()
                 bar.set_postfix_str(f"bound {bound}, {nodes:,} nodes", refresh=True)
                 status, length, following, made = iteration(
-                    step, parameters, values, offsets, groups, np.int64(count),
-                    np.int64(search.indices_at), goal, rows, np.int64(bound),
-                    np.int64(search.moves), redundant, np.int64(most_nodes - nodes),
-                    stop.flag, deadline)
+                    step, parameters, estimates.values, estimates.offsets,
+                    estimates.lengths, estimates.groups, np.int64(estimates.count),
+                    np.int64(search.indices_at), goal, rows,
+                    np.int64(bound), np.int64(search.moves), redundant,
+                    np.int64(most_nodes - nodes), stop.flag, deadline)
                 nodes += int(made)
                 bounds += 1
                 bar.update(1)
+                if status == ida.OUTSIDE:
+                    raise _outside(tables, search, estimates, rows, int(length),
+                                   int(following))
                 if status == ida.FOUND:
-                    return Searched(rows[:length + 1].copy(), nodes, bounds, estimate)
+                    path = rows[:length + 1].copy()
+                    looked_up = path[:, search.indices_at:
+                                     search.indices_at + len(estimates.offsets)]
+                    _check_entries(tables, search, estimates, looked_up,
+                                   "along the path found")
+                    return Searched(path, nodes, bounds, estimate)
                 if status == ida.STOPPED:
                     reported(ended=True)  # a server's stop: its own reason
                     raise stopped(f"stopped at its time limit ({named_seconds:g} s, "
@@ -193,6 +335,52 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
         budget.spent(nodes)
         if timer is not None:
             timer.cancel()
+
+
+def _outside(tables: TableLookup, search: PatternSearch, estimates: _Estimates,
+             rows: np.ndarray, depth: int, pattern: int) -> RuntimeError:
+    """The error for row ``depth``'s index of look-up ``pattern``, which the kernel found
+    outside its table (and did not read)."""
+    table = search.patterns[pattern]
+    index = int(rows[depth, search.indices_at + pattern])
+    return RuntimeError(f"{search.how}: a move gave index {index:,}, outside table "
+                        f"{tables.describe(table.spec.parts)}: {table.array} "
+                        f"({int(estimates.lengths[pattern]):,} entries): the plug-in's step "
+                        "and its table's spec disagree")
+
+
+def _check_entries(tables: TableLookup, search: PatternSearch, estimates: _Estimates,
+                   looked_up: np.ndarray, where: str) -> None:
+    """The recurrence of each breadth-first table at the entries ``looked_up`` (a row of
+    indices per position, a column per look-up): a forged entry read there would make
+    the path found no shortest.  A folded table is checked at load alone."""
+    from builder.contract.specs import resolved
+    from builder.kernels import ida
+
+    for pattern, table in enumerate(search.patterns):
+        spec, array = table.spec, table.array
+        if array not in spec.searches:
+            continue
+        bfs = spec.searches[array]
+        start = int(estimates.offsets[pattern])
+        values = estimates.values[start:start + int(estimates.lengths[pattern])]
+        state, expected = (int(found) for found in ida.first_broken_at(
+            resolved(bfs.moves or bfs.neighbours),
+            np.ascontiguousarray(bfs.parameters, dtype=np.int64), values,
+            np.array(sorted(bfs.sources), np.int64),
+            np.ascontiguousarray(looked_up[:, pattern], dtype=np.int64),
+            np.int64(bfs.most_neighbours)))
+        if state >= 0:
+            raise _broken(tables, spec, array, values, state, expected, where)
+
+
+def _broken(tables: TableLookup, spec, array: str, values: np.ndarray, state: int,
+            expected: int, where: str) -> CorruptTableError:
+    gives = ("a move leads outside the table" if expected < 0
+             else f"the recurrence gives {expected}")
+    return CorruptTableError(f"table {tables.describe(spec.parts)}: {array} holds "
+                             f"{int(values[state])} at entry {state:,}, {gives} (checked "
+                             f"{where}): its values are not the fewest moves; {REBUILD}")
 
 
 def found_path(puzzle: Any, variant: Any, node: Hashable, search: PatternSearch,
@@ -257,7 +445,10 @@ def check_estimates(puzzle: Any, tables: TableLookup, attributes: dict, read,
             search = Walking.of(puzzle).pattern_search(tables, variant, node, goal)
             if search is None:
                 continue
-            estimate = start_estimate(tables, search)
+            try:
+                estimate = start_estimate(tables, search)
+            except CorruptTableError as refused:
+                return str(refused), ""
             distance = int(values[entry])
             if estimate is None or estimate > distance:
                 return (f"{distances.array}: the pattern databases estimate {position} at "

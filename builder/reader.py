@@ -273,6 +273,7 @@ def open_group(path: Path, expected: dict) -> dict:
         )
     _check_metadata(path / "zarr.json", raw, path)  # the attributes as the builder wrote
     for key, value in expected.items():
+        value = json.loads(json.dumps(value, default=str))  # as stored: a tuple is a list
         if attributes.get(key) != value:
             raise StaleTableError(f"table {path} has {key}={attributes.get(key)!r}, not "
                                   f"{value!r}: rebuild it (`make tables FORCE=1`)")
@@ -358,7 +359,7 @@ class Tables:
 
     def require(self, table: tuple[str, ...], expected: dict | None = None,
                 missing: str | None = None) -> dict:
-        key = (table, tuple(sorted((expected or {}).items(), key=lambda item: item[0])))
+        key = (table, json.dumps(expected or {}, sort_keys=True, default=str))
         with self._lock:
             if key not in self._groups:
                 path = self.path(table)

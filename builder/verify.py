@@ -3,10 +3,16 @@ independently of the kernels that built them: every breadth-first array and ever
 table of a spec against its shortest-path recurrence (an entry is 1 + the best of its
 moves' entries) at every entry (``builder.kernels.recurrence``), then the plug-in's own
 check at a random sample.  Names no puzzle.
+
+Which checks run is decided by where a table is, never by what it says about itself: its
+folder names the plug-in and the spec that plug-in declares there (`query` reads a table
+by its folder), a table whose attributes describe another table is refused, and every
+table a spec describes is re-derived from that spec.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,23 +35,68 @@ def check_chunks(table: Path) -> list[str]:
     return store.damaged_chunks(table)
 
 
-def sample_spec_table(table: Path, attributes: dict, samples: int, rng
-                      ) -> tuple[str | None, str]:
-    """A table built from a plug-in's spec: each of its breadth-first arrays (or its
-    sparse search) obeys, at every state, "0 exactly at a source; otherwise 1 + the least
-    value one move on"; where the plug-in searches on pattern databases, their estimates
-    never exceed the table's distances at ``samples`` sampled positions; then the
-    plug-in's own sample check.  (What is wrong or None, what was checked.)"""
-    import zarr
+REBUILD = "rebuild it (`make tables FORCE=1`)"
 
+
+def _as_stored(value):
+    """A value as a table's attributes hold it (JSON: a tuple is a list)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def table_spec(table: Path, attributes: dict, data_dir: Path | None = None
+               ) -> tuple[object, object, str | None]:
+    """(plug-in, spec, what is wrong or None) of a stored table, decided by its place:
+    the plug-in its top folder names, and the spec its attributes describe, which must
+    lie at its path (a path may hold a table of other parameters: a smaller build), else
+    the one the plug-in declares there (``default_tables``); its attributes must hold
+    that spec's identity.  Spec None: no spec describes it and none is declared there
+    (a table gathered from records).  Without ``data_dir`` (a table checked alone, its
+    place unknown): the spec its attributes describe."""
     from builder import registry
     from builder.contract.errors import PuzzleInputError
 
-    puzzle = registry.by_name(attributes["puzzle"])
+    place = None
+    if data_dir is not None:
+        relative = Path(table).relative_to(data_dir)
+        place = (*relative.parts[:-1], relative.name.removesuffix(".zarr"))
+    name = place[0] if place else attributes.get("puzzle")
+    try:
+        puzzle = registry.by_name(str(name))
+    except PuzzleInputError:
+        return None, None, (f"no installed plug-in is named {str(name)[:40]!r}, so nothing "
+                            "can check it: remove it or install its plug-in")
+    if attributes.get("puzzle") != puzzle.name:
+        return puzzle, None, (f"its attributes name puzzle {attributes.get('puzzle')!r}, its "
+                              f"folder {puzzle.name!r} (a table moved or forged): {REBUILD}")
     try:  # the stored attributes hold the identity the table was built from
         spec = Building.of(puzzle).table(attributes)
-    except PuzzleInputError:
-        spec = None  # a table no spec describes alone (one gathered from records)
+    except (PuzzleInputError, KeyError, TypeError, ValueError):
+        spec = None  # garbled, or a table no spec describes alone
+    if place and spec is not None and tuple(spec.parts) != place:
+        return puzzle, None, (f"its attributes describe the table of folder "
+                              f"{'/'.join(spec.parts)}.zarr, not of the folder it is in "
+                              f"(a table moved or forged; `query` reads a table by its "
+                              f"folder): {REBUILD}")
+    if spec is None and place:
+        spec = next((declared for declared in Building.of(puzzle).default_tables()
+                     if tuple(declared.parts) == place), None)
+    for key, value in (spec.identity.items() if spec is not None else ()):
+        if attributes.get(key) != _as_stored(value):
+            return puzzle, None, (f"its attributes hold {key}={str(attributes.get(key))[:60]}, "
+                                  f"the table its folder names {str(_as_stored(value))[:60]} "
+                                  f"(a table moved or forged): {REBUILD}")
+    return puzzle, spec, None
+
+
+def sample_spec_table(table: Path, attributes: dict, samples: int, rng, puzzle, spec,
+                      data_dir: Path | None = None) -> tuple[str | None, str]:
+    """A table checked against ``spec`` (``table_spec``): each of its breadth-first
+    arrays (or its sparse search) obeys, at every state, "0 exactly at a source; otherwise
+    1 + the least value one move on"; where the plug-in searches on pattern databases,
+    their estimates never exceed the table's distances at ``samples`` sampled positions;
+    then the plug-in's own sample check.  (What is wrong or None, what was checked.)"""
+    import zarr
+
     group = zarr.open_group(table, mode="r")
     checked = ""
     if spec is not None:
@@ -77,7 +128,8 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng
         from builder.patterns import check_estimates
         from builder.reader import Tables
 
-        problem, what = check_estimates(puzzle, Tables(table.parents[len(spec.parts) - 1]),
+        problem, what = check_estimates(puzzle,
+                                        Tables(data_dir or table.parents[len(spec.parts) - 1]),
                                         attributes, lambda array: group[array][...],
                                         samples, rng)
         checked += what
@@ -227,20 +279,10 @@ def _check_folds(spec, group) -> str | None:
     return None
 
 
-def _checks_its_own(attributes: dict) -> bool:
-    """A table whose plug-in has a sample check of its own (``Verifying.verify_sample``)."""
-    from builder import registry
-
-    try:
-        puzzle = registry.by_name(attributes.get("puzzle", ""))
-        return bool(Verifying.of(puzzle).verify_checks(attributes))
-    except ValueError:
-        return False
-
-
-def verify_table(table: Path, samples: int, rng) -> Verdict:
-    """One table's verdict: complete, of this format, intact, and its sample re-derived
-    (its distance histograms are compared with the catalog's by ``verify_catalog``)."""
+def verify_table(table: Path, samples: int, rng, data_dir: Path | None = None) -> Verdict:
+    """One table's verdict: complete, of this format, intact, the table its place in
+    ``data_dir`` names (``table_spec``), and re-derived from its spec (its distance
+    histograms are compared with the catalog's by ``verify_catalog``)."""
     attributes = store.read_attributes(table)
     if attributes is None:
         return Verdict(table, False, "zarr.json is missing or unreadable: rebuild it "
@@ -257,9 +299,11 @@ def verify_table(table: Path, samples: int, rng) -> Verdict:
     if broken:
         return Verdict(table, False, f"corrupted chunks: {', '.join(broken[:5])}")
     checked = "checksums ok"
-    problem = None
-    if attributes.get("spec_built") or _checks_its_own(attributes):
-        problem, what = sample_spec_table(table, attributes, samples * 100, rng)
+    puzzle, spec, problem = table_spec(table, attributes, data_dir)
+    if problem is None and (spec is not None
+                            or Verifying.of(puzzle).verify_checks(attributes)):
+        problem, what = sample_spec_table(table, attributes, samples * 100, rng, puzzle, spec,
+                                          data_dir)
         checked += what
     return Verdict(table, problem is None, problem or checked)
 
@@ -351,14 +395,14 @@ def verify(data_dir: Path, samples: int = 3, seed: int = 0, puzzle: str | None =
     from builder.catalog import table_directories
 
     tables = table_directories(Path(data_dir))  # symlinked folders too, as the catalog
-    if puzzle is not None:
+    if puzzle is not None:  # by folder, as `query` finds a puzzle's tables
         tables = [table for table in tables
-                  if (store.read_attributes(table) or {}).get("puzzle") == puzzle]
+                  if table.relative_to(data_dir).parts[0] == puzzle]
     if not tables:
         return []
     for table in tables:
         try:
-            verdicts.append(verify_table(table, samples, rng))
+            verdicts.append(verify_table(table, samples, rng, Path(data_dir)))
         except Exception as error:  # noqa: BLE001 (a damaged table is a FAIL line, not a crash)
             verdicts.append(Verdict(table, False, f"unreadable ({type(error).__name__}: "
                                                   f"{str(error)[:150]}): rebuild it"))

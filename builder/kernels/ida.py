@@ -7,6 +7,10 @@ each plug-in's step is passed by address (as the breadth-first kernel's ``neighb
 One call searches one bound (``iteration``), so the caller shows the bound searched and
 stops between bounds; within one, it polls the stop flags every ``STOP_POLL_NODES`` nodes.
 
+No read falls outside a table: every index a step writes is checked against its table's
+length before it is looked up (``OUTSIDE``).  ``first_broken_at`` checks a table's
+recurrence at chosen entries (when a search loads it, at the start, along a path found).
+
 Tables larger than a cache (``CACHED_BYTES``) cost a miss per look-up: there
 ``iteration_children_first`` makes all of a node's children before looking at any,
 asking for their entries first, so that the misses overlap (and remakes the row of a
@@ -22,6 +26,7 @@ from numba import njit, types
 
 from builder.contract.intrinsics import prefetch
 from builder.contract.patterns import NEVER, step_signature
+from builder.contract.specs import moves_signature
 
 STEP = types.FunctionType(step_signature())
 """``(rows, depth, move, parameters) -> 1`` with row ``depth + 1`` written from row
@@ -31,8 +36,39 @@ STOP_POLL_NODES = 1 << 14
 CACHED_BYTES = 32 << 20
 """Pattern tables up to this size in all are searched one child at a time (a cache holds
 them); larger ones children first."""
+NEIGHBOURS = types.FunctionType(moves_signature())
+"""A breadth-first search's moves (``builder.contract.specs.BreadthFirstSearch``)."""
 UNBOUNDED = 1 << 30
-FOUND, EXHAUSTED, STOPPED, OVER_BUDGET = 0, 1, 2, 3
+FOUND, EXHAUSTED, STOPPED, OVER_BUDGET, OUTSIDE = 0, 1, 2, 3, 4
+"""An iteration's status.  OUTSIDE: ``[status, depth, pattern, nodes]``, row ``depth``'s
+index for look-up ``pattern`` outside its table."""
+
+
+@njit(types.int64[::1](NEIGHBOURS, types.int64[::1], types.uint8[::1], types.int64[::1],
+                       types.int64[::1], types.int64), cache=True, nogil=True)
+def first_broken_at(moves, parameters, values, sources, states, most):
+    """(state, expected) of the first of ``states`` whose value breaks the shortest-path
+    recurrence under ``moves`` (0 exactly at ``sources``, else 1 + the least value one
+    move on, NEVER where every move leads to NEVER), or (-1, 0); expected -1 where a move
+    leads outside the table."""
+    found = np.empty(most, np.int64)
+    for state in states:
+        expected = NEVER
+        source = False
+        for other in sources:
+            source = source or other == state
+        if source:
+            expected = 0
+        else:
+            best = NEVER
+            for i in range(moves(state, parameters, found)):
+                if found[i] < 0 or found[i] >= len(values):
+                    return np.array([state, -1], np.int64)
+                best = min(best, np.int64(values[found[i]]))
+            expected = NEVER if best == NEVER else best + 1
+        if np.int64(values[state]) != expected:
+            return np.array([state, expected], np.int64)
+    return np.array([-1, 0], np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -61,11 +97,16 @@ def _at_goal(rows, depth, goal):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _at_root(known, values, offsets, rows, indices_at, groups, sums, goal, bound):
+def _at_root(known, values, offsets, lengths, rows, indices_at, groups, sums, goal,
+             bound):
     """The start's table values into ``known[0]``, and what they settle before any move:
-    (status, next bound), status -1 where the search goes on."""
+    (status, next bound), status -1 where the search goes on (OUTSIDE: the next bound is
+    the table whose index is outside it)."""
     for pattern in range(known.shape[1]):
-        known[0, pattern] = values[offsets[pattern] + rows[0, indices_at + pattern]]
+        index = rows[0, indices_at + pattern]
+        if index < 0 or index >= lengths[pattern]:
+            return OUTSIDE, pattern
+        known[0, pattern] = values[offsets[pattern] + index]
     estimate = _estimate(known, 0, groups, sums)
     if estimate == NEVER:
         return EXHAUSTED, UNBOUNDED
@@ -77,26 +118,29 @@ def _at_root(known, values, offsets, rows, indices_at, groups, sums, goal, bound
 
 
 SIGNATURE = types.int64[::1](STEP, types.int64[::1], types.uint8[::1], types.int64[::1],
-                             types.int64[::1], types.int64, types.int64, types.int64[::1],
-                             types.int64[:, ::1], types.int64, types.int64, types.uint8[:, ::1],
-                             types.int64, types.uint8[::1], types.uint8[::1])
+                             types.int64[::1], types.int64[::1], types.int64, types.int64,
+                             types.int64[::1], types.int64[:, ::1], types.int64, types.int64,
+                             types.uint8[:, ::1], types.int64, types.uint8[::1],
+                             types.uint8[::1])
 
 
 @njit(SIGNATURE, cache=True, nogil=True)
-def iteration(step, parameters, values, offsets, groups, group_count, indices_at, goal,
-              rows, bound, moves, redundant, budget, stop, deadline):
+def iteration(step, parameters, values, offsets, lengths, groups, group_count, indices_at,
+              goal, rows, bound, moves, redundant, budget, stop, deadline):
     """One depth-first pass from ``rows[0]`` to cost ``bound``: ``[status, length, next
     bound, nodes]``.  FOUND: ``rows[0 .. length]`` is a path to the goal; EXHAUSTED: none
     within the bound, the next bound the least estimate past it (UNBOUNDED: none at all);
-    STOPPED (a flag was raised) or OVER_BUDGET (``budget`` nodes generated)."""
+    STOPPED (a flag was raised) or OVER_BUDGET (``budget`` nodes generated); OUTSIDE, an
+    index outside its table (``[OUTSIDE, depth, pattern, nodes]``).  Look-up ``p`` reads
+    ``values[offsets[p] .. offsets[p] + lengths[p] - 1]``."""
     patterns = len(offsets)
     deepest = len(rows) - 1
     known = np.empty((deepest + 1, patterns), np.int64)  # each depth's table values
     next_move = np.zeros(deepest + 1, np.int64)
     made = np.full(deepest + 1, -1, np.int64)  # the move that led to each depth
     sums = np.zeros(group_count, np.int64)
-    status, following = _at_root(known, values, offsets, rows, indices_at, groups, sums,
-                                 goal, bound)
+    status, following = _at_root(known, values, offsets, lengths, rows, indices_at, groups,
+                                 sums, goal, bound)
     if status >= 0:
         return np.array([status, 0, following, 0], np.int64)
     least_past = UNBOUNDED
@@ -129,6 +173,8 @@ def iteration(step, parameters, values, offsets, groups, group_count, indices_at
             if index == rows[depth, indices_at + pattern]:
                 known[depth + 1, pattern] = known[depth, pattern]
             else:
+                if index < 0 or index >= lengths[pattern]:
+                    return np.array([OUTSIDE, depth + 1, pattern, nodes], np.int64)
                 known[depth + 1, pattern] = values[offsets[pattern] + index]
         estimate = _estimate(known, depth + 1, groups, sums)
         if estimate == NEVER:
@@ -145,9 +191,9 @@ def iteration(step, parameters, values, offsets, groups, group_count, indices_at
 
 
 @njit(SIGNATURE, cache=True, nogil=True)
-def iteration_children_first(step, parameters, values, offsets, groups, group_count,
-                             indices_at, goal, rows, bound, moves, redundant, budget, stop,
-                             deadline):
+def iteration_children_first(step, parameters, values, offsets, lengths, groups,
+                             group_count, indices_at, goal, rows, bound, moves, redundant,
+                             budget, stop, deadline):
     """``iteration``, making all of a node's children before looking at any."""
     patterns = len(offsets)
     deepest = len(rows) - 1
@@ -161,8 +207,8 @@ def iteration_children_first(step, parameters, values, offsets, groups, group_co
     next_move = np.zeros(deepest + 1, np.int64)
     made = np.full(deepest + 1, -1, np.int64)  # the move that led to each depth
     sums = np.zeros(group_count, np.int64)
-    status, following = _at_root(known, values, offsets, rows, indices_at, groups, sums,
-                                 goal, bound)
+    status, following = _at_root(known, values, offsets, lengths, rows, indices_at, groups,
+                                 sums, goal, bound)
     if status >= 0:
         return np.array([status, 0, following, 0], np.int64)
     least_past = UNBOUNDED
@@ -192,6 +238,8 @@ def iteration_children_first(step, parameters, values, offsets, groups, group_co
                     index = rows[depth + 1, indices_at + pattern]
                     child_index[depth, move, pattern] = index
                     if index != rows[depth, indices_at + pattern]:
+                        if index < 0 or index >= lengths[pattern]:
+                            return np.array([OUTSIDE, depth + 1, pattern, nodes], np.int64)
                         prefetch(values, offsets[pattern] + index)
         move = next_move[depth]
         if move == moves:
