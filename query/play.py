@@ -1,7 +1,8 @@
-"""The web page's generic game API: every registered puzzle with a board renderer is
-played through these endpoints, which know no puzzle (they read the plug-in's hooks).
+"""The web page's generic game API: every walkable puzzle is played through these
+endpoints, which know no puzzle (they read the plug-in's hooks).
 
-- ``GET /api/puzzles``: what the registry holds, with each renderer's address.
+- ``GET /api/puzzles``: what the registry holds, with each renderer's address (the
+  generic board, ``GENERIC_RENDERER``, for a walkable puzzle without one of its own).
 - ``GET /api/play/{puzzle}/position``: a position's distance to the target (the par), its
   legal moves (with their values on request) and whether a table could be built for it.
 - ``GET /api/play/{puzzle}/path``: an optimal move sequence (table walk, else the
@@ -16,7 +17,9 @@ played through these endpoints, which know no puzzle (they read the plug-in's ho
 
 A walk node travels to the page and back as its notation plus the plug-in's
 ``node_context`` text.  The puzzle's options (``Describing.options``: a method, a rule
-variant) are passed as query parameters of the same names.
+variant) are passed as query parameters of the same names.  A puzzle is named in the
+path and checked at each request against the registry as it stands then: the puzzles a
+data directory's files define join it when that directory is read, whenever that is.
 """
 
 from __future__ import annotations
@@ -32,23 +35,49 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParameter
 from pydantic import BaseModel, Field
 
 from builder import registry
 from builder.contract import work
-from builder.contract.base import walkable
+from builder.contract.base import Puzzle, walkable
 from builder.contract.errors import (
     MAX_INPUT_CHARACTERS,
     MissingTableError,
     OneLineError,
     PuzzleInputError,
+    shown,
 )
 from builder.contract.parts import Charting, Describing, Playing, Walking
 from query.walk import legal_moves
 
-PLAYABLE = tuple(p for p in registry.PUZZLES if walkable(p))
-PuzzleName = Enum("PuzzleName", {p.name: p.name for p in PLAYABLE}, type=str)  # type: ignore[misc]
-OPTION_NAMES = sorted(registry.all_options())
+GENERIC_RENDERER = "/static/generic.js"
+"""The board of every walkable puzzle without a renderer of its own: drawn from its
+notation, a button per legal move (its contract: the top of static/app.js)."""
+
+
+class UnknownPuzzleError(PuzzleInputError):
+    """A puzzle name in a request's path that no walkable puzzle has (HTTP 422, as any
+    invalid parameter)."""
+
+
+def playable(name: str) -> Puzzle:
+    """The walkable puzzle named ``name`` in the registry as it stands (a puzzle file's
+    too, read after this module was imported)."""
+    for puzzle in registry.PUZZLES:
+        if puzzle.name == name and walkable(puzzle):
+            return puzzle
+    raise UnknownPuzzleError(f"puzzle: no puzzle {shown(name)} to play: choose one of "
+                             + ", ".join(p.name for p in registry.PUZZLES if walkable(p)))
+
+
+def _puzzle_parameter() -> Any:
+    """The path's puzzle name as the API docs show it: the walkable puzzles known when
+    the server started (a puzzle file defined later is played too)."""
+    return PathParameter(description="a walkable puzzle's name (GET /api/puzzles lists "
+                         "them)", max_length=40,
+                         json_schema_extra={"enum": [p.name for p in registry.PUZZLES
+                                                     if walkable(p)]})
 
 
 class PuzzleInfo(BaseModel):
@@ -57,7 +86,9 @@ class PuzzleInfo(BaseModel):
     unit: str = Field(description="what a path's length counts (moves, clicks)")
     example: tuple[str, str]
     options: list[str] = Field(description="query parameters its variants take")
-    renderer: str | None = Field(description="address of its board renderer (ES module)")
+    renderer: str | None = Field(description="address of its board renderer (ES module; "
+                                 f"{GENERIC_RENDERER}: the generic board, drawn from its "
+                                 "notation); null: not on the page")
     walkable: bool
     approximation: str = Field(description="the plug-in's instant but not always optimal "
                                "solver, offered where no table answers (path?guide="
@@ -138,7 +169,7 @@ _WATCH = Query("", max_length=40, pattern=r"^[A-Za-z0-9_-]*$",
 
 
 def _options(puzzle, request: Request) -> dict[str, str]:
-    given = {name: request.query_params[name] for name in OPTION_NAMES
+    given = {name: request.query_params[name] for name in registry.all_options()
              if request.query_params.get(name)}
     return registry.check_options(puzzle, given)
 
@@ -147,9 +178,9 @@ class _Game:
     """One request's game (the Python API's ``Game``: puzzle, variant, node, target),
     from the query parameters."""
 
-    def __init__(self, tablebase, name: PuzzleName, state: str, target: str, context: str,
+    def __init__(self, tablebase, name: str, state: str, target: str, context: str,
                  request: Request):
-        puzzle = registry.by_name(name.value)
+        puzzle = playable(name)
         state, target = registry.in_notation(puzzle, state), registry.in_notation(puzzle, target)
         handle = tablebase.puzzle(puzzle.name, **_options(puzzle, request))
         self.game = handle.game(state, target, context)
@@ -185,6 +216,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
 
     router = APIRouter()
     tablebase = Tablebase(data_dir, tables)  # the server's reader, with its caches
+    puzzle_name = _puzzle_parameter()  # after Tablebase: its data directory's files read
     builds = {"started": 0}
     jobs: dict[int, JobOut] = {}
     job_started: dict[int, float] = {}
@@ -225,11 +257,13 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
 
     @router.get("/puzzles", response_model=list[PuzzleInfo], summary="Registered puzzles")
     def puzzles() -> list[PuzzleInfo]:
-        """Every registered puzzle; those with a renderer are playable on the page."""
+        """Every registered puzzle; the walkable ones, and those with a renderer, are
+        playable on the page."""
         return [PuzzleInfo(name=p.name, summary=Describing.of(p).summary,
                            unit=Describing.of(p).unit,
                            example=Describing.of(p).example, options=list(registry.option_names(p)),
-                           renderer=f"/renderers/{p.name}.js" if Playing.of(p).renderer else None,
+                           renderer=(f"/renderers/{p.name}.js" if Playing.of(p).renderer
+                                     else GENERIC_RENDERER if walkable(p) else None),
                            walkable=walkable(p), approximation=Playing.of(p).approximation,
                            figures=[f"/api/{p.name}/plots/{name}.svg"
                                     for name in Charting.of(p).figure_names])
@@ -237,7 +271,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
 
     @router.get("/play/{puzzle}/position", response_model=PositionOut,
                 summary="A position: its par, its legal moves, their values")
-    def position(request: Request, puzzle: PuzzleName, state: str = _TEXT,
+    def position(request: Request, puzzle: str = puzzle_name, state: str = _TEXT,
                  target: str = Query("", max_length=MAX_INPUT_CHARACTERS,
                                      description="empty: the puzzle's default target"),
                  context: str = Query("", max_length=64),
@@ -274,7 +308,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
 
     @router.get("/play/{puzzle}/path", response_model=PathOut,
                 summary="An optimal move sequence")
-    def path(request: Request, puzzle: PuzzleName, state: str = _TEXT,
+    def path(request: Request, puzzle: str = puzzle_name, state: str = _TEXT,
              target: str = Query("", max_length=MAX_INPUT_CHARACTERS),
              context: str = Query("", max_length=64),
              guide: Guide = _GUIDE, watch: str = _WATCH) -> PathOut:
@@ -295,7 +329,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
 
     @router.post("/play/{puzzle}/table", response_model=JobOut, status_code=202,
                  summary="Build the table answering a target")
-    def build(request: Request, puzzle: PuzzleName, state: str = _TEXT,
+    def build(request: Request, puzzle: str = puzzle_name, state: str = _TEXT,
               target: str = Query("", max_length=MAX_INPUT_CHARACTERS)) -> JobOut:
         """Start building the table that answers STATE -> TARGET by walk (a table towards
         one target: seconds); follow it at /api/jobs/{id}.  One build runs at a time, and

@@ -1,8 +1,9 @@
 """`query serve`: the applet's successor, served from the built tables (FastAPI).
 
-One page (static/index.html, driven by static/app.js) plays every registered puzzle that
-has a board renderer (``Playing.renderer``, served at /renderers/NAME.js) through the
-generic game API (query/play.py), with optimal hints.  Beside it are the plug-ins' own
+One page (static/index.html, driven by static/app.js) plays every walkable puzzle
+through the generic game API (query/play.py), with optimal hints: on its plug-in's board
+renderer (``Playing.renderer``, served at /renderers/NAME.js) or, without one, on the
+generic board drawn from its notation (static/generic.js).  Beside it are the plug-ins' own
 endpoints (``Playing.web_routes``, mounted under /api/NAME) and their charts
 (``Playing.figures``); the answers are the CLI's ``--json`` ones and are documented at
 /docs, whose assets are served locally (no CDN: it works offline).  Bad requests get a
@@ -37,6 +38,7 @@ from query.walk import PluginFaultError, Tables
 ERROR_STATUS = ((MissingTableError, 404), (UnreachableError, 422),
                 (work.OverBudgetError, 429), (work.ServerBusyError, 503),
                 (play.BuildsOffError, 403), (work.AbandonedError, 499),
+                (play.UnknownPuzzleError, 422),
                 (PluginFaultError, 500))
 """HTTP status of each one-line error a user can act on (400 for the others), and of a
 faulty plug-in (the server's fault, not the request's)."""
@@ -115,6 +117,7 @@ def create_app(data_dir: Path, allow_builds: int = 0,
     a time, within its limits; a default one when not given), and at most
     ``allow_builds`` tables may be built on request (none by default)."""
     data_dir = Path(data_dir)
+    registry.use_data(data_dir)  # the puzzles its files define are served too
     gate = gate or work.WorkGate()
     app = FastAPIOffline(title="Puzzle tablebases",
                   description="Optimal hints and paths for every registered puzzle with "

@@ -30,6 +30,9 @@
 //                    move is made from (a renderer whose names are not the notation's
 //                    needs it)
 //   extra(view, api) optional: a line of puzzle facts under the board (a Promise of text)
+// A module that draws several puzzles (the generic board, /static/generic.js, which
+// /api/puzzles names for every walkable puzzle without a renderer of its own) exports
+// forPuzzle(info) instead: the renderer of the puzzle /api/puzzles describes as info.
 // A puzzle with nothing to walk (Spot Colour) exports standalone = true and
 // mount(board, game, ui, api) instead of draw: the shell deals (newGame), hides its move
 // controls and hands the board over; ui.say(text, kind) writes the status; ui.keep(text)
@@ -859,7 +862,8 @@ async function choosePuzzle(name, shared = null) {
   const info = game.puzzles.find((p) => p.name === name);
   if (!info) throw new Error(`no puzzle ${name} on this page`);
   game.info = info;
-  game.renderer = await import(info.renderer);
+  const module = await import(info.renderer);
+  game.renderer = module.forPuzzle ? module.forPuzzle(info) : module;
   game.shown = null;  // no game of another puzzle to fall back on
   Object.assign(game, { par: null, view: null, pending: false, taps: [], dealt: {} });
   $("build-status").textContent = "";
