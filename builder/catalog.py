@@ -455,7 +455,7 @@ def _load_distances_of(con, key: str, puzzle, attributes: dict,
         columns["variant"].append(np.full(len(offsets), spec.variant, dtype=object))
         columns["table"].append(np.full(len(offsets), spec.table, dtype=object))
         columns["distance"].append(distances)
-        columns["never"].append(distances == spec.never)
+        columns["never"].append(distances == spec.never_in(values))
         columns["states"].append(np.round(counts[offsets]).astype(np.int64))
     frame = {name: np.concatenate(parts) for name, parts in columns.items()}
     con.register("distance_frame", frame)

@@ -18,7 +18,7 @@ import numpy as np
 from tqdm import tqdm
 
 from builder.contract.base import TableLookup
-from builder.contract.specs import BreadthFirstSearch, Computed, TableSpec, resolved
+from builder.contract.specs import BreadthFirstSearch, Computed, TableSpec, kernel, resolved
 from builder.contract.work import checkpoint, expensive, once_per_request
 from builder.execute import InProcess
 
@@ -80,7 +80,7 @@ def search_array(name: str, search: BreadthFirstSearch) -> tuple[str, np.ndarray
     from builder.kernels.graph_bfs import breadth_first  # compiles when first imported
 
     checkpoint()
-    return name, breadth_first(search.states, search.sources, resolved(search.neighbours),
+    return name, breadth_first(search.states, search.sources, kernel(search.neighbours),
                                search.most_neighbours, search.parameters, search.wide)
 
 

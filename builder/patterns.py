@@ -142,7 +142,7 @@ def _check_recurrence(tables: TableLookup, spec, array: str, values: np.ndarray)
     """The breadth-first array ``array`` of ``spec`` obeys its recurrence (0 exactly at its
     sources, else 1 + the least value one move on) at every entry, or at its sources and
     ``SAMPLED_ENTRIES`` random ones where it has more than ``WHOLLY_CHECKED_ENTRIES``."""
-    from builder.contract.specs import resolved
+    from builder.contract.specs import kernel as moves_kernel
     from builder.kernels import ida
 
     search = spec.searches[array]
@@ -154,7 +154,7 @@ def _check_recurrence(tables: TableLookup, spec, array: str, values: np.ndarray)
     states = (np.arange(len(values), dtype=np.int64) if whole else np.concatenate([
         sources, np.random.default_rng().integers(0, len(values), SAMPLED_ENTRIES)]))
     state, expected = (int(found) for found in ida.first_broken_at(
-        resolved(search.moves or search.neighbours),
+        moves_kernel(search.moves or search.neighbours),
         np.ascontiguousarray(search.parameters, dtype=np.int64), values, sources, states,
         np.int64(search.most_neighbours)))
     if state >= 0:
@@ -354,7 +354,7 @@ def _check_entries(tables: TableLookup, search: PatternSearch, estimates: _Estim
     """The recurrence of each breadth-first table at the entries ``looked_up`` (a row of
     indices per position, a column per look-up): a forged entry read there would make
     the path found no shortest.  A folded table is checked at load alone."""
-    from builder.contract.specs import resolved
+    from builder.contract.specs import kernel as moves_kernel
     from builder.kernels import ida
 
     for pattern, table in enumerate(search.patterns):
@@ -365,7 +365,7 @@ def _check_entries(tables: TableLookup, search: PatternSearch, estimates: _Estim
         start = int(estimates.offsets[pattern])
         values = estimates.values[start:start + int(estimates.lengths[pattern])]
         state, expected = (int(found) for found in ida.first_broken_at(
-            resolved(bfs.moves or bfs.neighbours),
+            moves_kernel(bfs.moves or bfs.neighbours),
             np.ascontiguousarray(bfs.parameters, dtype=np.int64), values,
             np.array(sorted(bfs.sources), np.int64),
             np.ascontiguousarray(looked_up[:, pattern], dtype=np.int64),
@@ -432,7 +432,7 @@ def check_estimates(puzzle: Any, tables: TableLookup, attributes: dict, read,
     checked = 0
     for distances in Cataloguing.of(puzzle).catalog_distances(attributes):
         values = np.asarray(read(distances.array))
-        reached = np.flatnonzero(values != distances.never)
+        reached = np.flatnonzero(values != distances.never_in(values))
         if not reached.size:
             continue
         entries = rng.choice(reached, size=min(samples, reached.size), replace=False)

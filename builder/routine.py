@@ -163,7 +163,7 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
         store.write_table(
             staging, arrays,
             {name: _chunk_shape(spec, name, values) for name, values in arrays.items()},
-            {**spec.identity, **spec.attributes, **extra, "encoding": spec.encoding,
+            {**spec.identity, **spec.attributes, **extra, "encoding": _described(spec),
              "spec_built": True,
              "search_seconds": round(seconds, 3)})
     if spec.sparse is not None:  # its levels are no longer needed to resume
@@ -294,3 +294,13 @@ def _end_with_parent(parent: int) -> None:
         return
     if os.getppid() != parent:  # the parent ended before the line above
         os._exit(1)
+
+
+def _described(spec: TableSpec) -> str:
+    """A table's ``encoding`` attribute: the plug-in's words, and the engine's "never"
+    value of each breadth-first array where the plug-in's words leave it out."""
+    nevers = sorted({65535 if search.wide else 255 for search in spec.searches.values()})
+    if not nevers or "never" in spec.encoding:
+        return spec.encoding
+    return (f"{spec.encoding}; {' or '.join(map(str, nevers))} (the largest value of the "
+            "array's type): never")

@@ -202,12 +202,12 @@ def _first_broken_sparse(search, keys: np.ndarray, distance: np.ndarray, never: 
     closed = bool(search.starts)
     if search.plain:
         return _first_broken_plain(search, keys, wide_distance, is_target, never)
-    from builder.contract.specs import resolved
+    from builder.contract.specs import kernel as moves_kernel
 
     parameters = np.ascontiguousarray(search.parameters, dtype=np.int64)
     kernel, stored = ((recurrence.first_broken_sparse_wide, words_of(keys))
                       if search.key_words == 2 else (recurrence.first_broken_sparse, keys))
-    return recurrence.in_parts(kernel, (resolved(search.successors), parameters,
+    return recurrence.in_parts(kernel, (moves_kernel(search.successors), parameters,
                                         np.ascontiguousarray(stored), wide_distance,
                                         is_target, np.int64(never),
                                         np.int64(search.most_moves), closed), len(keys))
@@ -239,7 +239,7 @@ def _first_broken_plain(search, keys: np.ndarray, distance: np.ndarray,
 def _check_searches(spec, group) -> str | None:
     """Every breadth-first array of a spec: 0 exactly at its sources, and at every state
     "1 + the least value one move on" (never where no move reaches a source)."""
-    from builder.contract.specs import resolved
+    from builder.contract.specs import kernel as moves_kernel
     from builder.kernels.recurrence import first_broken_dense, in_parts
 
     for name, search in spec.searches.items():
@@ -254,7 +254,7 @@ def _check_searches(spec, group) -> str | None:
             return (f"{name}: state {wrong} holds {int(distance[wrong])}, but 0 is exactly "
                     "the search's sources")
         state, expected = in_parts(first_broken_dense, (
-            resolved(search.moves or search.neighbours),
+            moves_kernel(search.moves or search.neighbours),
             np.ascontiguousarray(search.parameters, dtype=np.int64), distance,
             np.ascontiguousarray(distance == 0), np.int64(never),
             np.int64(search.most_neighbours)), len(distance))

@@ -319,8 +319,9 @@ class PuzzleTablebase:
     def distribution(self, table: str | None = None) -> dict[int, int]:
         """How many positions lie at each distance (unreachable ones left out)."""
         found = self._table(table)
-        return levels.distribution(levels.distances_of(self._tables, found),
-                                   found.array.never, levels.weights_of(self._tables, found))
+        values = levels.distances_of(self._tables, found)
+        return levels.distribution(values, found.array.never_in(values),
+                                   levels.weights_of(self._tables, found))
 
     def count(self, table: str | None = None, distance: int | None = None) -> int:
         """How many positions a table holds that reach its target (or lie at
@@ -335,7 +336,7 @@ class PuzzleTablebase:
         found = self._table(table)
         values = levels.distances_of(self._tables, found)
         return levels.levels(self._tables, self.plugin, found,
-                             levels.hardest(values, found.array.never, n), values)
+                             levels.hardest(values, found.array.never_in(values), n), values)
 
     def positions(self, distance: int, table: str | None = None,
                   limit: int | None = None) -> list[str]:
@@ -345,7 +346,7 @@ class PuzzleTablebase:
         limit = _whole(limit, "limit", 0, optional=True)
         found = self._table(table)
         values = levels.distances_of(self._tables, found)
-        entries = levels.at_distance(values, distance, found.array.never)[:limit]
+        entries = levels.at_distance(values, distance, found.array.never_in(values))[:limit]
         return [level.position for level in levels.levels(self._tables, self.plugin, found,
                                                            entries, values)]
 

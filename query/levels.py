@@ -179,9 +179,9 @@ def random_levels(tables: Tables, puzzle: Puzzle, found: StoredDistances,
     with exactly one optimal first move, among the first ``UNIQUE_TRIES`` drawn); a
     one-line error when there are too few."""
     values = distances_of(tables, found)
-    candidates = at_distance(values, distance, found.array.never)
+    candidates = at_distance(values, distance, found.array.never_in(values))
     if len(candidates) == 0:
-        largest = int(values[values != found.array.never].max(initial=0))
+        largest = int(values[values != found.array.never_in(values)].max(initial=0))
         raise QueryError(f"no {puzzle.name} position of '{found.full_label}' lies {distance} "
                          f"moves away (the farthest lie {largest} away)")
     rng = np.random.default_rng(seed)

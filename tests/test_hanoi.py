@@ -128,3 +128,36 @@ def test_its_statistics_are_in_the_generic_views(catalog):
         name = f"4 pegs, {discs} disc{'s' if discs > 1 else ''}"
         # from all on one peg the most needed is not the largest: A007664 is a lower bound
         assert found[name][1] == 4**discs and found[name][0] >= FOUR_PEGS[discs - 1]
+
+
+@pytest.mark.parametrize("pegs", [3, 4])
+def test_the_moves_written_once_run_alike_compiled_and_as_python(pegs):
+    """The tables' kernel and the walk's moves are one function: compiled by the engine it
+    gives what it gives as Python, and both give the rules' moves (a disc onto a larger
+    one or a bare peg), checked here on positions drawn at random."""
+    import random
+
+    import numpy as np
+
+    from builder.contract.specs import kernel, resolved
+    from puzzles.hanoi.rules import PEG_LETTERS, rank, unrank
+    from puzzles.hanoi.search import MOVES
+
+    discs = 7
+    parameters = np.array([pegs, discs], np.int64)
+    compiled, plain = kernel(MOVES), resolved(MOVES)
+    draw = random.Random(pegs)
+    for _ in range(200):
+        position = draw.randrange(pegs**discs)
+        letters = unrank(pegs, discs, position)
+        expected = set()
+        for disc, peg in enumerate(letters):
+            if peg in letters[:disc]:
+                continue  # not the top of its peg
+            for other in PEG_LETTERS[:pegs]:
+                if other != peg and other not in letters[:disc]:
+                    expected.add(rank(pegs, letters[:disc] + other + letters[disc + 1:]))
+        for function in (compiled, plain):
+            out = np.zeros(pegs * (pegs - 1), np.int64)
+            count = function(position, parameters, out)
+            assert sorted(out[:count].tolist()) == sorted(expected)

@@ -90,10 +90,19 @@ class DistanceArray:
     """What the distances are towards (``all pairs``, ``to RRRR.RRRR``, ``to cleared``)."""
     array: str
     """The array's name in the stored table."""
-    never: int
-    """The stored value meaning "cannot reach it"."""
+    never: int | None = None
+    """The stored value meaning "cannot reach it" (None: the engine's own, the largest
+    value of the array's unsigned type, as every breadth-first array stores it)."""
     weights: str | None = None
     """An array of how many states each entry stands for (a symmetry class), if any."""
+
+    def never_in(self, values: Any) -> int:
+        """The "never" value of ``values`` (a numpy array read from the table)."""
+        if self.never is not None:
+            return self.never
+        import numpy as np
+
+        return int(np.iinfo(values.dtype).max)
 
 
 @dataclass(frozen=True)

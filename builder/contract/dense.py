@@ -9,7 +9,11 @@ A ``DensePuzzle`` gives, beyond the notation and ``moves`` every walkable puzzle
 - ``stored_distance(variant, node, target)``: a ``StoredDistance``: the spec of the table
   holding the distance, the array's name and the node's rank in it (after whatever
   renaming maps the target onto a stored one), and the words of ``builder build`` that
-  make the table.
+  make the table;
+- its moves written once (``move_kernel`` and ``move_label``, instead of ``moves``): a
+  function on ranks in the subset of Python numba compiles, which the engine compiles
+  for the breadth-first kernel and the walk runs as Python, each move named by the
+  positions before and after it.
 
 The engine then does the look-up: it reads the value from the stored table (a one-line
 error naming the command that builds a missing one), or, for a table marked
@@ -25,8 +29,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from builder.contract.base import TableLookup, WalkablePuzzle
-from builder.contract.specs import TableSpec
+from builder.contract.base import Move, TableLookup, WalkablePuzzle
+from builder.contract.specs import TableSpec, resolved
 
 
 @dataclass(frozen=True)
@@ -44,9 +48,47 @@ class StoredDistance:
     searched now, in memory, and kept for the next call."""
 
 
+@dataclass(frozen=True)
+class MoveKernel:
+    """A puzzle's moves written once: ``function`` (its import path, ``"module:name"``)
+    writes into ``out`` every rank one move from ``rank`` and returns how many, at most
+    ``most``: ``function(rank, parameters, out) -> count``, ``parameters`` an int64 array of
+    ``parameters``.  Plain Python in the subset numba compiles (numbers, lists and arrays;
+    no call to another function of its own): the engine compiles it for its tables'
+    searches (``BreadthFirstSearch.neighbours`` may name the same path) and the walk runs
+    it as Python, so a move is never written twice."""
+
+    function: str
+    parameters: tuple[int, ...]
+    most: int
+
+
 class DensePuzzle(WalkablePuzzle):
     """A walkable puzzle whose distances are read from dense breadth-first arrays (see the
     module's docstring)."""
+
+    def move_kernel(self, variant: Any) -> MoveKernel | None:
+        """The moves written once (None: the plug-in writes ``moves`` itself).
+        Example: ``MoveKernel("mypuzzle.search:moves", (4, 6), 12)``."""
+        return None
+
+    def move_label(self, variant: Any, before: int, after: int) -> str:
+        """How a player names the move from rank ``before`` to rank ``after`` (with
+        ``move_kernel``).  Example: ``"disc 1 A->B"``, ``"R'"``."""
+        return f"{self.format(variant, before)} -> {self.format(variant, after)}"
+
+    def moves(self, variant: Any, node: Hashable) -> list[Move]:
+        """The moves of ``move_kernel``, run as Python, each named by ``move_label``."""
+        written = self.move_kernel(variant)
+        if written is None:
+            raise NotImplementedError(f"{self.name} gives neither moves nor move_kernel")
+        import numpy as np
+
+        out = np.empty(written.most, np.int64)
+        count = resolved(written.function)(int(node), np.asarray(written.parameters,
+                                                                 np.int64), out)
+        return [Move(self.move_label(variant, node, after), after)
+                for after in out[:count].tolist()]
 
     @abstractmethod
     def stored_distance(self, variant: Any, node: Hashable, target: Hashable

@@ -8,6 +8,7 @@ data that imports no numba."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,6 +134,24 @@ def resolved(function: Any) -> Any:
         module, _, name = function.partition(":")
         return getattr(import_module(module), name)
     return function
+
+
+def kernel(function: Any) -> Any:
+    """A moves kernel (``BreadthFirstSearch.neighbours``, ``SparseSearch.successors``):
+    ``resolved``, and where it is a plain Python function (moves written once, in the
+    subset of Python numba compiles, which the walk also runs as Python) compiled for
+    ``moves_signature`` and cached on disk, once per process."""
+    import types
+
+    found = resolved(function)
+    if isinstance(found, types.FunctionType):
+        return _compiled_once(found)
+    return found
+
+
+@functools.cache
+def _compiled_once(function: Callable) -> Callable:
+    return compiled_moves(function)
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,12 @@ engine reads it.
 
 from __future__ import annotations
 
-from builder.contract.base import DistanceArray, Move, PuzzleOption
-from builder.contract.dense import DensePuzzle, StoredDistance
+from builder.contract.base import DistanceArray, PuzzleOption
+from builder.contract.dense import DensePuzzle, MoveKernel, StoredDistance
 from builder.contract.errors import shown
 from builder.contract.specs import TableSpec
 from puzzles.hanoi.rules import MAX_DISCS, PEG_LETTERS, HanoiError, rank, swap_pegs, unrank
+from puzzles.hanoi.search import MOVES
 from puzzles.hanoi.tables import distance_arrays, towards, towards_last_peg
 
 
@@ -82,18 +83,14 @@ class HanoiPuzzle(DensePuzzle):
                                               reversed(range(discs)) if letters[disc] == peg)
                           for peg in PEG_LETTERS[:pegs])
 
-    def moves(self, variant: tuple[int, int], node: int) -> list[Move]:
+    def move_kernel(self, variant: tuple[int, int]) -> MoveKernel:
         pegs, discs = variant
-        letters = unrank(pegs, discs, node)
-        tops = {peg: letters.find(peg) for peg in PEG_LETTERS[:pegs] if peg in letters}
-        found = []
-        for source, disc in tops.items():
-            for destination in PEG_LETTERS[:pegs]:
-                if destination != source and disc < tops.get(destination, discs):
-                    moved = letters[:disc] + destination + letters[disc + 1:]
-                    found.append(Move(f"disc {disc + 1} {source}->{destination}",
-                                      rank(pegs, moved)))
-        return found
+        return MoveKernel(MOVES, (pegs, discs), pegs * (pegs - 1))
+
+    def move_label(self, variant: tuple[int, int], before: int, after: int) -> str:
+        was, now = unrank(*variant, before), unrank(*variant, after)
+        disc = next(disc for disc, (old, new) in enumerate(zip(was, now)) if old != new)
+        return f"disc {disc + 1} {was[disc]}->{now[disc]}"
 
     def stored_distance(self, variant: tuple[int, int], node: int,
                         target: int) -> StoredDistance:

@@ -1,60 +1,65 @@
-"""The Tower of Hanoi's moves as the engine's generic kernel calls them (numba): a
-position is ranked as sum(peg of disc d * pegs**d), disc 0 the smallest.  Parameters:
-(pegs, discs).  Moves can be undone, so a position's neighbours are its moves."""
+"""The Tower of Hanoi's moves, written once: the engine compiles this function for the
+breadth-first kernel that builds the tables, and the walk runs it as Python (the subset
+of Python numba compiles: no helpers, numbers and arrays only).  A position is ranked
+sum(peg of disc d * pegs**d), disc 0 the smallest; parameters: (pegs, discs).  Moves can
+be undone, so a position's neighbours are its moves."""
 
 from __future__ import annotations
 
-from numba import njit
+MOVES = "puzzles.hanoi.search:hanoi_moves"
+"""The function's import path, as the tables' specs name it."""
 
 
-@njit(cache=True, inline="always")
-def _top_on_four_pegs(position, peg, low, empty):
-    """4**d of the smallest disc d on ``peg`` (``empty`` when the peg is bare): a position
-    on four pegs is two bits per disc, so the discs on a peg are the bit pairs equal to it."""
-    differs = position ^ (peg * low)
-    on_peg = ~(differs | (differs >> 1)) & low
-    on_peg |= empty
-    return on_peg & -on_peg
-
-
-@njit(cache=True)
 def hanoi_moves(position, parameters, out):
+    """Every position one move from ``position``, written into ``out``: for each peg in
+    turn, its top disc onto every other peg that is empty or topped by a larger disc.
+    Returns how many."""
     pegs = parameters[0]
     discs = parameters[1]
+    count = 0
     if pegs == 4:
+        # two bits a disc: the discs on a peg are the bit pairs equal to the peg, and the
+        # lowest of them is its top disc's 4**disc (``empty`` above them all: a bare peg)
         low = 0
         for disc in range(discs):
             low |= 1 << (2 * disc)
         empty = 1 << (2 * discs)
-        count = 0
         for source in range(4):
-            top = _top_on_four_pegs(position, source, low, empty)
+            differs = position ^ (source * low)
+            on_peg = (~(differs | (differs >> 1)) & low) | empty
+            top = on_peg & -on_peg
             if top == empty:
                 continue
             for destination in range(4):
-                if destination != source and top < _top_on_four_pegs(position, destination,
-                                                                      low, empty):
+                if destination == source:
+                    continue
+                differs = position ^ (destination * low)
+                on_peg = (~(differs | (differs >> 1)) & low) | empty
+                if top < on_peg & -on_peg:
                     out[count] = position + (destination - source) * top
                     count += 1
         return count
-    # any number of pegs: the smallest disc on each peg, by reading the digits
-    tops = [discs] * pegs
-    weight = [0] * pegs
-    rest = position
-    place = 1
-    for disc in range(discs):
-        peg = rest % pegs
-        rest //= pegs
-        if tops[peg] == discs:
-            tops[peg] = disc
-            weight[peg] = place
-        place *= pegs
-    count = 0
+    # any number of pegs: each peg's top disc found by reading the digits
     for source in range(pegs):
-        if tops[source] == discs:
+        top, weight, rest, place = discs, 0, position, 1
+        for disc in range(discs):
+            if rest % pegs == source:
+                top, weight = disc, place
+                break
+            rest //= pegs
+            place *= pegs
+        if top == discs:
             continue
         for destination in range(pegs):
-            if destination != source and tops[source] < tops[destination]:
-                out[count] = position + (destination - source) * weight[source]
+            if destination == source:
+                continue
+            other, rest = discs, position
+            for disc in range(discs):
+                if rest % pegs == destination:
+                    other = disc
+                    break
+                rest //= pegs
+            if top < other:
+                out[count] = position + (destination - source) * weight
                 count += 1
     return count

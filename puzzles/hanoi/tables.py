@@ -8,16 +8,13 @@ from builder.contract.base import DistanceArray
 from builder.contract.errors import shown
 from builder.contract.specs import BreadthFirstSearch, TableSpec
 from puzzles.hanoi.rules import MAX_DISCS, PEG_LETTERS, HanoiError, rank
-
-
-def never(pegs: int) -> int:
-    return 65535 if pegs == 3 else 255
+from puzzles.hanoi.search import MOVES
 
 
 def search(pegs: int, discs: int, target: int) -> BreadthFirstSearch:
     # three pegs: 2**n - 1 moves between corners, past a byte from 8 discs on
-    return BreadthFirstSearch(pegs**discs, (target,), "puzzles.hanoi.search:hanoi_moves",
-                              pegs * (pegs - 1), parameters=(pegs, discs), wide=pegs == 3)
+    return BreadthFirstSearch(pegs**discs, (target,), MOVES, pegs * (pegs - 1),
+                              parameters=(pegs, discs), wide=pegs == 3)
 
 
 def _check_pegs(pegs) -> None:
@@ -37,8 +34,7 @@ def towards_last_peg(pegs: int, top: int = MAX_DISCS) -> TableSpec:
         {f"n{discs}": search(pegs, discs, rank(pegs, last * discs))
          for discs in range(1, top + 1)},
         encoding=f"n{{discs}}[position]: fewest moves to all discs on peg {last}; "
-                 f"position = sum(peg of disc d * {pegs}**d), disc 0 the smallest; "
-                 f"{never(pegs)} = never")
+                 f"position = sum(peg of disc d * {pegs}**d), disc 0 the smallest")
 
 
 def towards(pegs: int, discs: int, goal: str) -> TableSpec:
@@ -49,7 +45,7 @@ def towards(pegs: int, discs: int, goal: str) -> TableSpec:
         {"puzzle": "hanoi", "pegs": pegs, "discs": discs, "target": goal},
         {"moves": search(pegs, discs, rank(pegs, goal))},
         encoding=f"moves[position]: fewest moves to {goal}; position = sum(peg of "
-                 f"disc d * {pegs}**d), disc 0 the smallest; {never(pegs)} = never")
+                 f"disc d * {pegs}**d), disc 0 the smallest")
 
 
 def distance_arrays(attributes: dict) -> list[DistanceArray]:
@@ -57,8 +53,8 @@ def distance_arrays(attributes: dict) -> list[DistanceArray]:
     pegs = attributes["pegs"]
     if "target" in attributes:
         return [DistanceArray(f"{pegs} pegs, {attributes['discs']} discs",
-                              f"to {attributes['target']}", "moves", never(pegs))]
+                              f"to {attributes['target']}", "moves")]
     last = PEG_LETTERS[pegs - 1]
     return [DistanceArray(f"{pegs} pegs, {discs} disc{'s' if discs > 1 else ''}",
-                          f"to {last * discs}", f"n{discs}", never(pegs))
+                          f"to {last * discs}", f"n{discs}")
             for discs in range(1, attributes["max_discs"] + 1)]
