@@ -86,32 +86,56 @@ class KeyedPuzzle(WalkablePuzzle):
     def decode(self, variant: Any, key: int) -> Hashable:
         """The position of a key."""
 
-    # A puzzle whose variant is the value of its one option (say a metric) needs none of
-    # the three below: a table per choice, named after it.
+    # A puzzle with no option (one table, named after its goal word) or whose variant is
+    # the value of its one option (say a metric: a table per choice, named after it)
+    # needs none of the four below.
+
+    def variant(self, start: str, target: str, options: dict[str, Any]) -> Any:
+        """The rule variant (default: with no option, the goal word, which names the one
+        table; with one option, its value, else its first choice).
+        Example: ``"block"``."""
+        option = self._only_option()
+        if option is None:
+            return self.goal_word
+        chosen = options.get(option.name) or (option.choices[0] if option.choices else "")
+        if option.choices and chosen not in option.choices:
+            raise PuzzleInputError(f"--{option.name} {shown(str(chosen))}: choose "
+                                   f"{' or '.join(option.choices)}")
+        return chosen
 
     def table_variants(self) -> list[Any]:
         """The variants whose tables ``make tables`` builds (default: every choice of the
-        puzzle's one option)."""
-        return [self.variant_named(choice) for choice in self._only_option().choices]
+        puzzle's one option, or its one variant).  Example: ``["block", "cell"]``."""
+        option = self._only_option()
+        if option is None:
+            return [self.variant("", "", {})]
+        return [self.variant_named(choice) for choice in option.choices]
 
     def variant_name(self, variant: Any) -> str:
         """A variant's table name (a path part: letters, digits, ``_``, ``-``; default:
-        the variant itself, the option's value)."""
+        the variant itself, the option's value).  Example: ``"cell"``."""
         return str(variant)
 
     def variant_named(self, name: str) -> Any:
         """The variant of a table name; a PuzzleInputError naming the choices (default:
-        ``variant`` given the name as the option's value)."""
-        return self.variant("", "", {self._only_option().name: name})
+        ``variant`` given the name as the option's value).  Example: ``"cell"``."""
+        option = self._only_option()
+        if option is not None:
+            return self.variant("", "", {option.name: name})
+        only = self.variant("", "", {})
+        if name not in ("", self.variant_name(only)):
+            raise PuzzleInputError(f"table {shown(name)}: {self.name} has one table, "
+                                   f"{self.variant_name(only)!r}")
+        return only
 
     def _only_option(self):
         from builder.contract.parts import Describing  # the parts know KeyedPuzzle
 
         options = Describing.of(self).options
-        if len(options) != 1:
-            raise TypeError(f"{self.name}: give table_variants, variant_name and "
-                            "variant_named (the defaults need one option)")
-        return options[0]
+        if len(options) > 1:
+            raise TypeError(f"{self.name}: give variant, table_variants, variant_name and "
+                            "variant_named (the defaults take one option at most)")
+        return options[0] if options else None
 
     def starts(self, variant: Any) -> list[Hashable]:
         """The positions whose reachable set the table holds ([]: every position that

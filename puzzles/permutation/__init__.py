@@ -12,13 +12,13 @@ can never be solved.
 from __future__ import annotations
 
 from builder.contract.base import Move, TableLookup
-from builder.contract.errors import MissingTableError, shown
+from builder.contract.errors import MissingTableError
 from builder.contract.keyed import KeyedPuzzle, KeyKernel
 from puzzles.permutation import rules
-from puzzles.permutation.rules import Definition, DefinitionError
+from puzzles.permutation.rules import Definition
 
-TABLE = "solved"
-"""The one variant's table name: a puzzle file has no options."""
+TABLE = KeyedPuzzle.goal_word
+"""The one variant and its table's name: a puzzle file has no options."""
 
 
 class PermutationPuzzle(KeyedPuzzle):
@@ -48,9 +48,6 @@ class PermutationPuzzle(KeyedPuzzle):
             return False
         return True
 
-    def variant(self, start: str, target: str, options: dict) -> str:
-        return TABLE
-
     def parse(self, table: str, text: str) -> str:
         return rules.parse_position(self._definition, text.strip())
 
@@ -76,18 +73,6 @@ class PermutationPuzzle(KeyedPuzzle):
 
     def targets(self, table: str) -> list[str]:
         return self.starts(table)
-
-    def table_variants(self) -> list[str]:
-        return [TABLE]
-
-    def variant_name(self, table: str) -> str:
-        return table
-
-    def variant_named(self, name: str) -> str:
-        if name not in (TABLE, ""):
-            raise DefinitionError(f"table {shown(name)}: {self.name} has one table, "
-                                  f"{TABLE!r}")
-        return TABLE
 
     def distance(self, tables: TableLookup, table: str, node: str, target) -> int | None:
         try:
