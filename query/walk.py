@@ -103,7 +103,8 @@ def checked_notation(start, target: str | None = None) -> None:
 
 def walk(puzzle, tables, variant, start, target) -> FoundPath:
     """A shortest path from position ``start`` to ``target`` by table walk; where the
-    table is missing, the plug-in's own search (``search_path``) if it offers one."""
+    table is missing, the plug-in's own search (``search_path``) if it offers one, else the
+    engine's between two positions (``builder.pair_search``)."""
     return walk_node(puzzle, tables, variant, Walking.of(puzzle).start_node(variant, start), target,
                      start)
 
@@ -159,11 +160,13 @@ def _searched(puzzle, tables, variant, node, target) -> FoundPath | None:
     """The plug-in's search where no table answers (IDA* on its pattern databases, else
     its own): expensive work (``builder.contract.work``: a server runs a few at a time,
     within its limits)."""
+    from builder.pair_search import pair_path
     from builder.patterns import searched_path
 
     with expensive(f"the {puzzle.name} search"):
         found = searched_path(puzzle, tables, variant, node, target)
-        return found or Walking.of(puzzle).search_path(variant, node, target)
+        return (found or Walking.of(puzzle).search_path(variant, node, target)
+                or pair_path(puzzle, variant, node, target))
 
 
 def distance_between(puzzle, tables, variant, start, target) -> int | None:
