@@ -70,6 +70,32 @@ def forget_compiled_moves() -> int:
     return gone
 
 
+def replayed_paths(data: Path, puzzle, found: dict, count: int = 20) -> int:
+    """Paths `query path` prints for ``count`` positions drawn from the table, replayed by
+    the file's own permutations: how many reach solved in as many moves as the table
+    says (all of them, or the bench says not)."""
+    import json
+    import random
+
+    from puzzles.permutation import rules
+
+    definition = rules.read_definition(FILE.read_text(), FILE.name)
+    moves = dict(definition.moves)
+    solved = definition.stickers(definition.solved)
+    good = 0
+    for stickers in random.Random(1).sample(sorted(found), count):
+        done = subprocess.run([str(BIN / "query"), "path",
+                               f"pyraminx:{rules.format_position(definition, stickers)}",
+                               "--json", "--data", str(data)],
+                              check=True, capture_output=True, text=True)
+        answer = json.loads(done.stdout)
+        here = stickers
+        for move in answer["moves"]:
+            here = rules.moved(here, moves[move])
+        good += here == solved and answer["length"] == found[stickers]
+    return good
+
+
 def compiled_build(data: Path) -> tuple[float, dict]:
     """`builder define` and `builder build` in processes of their own, the move kernels
     not yet compiled: their CPU time, and the table they wrote as {position: distance}."""
@@ -103,6 +129,8 @@ def bench_puzzle_file(rows) -> None:
     baseline, expected = cpu_of(dict_bfs, puzzle, "solved")
     with tempfile.TemporaryDirectory() as folder:
         compiled, built = compiled_build(Path(folder))
+        replayed = replayed_paths(Path(folder), puzzle, built)
+    print(f"paths replayed at their tabled length: {replayed} of 20")
     plain, planned = cpu_of(plain_build, puzzle)
     deepest = max(expected.values())
     for name, product, found, what in (
@@ -122,7 +150,10 @@ def bench_puzzle_file(rows) -> None:
                         f"({len(found):,} positions, deepest {deepest} turns): {what}, "
                         f"against a dict BFS over the same moves (forward from solved, then "
                         f"back to it), CPU time of one run each; same positions and "
-                        f"distances: {same}"))
+                        f"distances: {same}"
+                        + (f"; `query path` on 20 positions drawn from the table: {replayed} "
+                           "replayed to solved at the tabled length"
+                           if name.startswith("puzzle_file") else "")))
 
 
 if __name__ == "__main__":
