@@ -116,6 +116,12 @@ class Solution:
     def moves(self) -> list[str]:
         return [step.move for step in self.steps]
 
+    @property
+    def lower_bound(self) -> int | None:
+        """The fewest moves proved: the length of a shortest path; for one not proved
+        shortest, what the search proved before its limit (None: nothing searched)."""
+        return self.length if self.optimal else self.details.get("lower_bound")
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -258,13 +264,19 @@ class PuzzleTablebase:
             return None
 
     def path(self, start: str, target: str | None = None, *, budget: int | None = None,
-             seconds: float | None = None) -> Solution:
+             seconds: float | None = None, optimal: bool = False) -> Solution:
         """A shortest path from ``start`` to ``target`` (default: the puzzle's goal), as
         `query path` finds it (a search within ``budget`` nodes and ``seconds``, else
-        ``SearchLimitError``)."""
+        ``SearchLimitError``).  Where the plug-in also has an instant approximate solver,
+        a search that runs out answers the best path it has instead, ``optimal`` False
+        and ``lower_bound`` the fewest moves it proved; ``optimal=True`` asks for a proved
+        shortest path or ``SearchLimitError``."""
         variant, position, goal = self._game(start, target)
+        if not isinstance(optimal, bool):
+            raise PuzzleInputError(f"optimal={_shown(optimal)}: give True or False")
         with search_budget(budget, seconds):
-            found = walk(self.plugin, self._tables, variant, position, goal)
+            found = walk(self.plugin, self._tables, variant, position, goal,
+                         best_so_far=not optimal)
         form = self.plugin.format
         return Solution(form(variant, found.nodes[0]),
                         tuple(Step(label, form(variant, node))

@@ -92,6 +92,9 @@ def path(
     = False,
     budget: BudgetOption = None,
     seconds: SecondsOption = None,
+    optimal: Annotated[bool, typer.Option(
+        "--optimal", help="With --budget or --seconds: a proved shortest path or none "
+        "(exit 2), never the best path found so far.")] = False,
     options: dict | None = None,
 ) -> None:
     """A shortest move sequence from START to TARGET (default: the puzzle's goal),
@@ -104,7 +107,9 @@ def path(
 
     A search can be bounded: `--budget 1000000` (nodes) or `--seconds 10`.
     One that runs out says the fewest moves it proved ("stopped at its budget
-    of 1,000,000 nodes: at least N moves") and exits 2.
+    of 1,000,000 nodes: at least N moves") and exits 2; where the puzzle also
+    has an instant approximate solver, it answers the best path found instead,
+    "at most N moves, at least L proved" (exit 0), unless --optimal.
     """
     chosen, handle, start, target = _asked(start, target, puzzle, options, data, "path")
     if build_table:
@@ -113,7 +118,7 @@ def path(
     with _stopped_as_json(as_json, {"puzzle": chosen.name, "start": start,
                                     "target": _target_of(chosen, handle, start, target),
                                     "length": None}):
-        found = handle.path(start, target, budget=budget, seconds=seconds)
+        found = handle.path(start, target, budget=budget, seconds=seconds, optimal=optimal)
     print_path(chosen, found, as_json, draw)
 
 
@@ -181,11 +186,15 @@ def print_path(puzzle, found, as_json: bool, draw: bool = False) -> None:
             moves_key: [Printing.of(puzzle).step_value(variant, label) for label in labels],
             positions_key: positions, **found.details}))
         return
-    kind = "shortest" if found.optimal else "not guaranteed shortest"
-    said = ", ".join(dict.fromkeys([*(str(value) for value in fields.values()), kind,
+    unit = Describing.of(puzzle).unit
+    amount, kind = f"{found.length} {unit}", ["shortest" if found.optimal
+                                              else "not guaranteed shortest"]
+    if not found.optimal and found.lower_bound is not None:  # a search ran out
+        amount, kind = (f"at most {found.length} {unit}, at least {found.lower_bound} "
+                        "proved"), []
+    said = ", ".join(dict.fromkeys([*(str(value) for value in fields.values()), *kind,
                                     found.how]))
-    typer.echo(f"{positions[0]} -> {found.target}: {found.length} "
-               f"{Describing.of(puzzle).unit} ({said})")
+    typer.echo(f"{positions[0]} -> {found.target}: {amount} ({said})")
     width = max(len(positions[0]), len(position_word))
     typer.echo(f"{'step':<5} {position_word:<{width}}  {move_word}")
     for step, position in enumerate(positions):

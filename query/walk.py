@@ -101,22 +101,26 @@ def checked_notation(start, target: str | None = None) -> None:
         check_length(text, what)
 
 
-def walk(puzzle, tables, variant, start, target) -> FoundPath:
+def walk(puzzle, tables, variant, start, target, best_so_far: bool = False) -> FoundPath:
     """A shortest path from position ``start`` to ``target`` by table walk; where the
     table is missing, the plug-in's own search (``search_path``) if it offers one, else the
-    engine's between two positions (``builder.pair_search``)."""
+    engine's between two positions (``builder.pair_search``).  ``best_so_far``: see
+    ``walk_node``."""
     return walk_node(puzzle, tables, variant, Walking.of(puzzle).start_node(variant, start), target,
-                     start)
+                     start, best_so_far=best_so_far)
 
 
-def walk_node(puzzle, tables, variant, node, target, position, approximate: bool = False
-              ) -> FoundPath:
+def walk_node(puzzle, tables, variant, node, target, position, approximate: bool = False,
+              best_so_far: bool = False) -> FoundPath:
     """A shortest path from walk node ``node`` (whose position is ``position``) to
     ``target``: a game in progress may carry more than its position (say, the square
     clicked last).  Where no table answers: the plug-in's search, or with ``approximate``
     first its instant ``approximate_path`` (a player's hint; its ``optimal`` is False);
     where neither a table nor a search answers, the approximate path all the same (a
-    variant that asks for it by name, such as a method option naming the solver)."""
+    variant that asks for it by name, such as a method option naming the solver).
+    ``best_so_far``, where the caller limits the search (``search_budget``): the
+    approximate path improved by the exact search while the limit allows, rather than
+    nothing when the search runs out (``best_within_limits``)."""
     walking = Walking.of(puzzle)
     try:
         remaining = puzzle.distance(tables, variant, node, target)
@@ -128,7 +132,7 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
             except MissingTableError:  # the solver's own tables are missing: search
                 found = None
         if found is None:
-            found = _searched(puzzle, tables, variant, node, target)
+            found = _searched(puzzle, tables, variant, node, target, best_so_far)
         if found is None and not approximate:
             found = walking.approximate_path(tables, variant, node, target)
         if found is None:
@@ -156,17 +160,66 @@ def walk_node(puzzle, tables, variant, node, target, position, approximate: bool
     return FoundPath(tuple(nodes), tuple(labels))
 
 
-def _searched(puzzle, tables, variant, node, target) -> FoundPath | None:
+def _searched(puzzle, tables, variant, node, target, best_so_far: bool = False
+              ) -> FoundPath | None:
     """The plug-in's search where no table answers (IDA* on its pattern databases, else
     its own): expensive work (``builder.contract.work``: a server runs a few at a time,
-    within its limits)."""
+    within its limits).  ``best_so_far``: ``best_within_limits`` first."""
     from builder.pair_search import pair_path
     from builder.patterns import searched_path
 
     with expensive(f"the {puzzle.name} search"):
-        found = searched_path(puzzle, tables, variant, node, target)
+        found = (best_within_limits(puzzle, tables, variant, node, target) if best_so_far
+                 else None)
+        found = found or searched_path(puzzle, tables, variant, node, target)
         return (found or Walking.of(puzzle).search_path(variant, node, target)
                 or pair_path(puzzle, variant, node, target))
+
+
+def best_within_limits(puzzle, tables, variant, node, target) -> FoundPath | None:
+    """Where the caller limits the search (nodes or seconds: ``search_budget``) and the
+    plug-in has both an exact pattern search and an instant approximate solver: the
+    approximate path at once, then the exact search for a shorter one within what is left
+    of the limit.  The exact search's path where it finds one (shortest); the approximate
+    path marked shortest where the search proved none shorter exists; else the
+    approximate path, not proved, with the fewest moves the search proved
+    (``details["lower_bound"]``).  None where the caller set no limit, or the plug-in
+    lacks either search (the exact search alone then answers, or stops)."""
+    from dataclasses import replace
+
+    from builder import patterns
+    from builder.contract.parts import Describing
+    from builder.contract.work import current_budget
+
+    budget = current_budget()
+    if budget.nodes is None and budget.seconds is None:
+        return None
+    walking = Walking.of(puzzle)
+    search = walking.pattern_search(tables, variant, node, target)
+    if search is None:
+        return None
+    try:
+        first = walking.approximate_path(tables, variant, node, target)
+    except MissingTableError:
+        return None
+    if first is None or not first.labels:
+        return first
+    unit = Describing.of(puzzle).unit
+    try:
+        searched = patterns.run(tables, replace(search, longest=first.length - 1), unit)
+    except SearchLimitError as stopped:
+        proved = min(stopped.lower_bound or 0, first.length)
+        if proved == first.length:  # no path shorter than the approximate one
+            return replace(first, optimal=True, how=f"{first.how}, none shorter by "
+                           f"{search.how}", details={**first.details, "lower_bound": proved})
+        return replace(first, details={**first.details, "lower_bound": proved,
+                                       "stopped": str(stopped)})
+    found = patterns.found_path(puzzle, variant, node, search, searched)
+    if not walking.at_target(variant, found.nodes[-1], target):
+        raise RuntimeError(f"{puzzle.name}: the searched path does not end on the target")
+    return replace(found, details={**found.details, "lower_bound": found.length,
+                                   "approximate": {"how": first.how,
+                                                   "length": first.length}})
 
 
 def distance_between(puzzle, tables, variant, start, target) -> int | None:

@@ -4,17 +4,25 @@ and notation are ``rules.py``; the pattern databases and the search on them
 
 No table holds the cube's 4.3 × 10^19 positions: a path is found by IDA* on pattern
 databases (tables ``rubik/patterns/METRIC/``: the corners and two patterns of six edges,
-or of seven where they are built), optimal in the metric asked for.  A position is its stickers or a scramble; a path is
-printed in Singmaster notation (R, R', R2).
+or of seven where they are built), optimal in the metric asked for; or at once, not
+shortest in general, by Kociemba's two-phase search (``twophase.py``, its pruning table
+``rubik/twophase/pruning``), the walk's approximate path.  A position is its stickers or
+a scramble; a path is printed in Singmaster notation (R, R', R2).
 """
 
 from __future__ import annotations
 
-from builder.contract.base import DistanceArray, Move, PuzzleOption, WalkablePuzzle
+from builder.contract.base import (
+    DistanceArray,
+    FoundPath,
+    Move,
+    PuzzleOption,
+    WalkablePuzzle,
+)
 from builder.contract.errors import MissingTableError, shown
 from builder.contract.patterns import PatternSearch
 from builder.contract.specs import TableSpec
-from puzzles.rubik import rules
+from puzzles.rubik import rules, twophase
 from puzzles.rubik.rules import GOAL_WORD, METRICS, SOLVED, RubikError
 from puzzles.rubik.tables import (
     DEFAULT_SET,
@@ -96,7 +104,14 @@ class RubikPuzzle(WalkablePuzzle):
     def pattern_search(self, tables, metric: str, node, target) -> PatternSearch:
         return search_for(tables, metric, node, SOLVED if target == GOAL else target)
 
+    approximation = "Kociemba's two-phase search"
+
+    def approximate_path(self, tables, metric: str, node, target) -> FoundPath | None:
+        return twophase.approximate(tables, metric, node, SOLVED if target == GOAL else target)
+
     def table(self, identity: dict) -> TableSpec:
+        if identity.get("method") == "two-phase":
+            return twophase.pruning_table()
         corners, edges = identity.get("corners"), identity.get("edges")
         if not (isinstance(corners, list) and isinstance(edges, list)
                 and all(isinstance(piece, int) for piece in corners + edges)):
@@ -104,23 +119,29 @@ class RubikPuzzle(WalkablePuzzle):
         return pattern_table(str(identity.get("metric")), tuple(corners), tuple(edges))
 
     def default_tables(self) -> list[TableSpec]:
-        return pattern_set("half", DEFAULT_SET)
+        return [*pattern_set("half", DEFAULT_SET), twophase.pruning_table()]
 
     def table_for(self, text: str) -> TableSpec | list[TableSpec]:
+        if text.strip().lower() == twophase.BUILD:
+            return twophase.pruning_table()
         metric, _, choice = text.strip().lower().partition(":")
         if metric not in METRICS:
             raise RubikError(f"{shown(text)}: a metric (half or quarter), then optionally "
                              f":{' or :'.join(SETS)} (a set of pattern databases) or a "
-                             "pattern's pieces such as :urf-ufl-ur")
+                             "pattern's pieces such as :urf-ufl-ur; or twophase (the "
+                             "two-phase search's pruning table)")
         if not choice or choice in SETS:
             return pattern_set(metric, choice or DEFAULT_SET)
         return named_pattern(metric, choice)
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        if attributes.get("method") == "two-phase":
+            return [DistanceArray("two-phase", what, name, 255)
+                    for name, (what, *_) in twophase.ARRAYS.items()]
         name = pattern_name(tuple(attributes["corners"]), tuple(attributes["edges"]))
         shown = name if name == "corners" else name.replace("-", " ").upper()
         return [DistanceArray(f"{attributes['metric']} pattern {shown}",
                               f"to {GOAL_WORD}", "estimate", 255)]
 
     def table_options(self, attributes: dict) -> dict[str, str]:
-        return {"metric": attributes["metric"]}
+        return {"metric": attributes.get("metric", "half")}

@@ -291,6 +291,25 @@ def format_cube(position) -> str:
     return ".".join(text[start:start + 9] for start in range(0, 54, 9))
 
 
+SPIN = {"U": "F", "R": "U", "F": "R", "D": "B", "L": "D", "B": "L"}
+"""A third of a turn of the whole cube about its URF-DBL diagonal: the face each face's
+stickers move to (R to U, U to F, F to R, and their opposites alike)."""
+
+
+def spun(position):
+    """``position`` after the whole cube turns a third about its URF-DBL diagonal
+    (``SPIN``), each colour renamed after the centre it now sits with.  A turn of face X
+    on ``position`` is a turn of face ``SPIN[X]`` the same way on the spun cube, so the
+    turns that solve the spun cube, each face renamed back, solve ``position``."""
+    stickers = stickers_of(position)
+    moved = [""] * 54
+    for number, (face, index) in enumerate(STICKERS):
+        x, y, z = _sticker_cubie(face, index)
+        a, b, c = NORMALS[face]
+        moved[_WHERE[((z, x, y), (c, a, b))]] = SPIN[stickers[number]]
+    return from_stickers("".join(moved))
+
+
 def relabelled(position, target):
     """``position`` with each piece renamed after the place it holds in ``target`` (and
     its orientation counted from the one it has there): the target becomes the solved
