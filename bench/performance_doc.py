@@ -47,6 +47,9 @@ GROUPS = (
     Group("The 15-puzzle", ("korf",), ("bench/korf.py",),
           "Korf's 100 instances by IDA* on pattern databases, the Manhattan distance the "
           "baseline; the pattern databases' builds"),
+    Group("The 3×3×3 cube at once", ("rubik_twophase_",), ("bench/twophase.py",),
+          "Kociemba's two-phase search against the kociemba package on the same 20 random "
+          "cubes; its pruning table's build"),
     Group("The 3×3×3 cube", ("rubik_",), ("bench/rubik.py",),
           "random scrambles by IDA* on pattern databases, Korf's set against the seven-edge "
           "set, the superflip under a budget; the pattern databases' builds"),
