@@ -55,6 +55,14 @@
 // action that needs the position (Hint, Step, Solve, values, a tap) waits for its answer
 // instead of acting on the one before (`ready()`), and a setting changed but not yet
 // applied deals its game first.
+//
+// A search never holds play up.  A position's answer is its legal moves, and its fewest
+// moves only where a table holds them: the board takes taps as soon as it is drawn.
+// Where no table answers, the fewest moves are searched after (`seekDistance`), while the
+// player plays on; any action and any other position end that search, and Stop ends
+// every search running (its request aborted, the server stops it).  What a search of the
+// game found (the par, an optimal path's positions, move values) is kept (`game.known`):
+// a position returned to is answered by it.
 
 import { moveKey } from "/static/board.js";
 
@@ -104,12 +112,23 @@ const game = {
   inFlight: false, pending: false, dealing: false, taps: [], marks: {}, failures: 0,
   watching: null,  // the watch of the search request whose progress is shown
   dealt: {},  // the settings of the game on the board
+  searches: 0,  // search requests running (Stop stops them)
+  // the position's fewest moves searched while the player plays on: {aborter, atStart,
+  // began} (see seekDistance)
+  seeking: null,
+  // what a search found in this game: moveKey(position) -> {distance, how} (a position
+  // returned to is not searched again)
+  known: new Map(),
+  searchOver: false,  // searchSeconds is a search stopped unfinished (it takes longer)
+  parStopped: false,  // the par's search was stopped before it answered
+  guideChosen: false,  // the player chose where hints come from (the par's search does not)
 };
 
 function cancel() {
   game.generation += 1;
   game.aborter.abort();
   game.aborter = new AbortController();
+  stopSeeking();
   game.solving = false;
   showSolving();
 }
@@ -129,6 +148,7 @@ function replace(work) {
   game.place += 1;
   game.placeAborter.abort();
   game.placeAborter = new AbortController();
+  stopSeeking();
   const place = game.place;
   game.inFlight = true;
   if (game.dealing) { game.dealing = false; showSolving(); }  // a deal abandoned
@@ -152,13 +172,16 @@ function placeApi(path, params = {}) {
 
 let watches = 0;
 
-async function searched(path, params, { place = false } = {}) {
+async function searched(path, params, { signal = null } = {}) {
   // a request that may take a search, its progress shown while it runs (its bound, its
   // seconds against the server's limit), under the status; it is cancelled as any other
+  // (``signal``: by its own aborter), and Stop cancels it
   const watch = `w${Date.now().toString(36)}${(watches += 1)}`;
-  const request = (place ? placeApi : api)(path, { ...params, watch });
+  const request = api(path, { ...params, watch }, "GET", { signal });
   let running = true;
   game.watching = watch;
+  game.searches += 1;
+  showSolving();
   (async () => {
     await sleep(WATCH_AFTER_MS);
     while (running) {
@@ -173,6 +196,8 @@ async function searched(path, params, { place = false } = {}) {
     return await request;
   } finally {
     running = false;
+    game.searches -= 1;
+    showSolving();
     if (game.watching === watch) { game.watching = null; $("search-box").hidden = true; }
   }
 }
@@ -250,9 +275,18 @@ function say(text, kind = "") {
   status.className = "status " + kind;
 }
 
+function sentence(text) {
+  // the server's one-line messages are a command line's (they start in lower case): on
+  // the page each is a sentence
+  const words = String(text || "").trim();
+  if (!words) return words;
+  const opened = words[0].toUpperCase() + words.slice(1);
+  return /[.!?…]$/.test(opened) ? opened : `${opened}.`;
+}
+
 function failed(error) {
   if (error instanceof Cancelled) return;
-  say(error.message, "warning");
+  say(sentence(error.message), "warning");
 }
 
 function unitWord(count) {
@@ -274,7 +308,7 @@ function positionParams(extra = {}) {
 
 function showSolving() {
   $("solve").disabled = game.solving;
-  $("stop").disabled = !game.solving && !game.dealing;
+  $("stop").disabled = !game.solving && !game.dealing && !game.searches;
 }
 
 // ---- the URL holds the game, so that a position can be shared ------------------------
@@ -380,8 +414,9 @@ function showPar() {
   if (standalone()) {
     par.textContent = "";
   } else if (game.par === null || game.par === undefined) {
-    par.textContent = game.view && game.view.answered_by !== "none"
-      ? "This position can never reach the target." : "";
+    par.textContent = game.parStopped ? "Par: not worked out (its search was stopped)."
+      : game.view && game.view.answered_by !== "none"
+        ? "This position can never reach the target." : "";
   } else {
     par.textContent = `Par: this game needs ${game.par} ${unitWord(game.par)}.`;
   }
@@ -410,9 +445,10 @@ function describeView(view) {
     if (game.slowSearch) {
       // positions are not searched after every move (see refresh): said in words, not
       // in the missing table's message
-      return ["The fewest moves are not worked out after every move here: a search takes "
-              + `${game.searchSeconds === null ? "seconds" : `about ${seconds(game.searchSeconds)}`}`
-              + "; Hint, Step, Solve and Move values search for them.", ""];
+      const took = game.searchSeconds === null ? "takes seconds"
+        : `${game.searchOver ? "ran over" : "took about"} ${seconds(game.searchSeconds)}`;
+      return ["The fewest moves are not worked out after every move here: the last search "
+              + `${took}; Hint, Step, Solve and Move values search for them.`, ""];
     }
     return [view.detail, ""];
   }
@@ -438,38 +474,73 @@ function unanswerable() {
 
 // ---- the game's position ------------------------------------------------------------
 async function refresh(place, { atStart = false } = {}) {
-  const started = performance.now();
-  const search = atStart || !game.slowSearch;
-  const view = await searched(`/api/play/${game.info.name}/position`, positionParams({ search }),
-                              { place: true });
+  // the position's legal moves, and its fewest moves where a table holds them, at once:
+  // the board takes the player's taps as soon as it is drawn.  Where no table answers,
+  // the fewest moves are searched after, while the player plays on (seekDistance)
+  const view = withKnown(await placeApi(`/api/play/${game.info.name}/position`,
+                                        positionParams({ search: false })));
   placeGuard(place);
-  const took = performance.now() - started;
+  if (atStart) {
+    Object.assign(game, { slowSearch: false, searchSeconds: null, searchOver: false,
+                          parStopped: false });
+    game.par = view.answered_by === "none" ? null : view.distance;
+    // hints from the instant approximation until the par's search shows the exact one
+    // quick enough (a player's own choice stands)
+    $("guide").value = "approximate";
+    game.guideChosen = false;
+  }
   // a position answered by a slow search: the next ones are not searched (a player
   // stepping fast would queue searches the server can only run a few at a time)
-  const slow = view.answered_by === "search" && took > SLOW_SEARCH_MS;
-  if (atStart) {
-    game.slowSearch = slow;
-    game.par = view.distance;
-    game.searchSeconds = view.answered_by === "search" ? took / 1000 : null;
-    $("guide").value = view.answered_by === "search" && took <= EXACT_HINTS_MS
-      ? "exact" : "approximate";
-  } else if (slow) {
-    game.slowSearch = true;
+  const seek = view.answered_by === "none" && (atStart || !game.slowSearch);
+  show(view, place, { seeking: seek });
+  if (seek) seekDistance(place, atStart);
+  return view;
+}
+
+function withKnown(view) {
+  // a position whose fewest moves a search of this game found (the start, a position on
+  // an optimal path, one returned to) is answered by what it found
+  const found = view.answered_by === "none" ? game.known.get(moveKey(view)) : undefined;
+  return found ? { ...view, distance: found.distance, answered_by: "search", how: found.how,
+                   detail: "" } : view;
+}
+
+function learn(state, context, distance, how) {
+  game.known.set(moveKey({ state, context }), { distance, how });
+}
+
+function learnPath(found, generation) {
+  // an optimal path's positions, each with the moves left after it
+  if (!found.optimal || generation !== game.generation) return;
+  learn(game.state, game.context, found.length, found.how);
+  found.moves.forEach((move, index) => learn(move.state, move.context,
+                                             found.length - index - 1, found.how));
+  if (game.made === 0 && game.par === null && game.view && !game.view.at_target) {
+    game.par = found.length;  // the start's path is its par
+    game.parStopped = false;
+    showPar();
   }
+}
+
+function show(view, place, { seeking = false, facts = true } = {}) {
   game.view = view;
   game.pending = false;
   game.state = view.state; game.context = view.context; game.target = view.target;
   game.shown = { state: game.state, target: game.target, context: game.context,
                  options: game.options, history: [...game.history], made: game.made,
                  par: game.par, view, searchSeconds: game.searchSeconds,
-                 slowSearch: game.slowSearch, guide: $("guide").value };
-  draw();
+                 slowSearch: game.slowSearch, guide: $("guide").value, known: game.known };
+  draw(seeking ? {} : game.marks);
   showPar();
   $("build").hidden = !view.buildable;
   $("guide-box").hidden = !game.info.approximation || view.answered_by === "table";
-  const [text, kind] = describeView(view);
+  const [text, kind] = seeking
+    ? ["Searching for the fewest moves: play on meanwhile (a move or Stop ends the search).",
+       ""]
+    : describeView(view);
   say(text, kind);
   saveUrl();
+  if (!facts) return;
   if (game.renderer.extra) {
     game.renderer.extra(view, placeApi).then((text) => {
       if (place === game.place) $("extra").textContent = text || "";
@@ -477,7 +548,58 @@ async function refresh(place, { atStart = false } = {}) {
   } else {
     $("extra").textContent = "";
   }
-  return view;
+}
+
+function seekDistance(place, atStart) {
+  // where no table answers: the position's fewest moves by the plug-in's search, while
+  // the player plays on.  Any action (a tap, Hint, Stop) and any other position end it:
+  // its request is aborted, and the server stops the search
+  stopSeeking();
+  const seeking = { aborter: new AbortController(), atStart, began: performance.now() };
+  game.seeking = seeking;
+  const current = () => game.seeking === seeking && place === game.place;
+  searched(`/api/play/${game.info.name}/position`, positionParams({ search: true }),
+           { signal: seeking.aborter.signal }).then((view) => {
+    if (!current()) return;
+    game.seeking = null;
+    const took = (performance.now() - seeking.began) / 1000;
+    if (view.answered_by === "search") {
+      Object.assign(game, { searchSeconds: took, searchOver: false });
+      if (took * 1000 > SLOW_SEARCH_MS) game.slowSearch = true;
+      if (view.distance !== null) learn(view.state, view.context, view.distance, view.how);
+    }
+    if (atStart) {
+      game.par = view.answered_by === "none" ? null : view.distance;
+      if (!game.guideChosen) {
+        $("guide").value = view.answered_by === "search" && took * 1000 <= EXACT_HINTS_MS
+          ? "exact" : "approximate";
+      }
+    }
+    show(view, place, { facts: false });
+  }).catch((error) => {
+    if (!current() || error instanceof Cancelled) return;
+    game.seeking = null;
+    if (atStart) game.parStopped = true;
+    showPar();
+    say(`${sentence(error.message)} The board still takes your moves.`, "warning");
+  });
+}
+
+function stopSeeking() {
+  // the position's search ends unanswered: a search that ran past the slow mark makes the
+  // next positions unsearched, as one that answered so late would
+  const seeking = game.seeking;
+  if (!seeking) return;
+  game.seeking = null;
+  seeking.aborter.abort();
+  const took = (performance.now() - seeking.began) / 1000;
+  if (took * 1000 > SLOW_SEARCH_MS) {
+    game.slowSearch = true;
+    if (game.searchSeconds === null || took > game.searchSeconds) {
+      Object.assign(game, { searchSeconds: took, searchOver: true });
+    }
+  }
+  if (seeking.atStart && game.par === null) { game.parStopped = true; showPar(); }
 }
 
 function standalone() {
@@ -508,7 +630,8 @@ async function start(position, place) {
   const previous = game.shown;  // the last game the board showed whole
   Object.assign(game, { state: position.state, target: position.target || "",
                         context: position.context || "", options: position.options || {},
-                        history: [], made: 0, par: null, view: null, pending: true });
+                        history: [], made: 0, par: null, view: null, pending: true,
+                        known: new Map() });
   $("par").textContent = "";
   say("Working out the par…");
   try {
@@ -528,6 +651,7 @@ async function start(position, place) {
     // a game the server refuses (a bad custom target): the one on the board stands
     if (!(error instanceof Cancelled) && place === game.place && previous) {
       Object.assign(game, previous, { history: [...previous.history], pending: false });
+      game.parStopped = false;
       $("guide").value = previous.guide;
       draw();
       showPar();
@@ -566,6 +690,7 @@ async function optimalPath(generation) {
     throw error;
   }
   guard(generation);
+  learnPath(found, generation);
   return found;
 }
 
@@ -633,6 +758,12 @@ async function showValues() {
   const view = await searched(`/api/play/${game.info.name}/position`,
                               positionParams({ values: true, search: true }));
   guard(generation);
+  if (view.answered_by === "search") {  // searched: kept for the positions they lead to
+    if (view.distance !== null) learn(view.state, view.context, view.distance, view.how);
+    for (const move of view.moves) {
+      if (move.distance !== null) learn(move.state, move.context, move.distance, view.how);
+    }
+  }
   const values = new Map(view.moves.map((move) => [moveKey(move), move.distance]));
   draw({ values, distance: view.distance });
   if (view.at_target) {
@@ -964,7 +1095,11 @@ async function main() {
   wire("values", showValues); wire("sequence", showSequence); wire("build", buildTable);
   $("stop").onclick = stop;
   $("undo").onclick = undo;
-  $("guide").onchange = () => { cancel(); if (game.view) say(describeView(game.view)[0]); };
+  $("guide").onchange = () => {
+    cancel();
+    game.guideChosen = true;
+    if (game.view) say(describeView(game.view)[0]);
+  };
   $("board").addEventListener("keydown", arrowKeys);
   $("board").addEventListener("click", holdTaps, true);
   keepBoardFocus();

@@ -1,0 +1,169 @@
+"""The page played on a phone (390x844, touch) as issue 56's player found it: each section
+below guards one item of the issue's list, named in its heading (a search must never hold
+play up, one lettering of Klotski's blocks, badges that cover no label, ...).
+
+One phone page serves the module's tests, as in tests/test_page_sight.py; the server's
+record of each search (/api/searches) tells whether a search the page left has stopped."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+
+from tests.browser import kept_tab
+from tests.test_web_app import PHONE, text, wait_text
+
+FIFTEEN = "1,2,3,4.5,6,7,8.9,10,11,12.13,14,15,0"
+HARD_FIFTEEN = "0,12,9,13.15,11,10,14.3,7,2,5.4,8,6,1"
+"""A 15-puzzle whose search runs past the server's limit (the par is not worked out)."""
+
+
+@pytest.fixture(scope="module")
+def phone(browser):
+    with kept_tab(browser, PHONE, has_touch=True, is_mobile=True) as (opened, errors):
+        asked: list[str] = []
+        opened.on("request", lambda request: asked.append(request.url))
+        opened.asked = asked  # the addresses the page has asked for
+        yield opened
+    assert not errors, f"the page raised: {errors}"
+
+
+def open_page(page, server: str, puzzle: str, **shared) -> None:
+    """The page on ``puzzle`` (a shared game if given), once its board is drawn."""
+    page.goto(f"{server}/static/board.js")  # the games of the tests before forgotten
+    page.evaluate("sessionStorage.clear()")
+    page.goto("about:blank")
+    page.asked.clear()
+    page.goto(f"{server}/#" + urlencode({"puzzle": puzzle, **shared}))
+    page.wait_for_selector("#board [data-row]")
+
+
+def searching(page) -> None:
+    """Wait until the page shows a search running (its progress line)."""
+    page.wait_for_function("() => !document.querySelector('#search-box').hidden")
+
+
+def watches(page, kind: str) -> list[str]:
+    """The names of the searches the page has asked the server for (``kind``: position
+    or path), in order."""
+    found = []
+    for url in page.asked:
+        parts = urlsplit(url)
+        query = parse_qs(parts.query)
+        if parts.path.endswith(f"/{kind}") and query.get("watch"):
+            found.append(query["watch"][0])
+    return found
+
+
+def search_state(server: str, watch: str) -> dict:
+    try:
+        with urllib.request.urlopen(f"{server}/api/searches/{watch}", timeout=30) as answer:
+            return json.load(answer)
+    except urllib.error.HTTPError as error:  # not started yet
+        return {"state": f"unknown ({error.code})"}
+
+
+def wait_ended(server: str, watch: str, most_seconds: float = 30.0) -> dict:
+    """The server's record of search ``watch`` once it has ended (the test fails if it
+    runs on: a search nobody reads must stop)."""
+    deadline = time.monotonic() + most_seconds
+    while True:
+        record = search_state(server, watch)
+        if record["state"] == "ended" or time.monotonic() > deadline:
+            assert record["state"] == "ended", f"search {watch} still {record['state']}"
+            return record
+        time.sleep(0.1)
+
+
+def slid(state: str, tile: str) -> str:
+    """The 15-puzzle position after ``tile`` slides into the blank next to it."""
+    rows = [row.split(",") for row in state.split(".")]
+    cells = [cell for row in rows for cell in row]
+    blank, at = cells.index("0"), cells.index(tile)
+    width = len(rows[0])
+    assert abs(blank - at) == width or (abs(blank - at) == 1 and blank // width == at // width)
+    cells[blank], cells[at] = tile, "0"
+    return ".".join(",".join(cells[i:i + width]) for i in range(0, len(cells), width))
+
+
+# ---- item 1: a tap always moves, a search never holds play up, Stop stops it ----------
+def test_a_tap_moves_the_tile_while_the_par_is_searched_and_ends_that_search(phone,
+                                                                            server):
+    open_page(phone, server, "sliding", state=HARD_FIFTEEN, target=FIFTEEN,
+              **{"set.board": "4x4"})
+    searching(phone)
+    par_search = watches(phone, "position")[-1]
+    assert search_state(server, par_search)["state"] == "running"
+    phone.tap('#board [aria-label="tile 15"]')
+    wait_text(phone, "#made", "^1$")
+    assert text(phone, "#state-text") == slid(HARD_FIFTEEN, "15")
+    wait_ended(server, par_search)  # the server's search stopped with the page's request
+    assert "not worked out" in text(phone, "#par")
+    # and back: the tap is made at once again, whatever is searched meanwhile
+    phone.tap('#board [aria-label="tile 15"]')
+    wait_text(phone, "#made", "^2$")
+    assert text(phone, "#state-text") == HARD_FIFTEEN
+
+
+def test_stop_stops_the_par_search_and_a_hint_search_and_play_goes_on(phone, server):
+    open_page(phone, server, "sliding", state=HARD_FIFTEEN, target=FIFTEEN,
+              **{"set.board": "4x4"})
+    searching(phone)
+    assert phone.is_enabled("#stop")
+    phone.click("#stop")
+    wait_text(phone, "#status", "^Stopped")
+    wait_ended(server, watches(phone, "position")[-1])
+    assert phone.is_disabled("#stop") and phone.is_hidden("#search-box")
+    phone.click("#hint")
+    searching(phone)
+    assert phone.is_enabled("#stop")
+    phone.click("#stop")
+    wait_text(phone, "#status", "^Stopped")
+    wait_ended(server, watches(phone, "path")[-1])
+    phone.tap('#board [aria-label="tile 12"]')
+    wait_text(phone, "#made", "^1$")
+    assert text(phone, "#state-text") == slid(HARD_FIFTEEN, "12")
+
+
+SLOW_SEARCHES = """(start) => {
+    // every position searched, but the start, answers 1.5 s late, as on a busy server
+    const real = window.fetch;
+    window.fetch = async (...request) => {
+        const answer = await real(...request);
+        const asked = new URL(String(request[0]), location.href).searchParams;
+        if (asked.get('search') === 'true' && asked.get('state') !== start) {
+            await new Promise((resolve) => setTimeout(resolve, 1500));
+        }
+        return answer;
+    };
+}"""
+
+
+# ---- item 2: what a search found stays known; the time quoted is the search's --------
+def test_a_position_returned_to_keeps_its_searched_distance_and_a_slow_search_its_time(
+        phone, server):
+    start = "13,6,8,12.15,14,0,10.11,7,4,5.9,1,3,2"
+    open_page(phone, server, "sliding", state=start, target=FIFTEEN, **{"set.board": "4x4"})
+    wait_text(phone, "#par", r"needs \d+")
+    par = int(text(phone, "#par").split("needs ")[1].split()[0])
+    assert text(phone, "#status").startswith(f"{par} moves remain at best")
+    phone.evaluate(SLOW_SEARCHES, start)
+    phone.tap('#board [aria-label="tile 14"]')
+    wait_text(phone, "#made", "^1$")
+    wait_text(phone, "#status", f"^({par - 1}|{par + 1}) moves remain at best")  # slowly
+    phone.click("#undo")
+    wait_text(phone, "#made", "^0$")
+    wait_text(phone, "#status", f"^{par} moves remain at best|not worked out")
+    assert text(phone, "#status").startswith(f"{par} moves remain at best")
+    # a position not searched yet: the time quoted is the slow search's, not the start's
+    phone.tap('#board [aria-label="tile 10"]')
+    wait_text(phone, "#made", "^1$")
+    wait_text(phone, "#status", "not worked out after every move")
+    quoted = float(text(phone, "#status").split("about ")[1].split(" s")[0])
+    assert quoted >= 1.5, text(phone, "#status")
+
