@@ -167,3 +167,67 @@ def test_a_position_returned_to_keeps_its_searched_distance_and_a_slow_search_it
     quoted = float(text(phone, "#status").split("about ")[1].split(" s")[0])
     assert quoted >= 1.5, text(phone, "#status")
 
+
+# ---- item 3: Klotski's one lettering ----------------------------------------------------
+READ_LETTERS = """() => [...document.querySelectorAll('#board .cell')].map((e) =>
+    [...e.childNodes].filter((n) => !(n.classList && n.classList.contains('badge')))
+        .map((n) => n.textContent).join('').trim() || '-').join('')"""
+"""The Klotski board as drawn, cell by cell in reading order ('-' a hole)."""
+
+def lettered(cells: str) -> str:
+    """Klotski's rule for writing a position, worked out here: the 2x2 block A, the
+    others B, C, ... in the reading order of their top-left cells."""
+    blocks: dict[str, list[int]] = {}
+    for index, letter in enumerate(cells):
+        if letter != "-":
+            blocks.setdefault(letter, []).append(index)
+    ordered = sorted(blocks.values(), key=lambda covered: covered[0])
+    names = iter("BCDEFGHIJKLMNOP")
+    written = ["-"] * len(cells)
+    for covered in ordered:
+        name = "A" if len(covered) == 4 else next(names)
+        for index in covered:
+            written[index] = name
+    return "".join(written)
+
+
+def moved(cells: str, start: int, into: int) -> str:
+    """``cells`` after the block covering ``start`` slides so as to cover ``into`` (one
+    cell down, left, right or up: the offset between the two cells)."""
+    letter, offset = cells[start], into - start
+    covered = [i for i, at in enumerate(cells) if at == letter]
+    after = ["-" if at == letter else at for at in cells]
+    for index in covered:
+        after[index + offset] = letter.lower()
+    return "".join(after).upper()
+
+
+def test_klotski_letters_its_blocks_one_way_on_the_board_the_line_and_a_shared_link(
+        phone, server, browser):
+    open_page(phone, server, "klotski")
+    wait_text(phone, "#status", "remain")
+    cells = lettered(phone.evaluate(READ_LETTERS))
+    # G down, then the block on cell 15 left, then J left (cells numbered from 1)
+    for count, (start, into) in enumerate(((14, 18), (15, 14), (20, 19)), 1):
+        phone.tap(f'#board [aria-label^="cell {start},"]')
+        phone.tap(f'#board [aria-label="cell {into}, empty"]')
+        cells = lettered(moved(cells, start - 1, into - 1))
+        wait_text(phone, "#made", f"^{count}$")
+        assert phone.evaluate(READ_LETTERS) == cells
+        assert text(phone, "#state-text").replace(".", "") == cells
+    shared = phone.url
+    assert f"state={'.'.join(cells[i:i + 4] for i in range(0, 20, 4))}" in shared
+    # the shared link opened elsewhere (a tab of its own) draws the same letters
+    with kept_tab(browser, PHONE, has_touch=True, is_mobile=True) as (elsewhere, errors):
+        elsewhere.goto(shared)
+        wait_text(elsewhere, "#status", "remain")
+        assert elsewhere.evaluate(READ_LETTERS) == cells
+        assert not errors
+    # a hint names the block by the letter drawn on it
+    phone.click("#hint")
+    wait_text(phone, "#status", "^Hint")
+    letter = text(phone, "#status").split("move block ")[1][0]
+    hinted = phone.eval_on_selector_all(
+        "#board .cell.hinted", "cells => cells.map((c) => c.firstChild.textContent)")
+    assert hinted and set(hinted) == {letter}
+

@@ -1,23 +1,23 @@
 // Klotski (Huarong Dao) on the web page (the shell's renderer contract: query/static/app.js).
 //
-// The notation letters the blocks afresh in every position (the 2x2 block A, the others B,
-// C, ... in reading order), so a block that moves may change letters, and so may the
-// others.  The page names a block once and keeps its name while it moves: it follows the
-// blocks from one drawn position to the next (one block moved: every other stays in
-// place) and along a numbered sequence, and says a move (its hint, its words) with these
-// names.  Positions not one move apart (a new game) take the notation's letters.
+// The board carries the notation's letters, the one lettering of a position (the 2x2 block
+// A, the others B, C, ... in reading order of their top-left cells): the board, the
+// position line and a shared address read alike, whatever moves led there.  A move may
+// so letter the blocks afresh.  A numbered sequence is said in the letters of the board it
+// is drawn on: each step's block is followed from the board along the sequence (one block
+// moved a step: every other stays in place).
 import { cell, decorate, grid } from "/static/board.js";
 
 const SHAPE_COLOURS = { square: "#d55e00", standing: "#0072b2", lying: "#009e73",
   single: "#f0e442", hole: "#ffffff" };
 const SIZE = 60;
-const KEPT = "klotski-names";  // the names on the board, kept for a reload
 
 export const title = "Klotski";
 export const rules = "Slide the blocks until the big 2x2 block reaches the bottom centre, "
   + "where it can slide out. Tap a block, then the empty cell it should move into. Block "
   + "metric: one block moved any distance, round corners too, is one move; cell metric: "
-  + "one block one cell. A block keeps its letter while it moves.";
+  + "one block one cell. Blocks are lettered as the position is written: the big block A, "
+  + "the others B, C, ... in reading order, so a move may letter them afresh.";
 
 export function settings() {
   return [
@@ -34,7 +34,7 @@ export async function newGame(settings) {
            options: { metric: settings.metric || "block" } };
 }
 
-// ---- names that stay with their blocks ----------------------------------------------
+// ---- a sequence said in the board's letters -----------------------------------------
 const cellsOf = (state) => state.replaceAll(".", "");
 
 function blocksOf(state) {
@@ -52,6 +52,7 @@ function follow(before, names, after) {
   // the names of ``after``'s blocks when it is one block's move from ``before`` (whose
   // blocks are named ``names``, one letter a cell): the blocks that stayed keep theirs,
   // the one that moved takes its own; null when the positions are not one move apart
+  // (a sequence's steps are said in the letters of the board it is drawn on)
   const stayed = new Map([...blocksOf(before).values()].map((cells) => [cells.join(","),
                                                                          names[cells[0]]]));
   const named = [...cellsOf(after)];
@@ -69,16 +70,7 @@ function follow(before, names, after) {
   return named.join("");
 }
 
-let shown = null;  // the position drawn last: {state, names}
-let known = new Map();  // names of the positions drawn or numbered just now
-
-function recall(state) {
-  if (!shown) {
-    try { shown = JSON.parse(sessionStorage.getItem(KEPT)); } catch { shown = null; }
-  }
-  if (shown && shown.state === state) return shown.names;
-  return (shown && follow(shown.state, shown.names, state)) || cellsOf(state);
-}
+let known = new Map();  // the board's names of the positions numbered just now
 
 function namesOf(state) {
   return known.get(state) || cellsOf(state);
@@ -108,9 +100,7 @@ function shapeOf(letters, index) {
 let chosen = null, chosenIn = null;  // the block chosen first, and the position it was in
 
 export function draw(board, view, ui) {
-  const names = recall(view.state);
-  shown = { state: view.state, names };
-  try { sessionStorage.setItem(KEPT, JSON.stringify(shown)); } catch { /* a reload renames */ }
+  const names = cellsOf(view.state);
   known = new Map([[view.state, names]]);
   // the block each move moves, by its name: the position's moves and hint, and each step
   // of the sequence from the position before it
