@@ -231,3 +231,88 @@ def test_klotski_letters_its_blocks_one_way_on_the_board_the_line_and_a_shared_l
         "#board .cell.hinted", "cells => cells.map((c) => c.firstChild.textContent)")
     assert hinted and set(hinted) == {letter}
 
+
+# ---- item 4: move-value badges on one line, off every label ---------------------------
+BADGES = """() => {
+    // every badge on the board: whether its text runs on two lines, and which words of
+    // the board (a hole's name, a piece's letter, a turn, a sticker) it lies over
+    const board = document.querySelector('#board');
+    const boxes = (node) => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return [...range.getClientRects()];
+    };
+    const words = [];
+    const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.textContent.trim() && !node.parentElement.closest('.badge')) {
+            words.push(...boxes(node).map((box) => [node.textContent.trim(), box]));
+        }
+    }
+    const over = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+        && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    const badges = [...board.querySelectorAll('.badge')];
+    return {
+        count: badges.length,
+        wrapped: badges.filter((badge) => new Set(boxes(badge).map(
+            (box) => Math.round(box.top))).size > 1).map((badge) => badge.textContent),
+        covering: badges.flatMap((badge) => words.filter(
+            ([, box]) => over(badge.getBoundingClientRect(), box)).map(
+            ([word]) => [badge.textContent, word])),
+    };
+}"""
+
+
+@pytest.mark.parametrize(("puzzle", "shared"), [
+    ("pegs", {}),
+    ("lucas", {"set.n": "6"}),
+    ("rubik", {}),
+    ("cube", {}),
+])
+def test_move_value_badges_stay_on_one_line_and_cover_no_label(phone, server, puzzle,
+                                                               shared):
+    open_page(phone, server, puzzle, **shared)
+    wait_text(phone, "#par", r"needs \d+")
+    phone.click("#values")
+    wait_text(phone, "#status", "^Moves marked")
+    found = phone.evaluate(BADGES)
+    assert found["count"] > 0
+    assert found["wrapped"] == [] and found["covering"] == [], found
+
+
+# ---- item 8: the cube net's faces apart; every turn on a desktop's first screen --------
+STICKERS = """() => [...document.querySelectorAll('#board .sticker')].map((e) => {
+    const box = e.getBoundingClientRect();
+    return [box.left, box.top, box.right, box.bottom];
+})"""
+
+
+def apart(one: list[float], other: list[float]) -> float:
+    """The gap between two boxes side by side or one above the other (0 where they
+    overlap or meet)."""
+    across = max(other[0] - one[2], one[0] - other[2])
+    down = max(other[1] - one[3], one[1] - other[3])
+    return max(across, down, 0.0)
+
+
+def test_the_cube_nets_faces_stand_apart_and_every_turn_shows_on_a_desktop(phone, server,
+                                                                             browser):
+    for puzzle, side in (("rubik", 3), ("cube", 2)):
+        open_page(phone, server, puzzle)
+        wait_text(phone, "#par", r"needs \d+")
+        stickers = phone.evaluate(STICKERS)
+        faces = [stickers[i:i + side * side] for i in range(0, len(stickers), side * side)]
+        within = max(min(apart(one, other) for other in face if other is not one)
+                     for face in faces for one in face)
+        between = min(apart(one, other) for f, face in enumerate(faces) for one in face
+                      for g, other_face in enumerate(faces) if g != f for other in other_face)
+        assert between >= within + 3, (puzzle, within, between)
+    with kept_tab(browser, {"width": 1280, "height": 800}) as (desktop, errors):
+        desktop.goto(f"{server}/#puzzle=rubik")
+        wait_text(desktop, "#par", r"needs \d+")
+        lowest = desktop.eval_on_selector_all(
+            '#board [role="group"] button',
+            "turns => Math.max(...turns.map((t) => t.getBoundingClientRect().bottom))")
+        assert desktop.evaluate("scrollY") == 0
+        assert lowest <= 800, f"the last turns end at {lowest}px"
+        assert not errors

@@ -1,6 +1,6 @@
 // The 2x2x2 cube on the web page (the shell's renderer contract: query/static/app.js):
 // the cube's net, and a button per turn.
-import { describeTurn, moveButtons, net } from "/static/board.js";
+import { describeTurn, moveButtons, net, netAndTurns } from "/static/board.js";
 
 const COLOURS = { U: "#ffffff", R: "#d55e00", F: "#009e73", D: "#f0e442", L: "#e69f00",
   B: "#0072b2" };
@@ -34,9 +34,8 @@ export const describe = describeTurn;
 const turnButtons = moveButtons({ label: "turns", describe, width: 64, height: 48 });
 
 export function draw(board, view, ui) {
-  board.innerHTML = "";
   const faces = view.state.split(".");
-  board.appendChild(net(faces, { names: FACES.split(""), at: NET, side: 2,
-    size: STICKER, colours: COLOURS, label: "the cube's net" }));
-  board.appendChild(turnButtons(view, ui, (count) => Math.max(1, count / 3)));
+  netAndTurns(board, net(faces, { names: FACES.split(""), at: NET, side: 2, size: STICKER,
+                                  colours: COLOURS, label: "the cube's net" }),
+              turnButtons(view, ui, (count) => Math.max(1, count / 3)));
 }

@@ -1,7 +1,7 @@
 // The 3x3x3 cube on the web page (the shell's renderer contract: query/static/app.js):
 // the cube's net, and a button per turn.  Each position's hints are searched (IDA* on the
 // pattern databases), so the scrambles offered are a few turns deep.
-import { describeTurn, moveButtons, net } from "/static/board.js";
+import { describeTurn, moveButtons, net, netAndTurns } from "/static/board.js";
 
 const COLOURS = { U: "#ffffff", R: "#d55e00", F: "#009e73", D: "#f0e442", L: "#e69f00",
   B: "#0072b2" };
@@ -36,11 +36,10 @@ export const describe = describeTurn;
 const turnButtons = moveButtons({ label: "turns", describe, width: 50, height: 44 });
 
 export function draw(board, view, ui) {
-  board.innerHTML = "";
   const state = view.state === "solved" ? FACES.split("").map((f) => f.repeat(9)).join(".")
     : view.state;
   const faces = state.split(".");
-  board.appendChild(net(faces, { names: FACES.split(""), at: NET, side: 3,
-    size: STICKER, colours: COLOURS, label: "the cube's net" }));
-  board.appendChild(turnButtons(view, ui, (count) => Math.max(1, count / 6) * 2));
+  netAndTurns(board, net(faces, { names: FACES.split(""), at: NET, side: 3, size: STICKER,
+                                  colours: COLOURS, label: "the cube's net" }),
+              turnButtons(view, ui, (count) => Math.max(1, count / 6) * 2));
 }

@@ -180,19 +180,26 @@ export function note(board, text) {
   board.appendChild(paragraph);
 }
 
+const FACE_GAP = 6;  // px between two faces of a net, more than between stickers
+
 export function net(faces, { names, at, side, size, colours, label = "the net" }) {
   // square faces of side x side stickers laid out flat on a grid (a net): ``faces`` are
   // the faces' stickers in the order of ``names``, ``at[name]`` a face's top-left
   // [row, column] in stickers; each sticker shows its letter on its colour, and the
-  // whole is one image named ``label`` face by face
+  // whole is one image named ``label`` face by face.  A track of FACE_GAP px follows
+  // each face's stickers, so that the faces stand apart
   const drawn = document.createElement("div");
   drawn.className = "cube-net";
   drawn.setAttribute("role", "img");
   drawn.setAttribute("aria-label", `${label}: ` + names.map(
     (name, i) => `${name} face ${faces[i].split("").join(" ")}`).join("; "));
-  const extent = (axis) => Math.max(...names.map((name) => at[name][axis])) + side;
-  drawn.style.gridTemplateColumns = `repeat(${extent(1)}, ${size}px)`;
-  drawn.style.gridTemplateRows = `repeat(${extent(0)}, ${size}px)`;
+  const extent = (axis) => Math.max(...names.map((name) => at[name][axis])) / side + 1;
+  const tracks = (count) => Array(count).fill(`repeat(${side}, ${size}px)`)
+    .join(` ${FACE_GAP}px `);
+  drawn.style.gridTemplateColumns = tracks(extent(1));
+  drawn.style.gridTemplateRows = tracks(extent(0));
+  // sticker n of a line of faces: its track, past the spacers of the faces before it
+  const track = (n) => n + Math.floor(n / side) + 1;
   names.forEach((name, f) => {
     const [row, col] = at[name];
     [...faces[f]].forEach((colour, i) => {
@@ -201,12 +208,22 @@ export function net(faces, { names, at, side, size, colours, label = "the net" }
       sticker.textContent = colour;
       sticker.style.background = colours[colour];
       sticker.style.color = textOn(colours[colour]);
-      sticker.style.gridRow = String(row + Math.floor(i / side) + 1);
-      sticker.style.gridColumn = String(col + (i % side) + 1);
+      sticker.style.gridRow = String(track(row + Math.floor(i / side)));
+      sticker.style.gridColumn = String(track(col + (i % side)));
       drawn.appendChild(sticker);
     });
   });
   return drawn;
+}
+
+export function netAndTurns(board, drawnNet, turns) {
+  // a cube's net and its turn buttons: side by side where the screen is wide enough
+  // (every turn in the first screen of a desktop), the buttons under the net on a phone
+  board.innerHTML = "";
+  const layout = document.createElement("div");
+  layout.className = "net-and-turns";
+  layout.append(drawnNet, turns);
+  board.appendChild(layout);
 }
 
 export function moveButtons({ label, describe, width, height }) {
