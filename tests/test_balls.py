@@ -221,8 +221,10 @@ def test_a_state_that_cannot_be_cleared_exits_nonzero(data_dir):
     ("rggbb|brrg|gbr|", "more than 4"),
     ("rgg|brrg|gbbr|", "same number of balls"),
     ("aaaaaaaaa|", "at most 8"),
-    ("ab|ba|0", "lowercase letters"),
-    ("r-g|gr-|", "lowercase letters"),
+    # letters and '|' are all the tubes claim: other characters are named once the
+    # state says it is a ball-tube state
+    ("balls:ab|ba|0", "lowercase letters"),
+    ("balls:r-g|gr-|", "lowercase letters"),
 ])
 def test_bad_states_get_one_line(data_dir, state, words):
     result = run("query", "solvable", state, data_dir=data_dir)

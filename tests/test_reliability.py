@@ -43,8 +43,9 @@ def assert_one_line_error(result: subprocess.CompletedProcess, words: str = "") 
 # --- bad input, every command -----------------------------------------------------------
 
 QUERY_BAD_INPUTS = [
-    (("path", "WBXW.WBRB", "RRRR.RRRR"), "letters"),
-    (("path", LONG_BOARD, LONG_BOARD), "at most 39"),
+    (("path", "tricolore:WBXW.WBRB", "RRRR.RRRR"), "letters"),
+    (("path", "WBXW.WBRB", "RRRR.RRRR"), "no puzzle's notation"),
+    (("path", f"tricolore:{LONG_BOARD}", LONG_BOARD), "at most 39"),
     (("path", "R" * 7 + ".RRRRRRR" * 6, "R" * 7 + ".RRRRRRR" * 6), "at most 39"),
     (("path", "R" * 10_000, "R"), "too long"),
     (("distance", "RRRR.RRRR.RRRR.RRRR.RRRR.RRRR.RRRR.RRRR",
@@ -316,12 +317,13 @@ def test_ctrl_c_stops_a_build_inside_its_kernel_at_once(tmp_path):
     assert b"search" in seen and build.poll() is None, seen[-500:]
     time.sleep(0.05)  # inside the search (about 0.4 s of it since the kernels got faster)
     assert build.poll() is None
-    sent = time.monotonic()
     build.send_signal(signal.SIGINT)
-    _, rest = build.communicate(timeout=30)
+    _, rest = build.communicate(timeout=120)  # only a build that ignores Ctrl-C gets near
     stderr = (seen + (rest or b"")).decode(errors="replace")
-    assert time.monotonic() - sent < 2.0
     assert build.returncode == 130 and "Traceback" not in stderr, stderr
+    # at once: the search's last line (its classes that cannot be cleared, written when
+    # its kernel returns) never came, whatever the machine's load
+    assert "cannot be cleared" not in stderr, stderr[-500:]
     assert "run the same command again" in stderr
     assert not [p for p in tmp_path.rglob("*") if ".building-" in p.name]
     assert not (tmp_path / "balls" / "5_4_4.zarr").exists()
@@ -342,10 +344,14 @@ def started_server(data_dir: Path) -> tuple[subprocess.Popen, int]:
     return start_server(data_dir, stderr=subprocess.PIPE)
 
 
+HINTS_A_CLIENT = 30
+"""Hints each of the 8 concurrent clients asks (the server's CPU grows with them)."""
+
+
 def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
-    """8 threads of random 4×4 and 4×2 hints (the generic path's first move) for a bounded
-    time: no crash, no spurious error, and every answer equal to the same question asked
-    of the tables here (the engine's walk, its length the plug-in's own hint's count)."""
+    """8 threads of random 4×4 and 4×2 hints (the generic path's first move), 30 each: no
+    crash, no spurious error, and every answer equal to the same question asked of the
+    tables here (the engine's walk, its length the plug-in's own hint's count)."""
     from builder import registry
     from puzzles.tricolore import Tricolore
     from query.walk import Tables, walk
@@ -372,12 +378,11 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
     server, port = started_server(data_dir)
     try:
         answered, wrong = [0] * 8, []
-        stop = time.monotonic() + 3  # bounded: the server's CPU grows with the time
 
-        def client(number: int) -> None:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        def client(number: int) -> None:  # a count, not a time: a busy machine answers all
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
             position = number * 37
-            while time.monotonic() < stop and not wrong:
+            while answered[number] < HINTS_A_CLIENT and not wrong:
                 query, click, remaining = questions[position % len(questions)]
                 position += 1
                 try:
@@ -399,7 +404,7 @@ def test_server_survives_concurrent_hints_and_every_answer_is_exact(data_dir):
             thread.join()
         assert server.poll() is None, "the server died under load"
         assert not wrong, wrong[:3]
-        assert sum(answered) > 200, answered
+        assert answered == [HINTS_A_CLIENT] * 8, answered
     finally:
         server.kill()
         server.wait()
@@ -625,10 +630,15 @@ def test_a_forced_rebuild_leaves_the_catalog_current(small_data, tmp_path):
 # --- round 2: one-line errors, bounded work ---------------------------------------------
 
 def test_a_device_as_a_disc_set_is_refused_without_reading_it_whole(tmp_path):
-    started = time.monotonic()
-    assert_one_line_error(run("query", "spots", "solve", "/dev/zero", timeout=30),
-                          "more than")
-    assert time.monotonic() - started < 20
+    """/dev/zero never ends: read whole, it would fill the 3 GiB the process may map (a
+    MemoryError, not a one-line refusal) or run to the timeout, which only a hang reaches."""
+    import resource
+
+    def bounded_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+
+    assert_one_line_error(run("query", "spots", "solve", "/dev/zero", timeout=120,
+                              preexec_fn=bounded_memory), "more than")
 
 
 @pytest.mark.parametrize("spots", ["5", "[null, null, null, null, null, null]"])
@@ -695,13 +705,13 @@ def test_query_round_two_inputs_are_one_line(data_dir, args, words):
 
 
 def test_an_unchecked_deal_at_any_size_is_dealt_at_once(data_dir):
-    started = time.monotonic()
+    """At once: dealt without a search (nothing explored), at the largest size."""
     dealt = run("query", "random", "balls", "--colours", "26", "--capacity", "8", "--empty",
-                "2", "--seed", "1", "--json", "--data", str(data_dir), timeout=60)
+                "2", "--seed", "1", "--json", "--data", str(data_dir), timeout=120)
     assert dealt.returncode == 0, dealt.stderr
     found = json.loads(dealt.stdout)
     assert found["verdict"] == "not checked" and found["state"].count("|") == 27
-    assert time.monotonic() - started < 30
+    assert found["explored"] == 0 and found["moves"] is None
 
 
 def test_a_hopeless_deal_hunt_stops_at_its_time_limit(data_dir):
@@ -783,11 +793,11 @@ def slot_held(gate):
     def hold_the_slot() -> None:
         with request_scope(gate), expensive("first"):
             inside.set()
-            release.wait(10)
+            release.wait(120)  # until the block ends: only a hung test gets near it
 
     holder = threading.Thread(target=hold_the_slot)
     holder.start()
-    inside.wait(5)
+    assert inside.wait(120), "the first request never had the slot"
     try:
         yield
     finally:
@@ -812,6 +822,9 @@ def test_a_busy_gate_refuses_at_once_and_a_slow_request_stops_at_its_limit():
 
 
 def test_work_whose_client_has_gone_gives_its_place_in_the_queue_up():
+    """The client hangs up while its work waits in the queue (it has asked once whether
+    its client is there): the work gives its place up as soon as it notices, long before
+    its wait for a slot would end, and the next request finds the place free."""
     from builder.contract.work import (
         AbandonedError,
         ServerBusyError,
@@ -820,15 +833,20 @@ def test_work_whose_client_has_gone_gives_its_place_in_the_queue_up():
         request_scope,
     )
 
-    gate = WorkGate(slots=1, waiting=1, wait_seconds=5)
-    gone = threading.Event()
+    gate = WorkGate(slots=1, waiting=1, wait_seconds=120)  # no busy machine reaches it
+    asked = threading.Event()
+
+    def client_gone() -> bool:  # there at the first question, gone at every later one
+        if asked.is_set():
+            return True
+        asked.set()
+        return False
+
     with slot_held(gate):
-        threading.Timer(0.3, gone.set).start()
-        began = time.monotonic()
-        with (request_scope(gate, client_gone=gone.is_set), pytest.raises(AbandonedError),
+        with (request_scope(gate, client_gone=client_gone), pytest.raises(AbandonedError),
               expensive("second")):
             pass
-        assert time.monotonic() - began < 2  # not the 5 s wait for a slot
+        assert asked.is_set()
         with request_scope(gate, client_gone=lambda: False), pytest.raises(ServerBusyError,
                                                                            match="waited"):
             gate.wait_seconds = 0.3
@@ -836,24 +854,47 @@ def test_work_whose_client_has_gone_gives_its_place_in_the_queue_up():
                 pass
 
 
+def wait_until(condition, what: str) -> None:
+    """Wait for ``condition`` (a state, however long a busy machine takes to reach it;
+    only a hang reaches the bound)."""
+    deadline = time.monotonic() + 120
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
 def test_a_server_drops_queued_work_of_clients_that_hung_up(data_dir):
     """A page that moves on abandons its position requests: with the one slot held, four
-    requests for expensive work hang up; each gives its place up, so the next client
-    still gets a place in the queue (it waits, rather than being refused at once as if
-    the queue were full), and none of the four ever starts its work."""
+    requests for expensive work wait in the queue and hang up; each gives its place up,
+    so the next client still gets a place in the queue (it waits, rather than being
+    refused at once as if the queue were full), and none of the four ever starts its
+    work."""
     import uvicorn
 
-    from builder.contract.work import WorkGate, expensive
+    from builder.contract.work import AbandonedError, WorkGate, expensive
     from query.web import create_app
 
-    app = create_app(data_dir, gate=WorkGate(slots=1, waiting=4, wait_seconds=10))
-    started, release = [], threading.Event()
+    queued: list[str] = []
+
+    class SeenGate(WorkGate):
+        """The gate, saying whose work has a place in the queue and waits for the slot."""
+
+        def _wait_for_slot(self, scope: dict, what: str) -> None:
+            queued.append(what)
+            super()._wait_for_slot(scope, what)
+
+    app = create_app(data_dir, gate=SeenGate(slots=1, waiting=4, wait_seconds=120))
+    started, gave_up, release = [], [], threading.Event()
 
     @app.get("/test/work")
     def work(who: str) -> dict:
-        with expensive("the test's work"):
-            started.append(who)
-            release.wait(10 if who == "holder" else 0)
+        try:
+            with expensive(who):
+                started.append(who)
+                release.wait(120 if who == "holder" else 0)
+        except AbandonedError:
+            gave_up.append(who)
+            raise
         return {"who": who}
 
     with socket.socket() as probe:
@@ -863,27 +904,31 @@ def test_a_server_drops_queued_work_of_clients_that_hung_up(data_dir):
     serving = threading.Thread(target=server.run)
     serving.start()
     try:
-        while not server.started:
-            time.sleep(0.05)
+        wait_until(lambda: server.started, "the server never started")
 
         def get(who: str) -> tuple[int, str]:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
             connection.request("GET", f"/test/work?who={who}")
             response = connection.getresponse()
             return response.status, response.read().decode()
 
         holder = threading.Thread(target=get, args=("holder",))
         holder.start()
-        while not started:
-            time.sleep(0.05)
+        wait_until(lambda: started, "the holder never started")
         for number in range(4):
+            who = f"gone{number}"
             with socket.create_connection(("127.0.0.1", port)) as hung_up:
-                hung_up.sendall(f"GET /test/work?who=gone{number} HTTP/1.1\r\n"
+                hung_up.sendall(f"GET /test/work?who={who} HTTP/1.1\r\n"
                                 "Host: x\r\n\r\n".encode())
-                time.sleep(0.1)
-        time.sleep(1)  # each queued request notices its client has gone
-        threading.Timer(1, release.set).start()
-        assert get("next") == (200, '{"who":"next"}')
+                wait_until(lambda who=who: who in queued, f"{who} never had a place in the queue")
+        wait_until(lambda: len(gave_up) == 4, f"queued work kept its place: {gave_up}")
+        answered = {}
+        asking = threading.Thread(target=lambda: answered.update(next=get("next")))
+        asking.start()
+        wait_until(lambda: "next" in queued or not asking.is_alive(), "the next never asked")
+        release.set()  # the holder ends once the next one waits for its slot
+        asking.join()
+        assert answered["next"] == (200, '{"who":"next"}')
         assert started == ["holder", "next"]
         holder.join()
     finally:
@@ -893,47 +938,55 @@ def test_a_server_drops_queued_work_of_clients_that_hung_up(data_dir):
 
 
 def test_hints_stay_answered_while_clients_loop_expensive_requests(data_dir):
-    """One client loops the issue's 14-second deal hunt, another solves with the largest
-    budget the API takes (20 M states, about 4.5 GiB): the hunt is bounded, the budget
-    refused at once (429) by the server's cap, and hints from a third client never fail
-    nor wait behind them (p99 far below one hunt)."""
+    """One client loops the issue's deal hunt, another solves with the largest budget the
+    API takes (20 M states, about 4.5 GiB): the hunt is bounded, the budget refused at once
+    (429) by the server's cap, and hints from a third client never fail nor wait behind
+    them: the slowest of them (p99) takes a small part of the quickest hunt, timed beside
+    them (a hint queued behind a hunt would wait for much of one)."""
     server, port = started_server(data_dir)
     try:
-        stop = time.monotonic() + 3.5
+        hinted = threading.Event()
         statuses: dict[str, list[int]] = {"hunt": [], "solve": []}
+        hunts: list[float] = []
         requests = {"hunt": "/api/balls/random?colours=14&capacity=8&empty=1&min_moves=255",
                     "solve": "/api/balls/solve?" + urlencode({
                         "state": "abcd|bcda|cdab|dabc||", "budget": 20_000_000})}
 
         def hunter(kind: str) -> None:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            while time.monotonic() < stop:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            while not hinted.is_set():
+                began = time.perf_counter()
                 connection.request("GET", requests[kind])
                 response = connection.getresponse()
                 response.read()
                 statuses[kind].append(response.status)
+                if kind == "hunt":
+                    hunts.append(time.perf_counter() - began)
 
         hunters = [threading.Thread(target=hunter, args=(kind,)) for kind in requests]
         for thread in hunters:
             thread.start()
-        time.sleep(0.5)
         latencies = []
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        while time.monotonic() < stop:
-            began = time.perf_counter()
-            connection.request("GET", "/api/play/tricolore/path?state=WBWW.WBRB&target=RRRR.RRRR")
-            response = connection.getresponse()
-            response.read()
-            assert response.status == 200
-            latencies.append(time.perf_counter() - began)
-        for thread in hunters:
-            thread.join()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        try:  # hints for as long as two hunts take: a count of hunts, not of seconds
+            while len(hunts) < 2 or len(latencies) < 100:
+                began = time.perf_counter()
+                connection.request("GET",
+                                   "/api/play/tricolore/path?state=WBWW.WBRB&target=RRRR.RRRR")
+                response = connection.getresponse()
+                response.read()
+                assert response.status == 200
+                latencies.append(time.perf_counter() - began)
+        finally:
+            hinted.set()
+            for thread in hunters:
+                thread.join()
         assert server.poll() is None
-        assert statuses["hunt"], "no hunt ran beside the hints"
         assert set(statuses["hunt"]) <= {400, 503}, statuses  # one line, never a crash
         assert set(statuses["solve"]) == {429}, statuses
         latencies.sort()
-        assert latencies[int(0.99 * (len(latencies) - 1))] < 2.0, latencies[-5:]
+        slowest = latencies[int(0.99 * (len(latencies) - 1))]
+        assert slowest < min(hunts) / 4, (slowest, hunts, latencies[-5:])
     finally:
         server.kill()
         server.wait()
@@ -942,15 +995,14 @@ def test_hints_stay_answered_while_clients_loop_expensive_requests(data_dir):
 def test_a_malformed_chunked_request_is_one_log_line(data_dir):
     server, port = started_server(data_dir)
     try:
-        sent = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sent = socket.create_connection(("127.0.0.1", port), timeout=120)
         sent.sendall(b"POST /api/play/tricolore/table HTTP/1.1\r\nHost: x\r\n"
                      b"Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n")
-        sent.settimeout(10)
         assert sent.recv(100).startswith(b"HTTP/1.1 400")
         sent.close()
     finally:
         server.terminate()
-        _, log = server.communicate(timeout=10)
+        _, log = server.communicate(timeout=120)
     assert b"Traceback" not in log, log.decode()[-500:]
 
 
@@ -1000,10 +1052,13 @@ def test_builds_on_request_stop_at_the_servers_cap(small_data, tmp_path):
 
 def test_a_size_that_is_never_clearable_is_said_at_once_with_advice_that_helps(data_dir):
     """14 colours in tubes of 4 with one empty tube: every deal is proven unclearable, so
-    the answer says so within seconds and advises an empty tube, not "fewer moves"."""
-    began = time.monotonic()
+    the answer says so after the first few deals, not at the end of the hunt's time, and
+    advises an empty tube, not "fewer moves".  (The hunt is given far more time than a
+    busy machine takes for those deals: what ends it is their count.)"""
+    from puzzles.balls.answers import HOPELESS_DEALS
+
     hunted = run("query", "random", "balls", "--colours", "14", "--capacity", "4", "--empty",
-                 "1", "--clearable", "--data", str(data_dir), timeout=60)
-    assert time.monotonic() - began < 15
+                 "1", "--clearable", "--seconds", "600", "--data", str(data_dir))
     assert_one_line_error(hunted, "add an empty tube")
+    assert f" {HOPELESS_DEALS} random deals tried, each proven unclearable" in hunted.stderr
     assert "fewer moves" not in hunted.stderr
