@@ -316,3 +316,44 @@ def test_the_cube_nets_faces_stand_apart_and_every_turn_shows_on_a_desktop(phone
         assert desktop.evaluate("scrollY") == 0
         assert lowest <= 800, f"the last turns end at {lowest}px"
         assert not errors
+
+
+# ---- item 5: letters above the hatching; Lucas says what hatching means, and breaks
+# its row away from the gap ---------------------------------------------------------------
+HATCHED_LETTERS = """() => [...document.querySelectorAll('#board .cell.forbidden')]
+    .filter((cell) => cell.textContent.trim()).map((cell) => {
+        // what is drawn on top at the middle of the cell's letter
+        const range = document.createRange();
+        range.selectNodeContents([...cell.childNodes].find((n) => n.textContent.trim()));
+        const box = range.getBoundingClientRect();
+        const top = document.elementFromPoint((box.left + box.right) / 2,
+                                              (box.top + box.bottom) / 2);
+        return [cell.textContent.trim(), top === cell ? 'the hatched cell' : top.tagName];
+    })"""
+
+
+def test_hatching_never_covers_a_letter_and_lucas_says_what_it_means(phone, server):
+    open_page(phone, server, "lucas", **{"set.n": "3"})
+    wait_text(phone, "#par", r"needs \d+")
+    assert "hatched" in text(phone, "#game-rules").lower()
+    lucas = phone.evaluate(HATCHED_LETTERS)
+    assert [letter for letter, _ in lucas] == ["A", "A", "B", "B"]  # all but the two inner
+    open_page(phone, server, "tricolore", **{"set.size": "4x2"})
+    wait_text(phone, "#par", r"needs \d+")
+    phone.tap('#board [data-row="1"][data-col="2"]')
+    wait_text(phone, "#made", "^1$")
+    phone.wait_for_selector("#board .cell.forbidden")  # the square just clicked
+    tricolore = phone.evaluate(HATCHED_LETTERS)
+    assert tricolore
+    for letter, on_top in lucas + tricolore:
+        assert on_top == "SPAN", f"the hatching is drawn over {letter}"
+
+
+def test_lucas_long_row_runs_on_with_the_gap_inside_a_line(phone, server):
+    open_page(phone, server, "lucas", **{"set.n": "6"})
+    wait_text(phone, "#par", r"needs \d+")
+    cells = phone.evaluate("""() => [...document.querySelectorAll('#board .cell')].map(
+        (e) => [Math.round(e.getBoundingClientRect().top), e.textContent.trim()])""")
+    assert len({top for top, _ in cells}) > 1  # a phone runs 13 cells on in lines
+    gap = next(i for i, (_, letter) in enumerate(cells) if not letter)
+    assert cells[gap - 1][0] == cells[gap][0] == cells[gap + 1][0], cells

@@ -7,7 +7,8 @@ export const title = "Lucas' inverted pieces";
 export const rules = "Swap the A's and the B's across the one gap. A piece slides into "
   + "the gap next to it, or jumps over one piece of the other colour into the gap behind "
   + "it (never over its own colour). Either way: any piece moves in both directions; "
-  + "forward only: A's move right and B's left. Click a piece to move it into the gap.";
+  + "forward only: A's move right and B's left. Click a piece to move it into the gap. "
+  + "A hatched piece cannot move now: click it to read which rule stops it.";
 
 function whyNot(cells, index, variant) {
   // the rule a piece that cannot move breaks, in words
@@ -48,13 +49,25 @@ export function describe(label) {
   return `${piece} ${kind}s into the gap`;
 }
 
+function cellsPerLine(count, most) {
+  // a row of ``count`` cells run on in lines of at most ``most``: never broken beside its
+  // middle cell (the gap at the start), which would read as the row's end
+  if (count <= most) return count;
+  const middle = Math.floor(count / 2);
+  for (let perLine = most; perLine >= 3; perLine--) {
+    const at = middle % perLine;
+    if (at !== 0 && at !== perLine - 1) return perLine;
+  }
+  return most;
+}
+
 export function draw(board, view, ui) {
   const cells = view.state;
   // the row fits the board's width (a phone's too) with cells a finger can tap: where it
-  // cannot, it runs on in a second line, as text does
+  // cannot, it runs on in further lines, as text does
   const spacing = 6, width = boardWidth(board);
-  const perLine = Math.max(1, Math.min(cells.length,
-                                      Math.floor((width + spacing) / (TAP + spacing))));
+  const perLine = Math.max(1, cellsPerLine(cells.length,
+                                           Math.floor((width + spacing) / (TAP + spacing))));
   const size = Math.min(52, Math.floor((width - spacing * (perLine - 1)) / perLine));
   const area = grid(board, perLine, size, spacing);
   area.style.rowGap = "16px";  // room for the marks of the line below

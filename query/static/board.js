@@ -50,6 +50,7 @@ export function cell({ row, col, text, background = "#ffffff", label, onClick, s
   button.style.background = background;
   button.style.color = textOn(background);
   const face = document.createElement("span");
+  face.className = "face";  // drawn above a mark on the cell (the hatching of .forbidden)
   face.textContent = text;
   button.appendChild(face);
   button.setAttribute("aria-label", label);
