@@ -7,6 +7,8 @@ appears."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -16,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from builder import store, workspace
-from tests.browser import served
+from tests.browser import served, start_server
 from tests.commands import run_command
 
 START, TARGET = "RRRR.RRRR.RRRR.RRRR", "WBWB.RRRR.WBWB.RRBR"
@@ -38,12 +40,12 @@ def small_data(tmp_path) -> Path:
 
 def _post(server: str, path: str) -> dict:
     request = urllib.request.Request(f"{server}{path}", method="POST")
-    with urllib.request.urlopen(request, timeout=30) as answer:
+    with urllib.request.urlopen(request, timeout=120) as answer:
         return json.loads(answer.read())
 
 
 def _get(server: str, path: str) -> dict:
-    with urllib.request.urlopen(f"{server}{path}", timeout=30) as answer:
+    with urllib.request.urlopen(f"{server}{path}", timeout=120) as answer:
         return json.loads(answer.read())
 
 
@@ -58,20 +60,35 @@ def _job_ended(server: str, job: int) -> dict:
 
 
 def _staging(data: Path) -> list[Path]:
-    return [path for path in data.rglob(".*") if ".building-" in path.name]
+    """The staging folders under ``data`` now (one may go while it is looked through)."""
+    found = []
+    for folder, folders, _ in os.walk(data):  # (a folder gone meanwhile is passed over)
+        found += [Path(folder) / name for name in folders if ".building-" in name]
+        folders[:] = [name for name in folders if ".building-" not in name]
+    return found
 
 
 def test_a_builder_started_during_a_web_build_is_refused_and_the_table_is_whole(small_data):
-    with served(small_data, "--allow-builds", "2") as server:
+    """The server's build is held still (SIGSTOP) once its staging appears, however long a
+    busy machine takes to get there, so that the second builder surely starts during it."""
+    process, port = start_server(small_data, "--allow-builds", "2")
+    server = f"http://127.0.0.1:{port}"
+    try:
         job = _post(server, f"/api/play/tricolore/table?state={START}&target={TARGET}")
-        deadline, state = time.monotonic() + 60, {}
+        deadline, state, looks = time.monotonic() + 300, {}, 0  # only a hang reaches it
         while not _staging(small_data) and time.monotonic() < deadline:
-            time.sleep(0.005)
-            state = _get(server, f"/api/jobs/{job['id']}")
-            if state["state"] in ("done", "failed"):
-                break
-        assert _staging(small_data), f"the server's build never staged a table: {state}"
-        second = run_command("builder", "catalog", "--data", str(small_data))
+            looks += 1
+            if looks % 50 == 0:  # the folder at every look, the job now and then
+                state = _get(server, f"/api/jobs/{job['id']}")
+                if state["state"] in ("done", "failed"):
+                    break
+            time.sleep(0.002)
+        process.send_signal(signal.SIGSTOP)
+        try:
+            assert _staging(small_data), f"the server's build never staged a table: {state}"
+            second = run_command("builder", "catalog", "--data", str(small_data))
+        finally:
+            process.send_signal(signal.SIGCONT)
         assert second.returncode == 2, (second.stdout, second.stderr)
         assert "being built by another builder" in second.stderr, second.stderr
         assert "query serve" in second.stderr, second.stderr
@@ -86,6 +103,9 @@ def test_a_builder_started_during_a_web_build_is_refused_and_the_table_is_whole(
         answer = _get(server, f"/api/play/tricolore/position?state={START}&target={TARGET}"
                               "&method=unrestricted")
         assert answer["answered_by"] == "table", answer
+    finally:
+        process.terminate()
+        process.wait(timeout=120)
     assert run_command("builder", "catalog", "--data", str(small_data)).returncode == 0
 
 
