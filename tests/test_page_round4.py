@@ -357,3 +357,28 @@ def test_lucas_long_row_runs_on_with_the_gap_inside_a_line(phone, server):
     assert len({top for top, _ in cells}) > 1  # a phone runs 13 cells on in lines
     gap = next(i for i, (_, letter) in enumerate(cells) if not letter)
     assert cells[gap - 1][0] == cells[gap][0] == cells[gap + 1][0], cells
+
+
+# ---- item 6: a listed ball move's mark stands by its words ------------------------------
+MARK_GAPS = """() => [...document.querySelectorAll('#board .move-list li')].map((item) => {
+    const range = document.createRange();
+    range.selectNodeContents(item.firstChild);
+    const words = range.getBoundingClientRect();
+    const mark = item.querySelector('.badge').getBoundingClientRect();
+    return [mark.left - words.right, Math.abs(mark.top - words.top) < words.height];
+})"""
+
+
+def test_ball_move_marks_stand_by_their_moves_on_a_phone_and_a_desktop(phone, server):
+    open_page(phone, server, "balls", state="grrg|rrbb|bggb|", target="cleared")
+    wait_text(phone, "#par", r"needs \d+")
+    phone.click("#values")
+    wait_text(phone, "#status", "^Moves marked")
+    try:
+        for width in (PHONE["width"], 1280):
+            phone.set_viewport_size({"width": width, "height": PHONE["height"]})
+            phone.wait_for_function(f"innerWidth === {width}")
+            gaps = phone.evaluate(MARK_GAPS)
+            assert gaps and all(0 <= gap <= 24 and level for gap, level in gaps), (width, gaps)
+    finally:
+        phone.set_viewport_size(PHONE)
