@@ -22,6 +22,11 @@ CHROMIUM = (shutil.which("chromium-headless-shell") or shutil.which("chromium")
             or shutil.which("chromium-browser"))
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 """Screenshots of every game view the tests drive (git-ignored), for a person to look at."""
+PAGE_WAIT = 120_000
+"""Milliseconds a page waits for a state, an element or a navigation before its test fails:
+only a page that never gets there reaches it, however busy the machine."""
+SERVER_START = 120
+"""Seconds `query serve` may take to answer (or to end, once told to): only a hang."""
 
 
 def start_server(data_dir: Path, *options: str, stderr=subprocess.DEVNULL
@@ -36,7 +41,7 @@ def start_server(data_dir: Path, *options: str, stderr=subprocess.DEVNULL
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "query"), "serve", "--port", str(port),
          "--data", str(data_dir), *options], stdout=subprocess.DEVNULL, stderr=stderr)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + SERVER_START
     while True:
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
@@ -59,7 +64,7 @@ def served(data_dir: Path, *options: str):
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=SERVER_START)
 
 
 @contextlib.contextmanager
@@ -90,6 +95,7 @@ def kept_tab(browser, viewport: dict, **options):
     renderer process's start, several times the CPU of a page load in a tab), with the
     list of errors its pages raised; ``options``: the context's (touch, say)."""
     context = browser.new_context(viewport=viewport, **options)
+    context.set_default_timeout(PAGE_WAIT)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
