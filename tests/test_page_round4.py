@@ -8,6 +8,8 @@ record of each search (/api/searches) tells whether a search the page left has s
 from __future__ import annotations
 
 import json
+import math
+import re
 import time
 import urllib.error
 import urllib.request
@@ -40,7 +42,7 @@ def open_page(page, server: str, puzzle: str, **shared) -> None:
     page.goto("about:blank")
     page.asked.clear()
     page.goto(f"{server}/#" + urlencode({"puzzle": puzzle, **shared}))
-    page.wait_for_selector("#board [data-row]")
+    page.wait_for_selector("#board *")
 
 
 def searching(page) -> None:
@@ -382,3 +384,63 @@ def test_ball_move_marks_stand_by_their_moves_on_a_phone_and_a_desktop(phone, se
             assert gaps and all(0 <= gap <= 24 and level for gap, level in gaps), (width, gaps)
     finally:
         phone.set_viewport_size(PHONE)
+
+
+# ---- item 7: Spot Colour's discs drawn as placed; its keys are its own ---------------
+PLACED = """() => {
+    // each disc drawn: its centre, the number in its middle, and its spots (the chips'
+    // letter of each spot's colour, the spot's centre)
+    const letterOf = new Map([...document.querySelectorAll('#board .disc-row .spot')].map(
+        (chip) => [getComputedStyle(chip).backgroundColor, chip.textContent]));
+    const middle = (e) => { const r = e.getBoundingClientRect();
+                            return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; };
+    return [...document.querySelectorAll('#board svg[role="img"] g')].map((disc) => ({
+        at: middle(disc.querySelector('circle')),
+        number: Number([...disc.querySelectorAll('text')].pop().textContent),
+        spots: [...disc.querySelectorAll('circle')].slice(1).map((spot) =>
+            [letterOf.get(getComputedStyle(spot).fill), middle(spot)]),
+    }));
+}"""
+
+
+def clockwise_from_top(centre: list[float], points: list[list[float]]) -> list[int]:
+    """The order of ``points`` round ``centre``, clockwise on the screen from the top."""
+    def angle(point):
+        return math.degrees(math.atan2(point[1] - centre[1], point[0] - centre[0])
+                            + math.pi / 2) % 360
+    return sorted(range(len(points)), key=lambda i: angle(points[i]))
+
+
+def test_spot_colour_draws_the_discs_as_placed_and_lists_only_its_own_keys(phone, server):
+    open_page(phone, server, "spots", **{"set.set": "1"})
+    phone.wait_for_selector("#spots-check")
+    phone.click("details summary")
+    rules = phone.evaluate("() => [...document.querySelectorAll('details p')]"
+                           ".filter((p) => p.offsetParent !== null).map((p) => p.textContent)"
+                           ".join(' ')")
+    assert not re.search(r"\b[hsuvo] (hint|step|undo|move values|the optimal)", rules), rules
+    rows = phone.eval_on_selector_all("#board .disc-row", "rows => rows.map((r) => "
+                                      "[...r.querySelectorAll('.spot')].map((s) => s.textContent)"
+                                      ".join(''))")
+    for centre_disc in ("1", "4"):
+        phone.select_option("#spots-centre", centre_disc)
+        placed = phone.evaluate(PLACED)
+        chosen = [int(phone.input_value(f"#spots-at-{k}")) for k in range(1, 7)]
+        assert len(placed) == 7 and all(len(disc["spots"]) == 6 for disc in placed)
+        middle = min(placed, key=lambda d: max(abs(d["at"][0] - o["at"][0]) + abs(
+            d["at"][1] - o["at"][1]) for o in placed))  # the one nearest all the others
+        assert middle["number"] == int(centre_disc)
+        spots = [letter for letter, _ in middle["spots"]]
+        order = clockwise_from_top(middle["at"], [at for _, at in middle["spots"]])
+        assert "".join(spots[i] for i in order) == rows[int(centre_disc) - 1]
+        satellites = [d for d in placed if d is not middle]
+        around = clockwise_from_top(middle["at"], [d["at"] for d in satellites])
+        for k, index in enumerate(around):
+            satellite = satellites[index]
+            assert satellite["number"] == chosen[k]
+            facing = min(satellite["spots"], key=lambda spot: math.dist(spot[1], middle["at"]))
+            assert facing[0] == rows[int(centre_disc) - 1][k]  # its spot of that colour inward
+            own = [letter for letter, _ in satellite["spots"]]
+            round_it = clockwise_from_top(satellite["at"], [at for _, at in satellite["spots"]])
+            read = "".join(own[i] for i in round_it)
+            assert read in rows[chosen[k] - 1] * 2  # its spots clockwise, as listed

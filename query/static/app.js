@@ -1027,6 +1027,9 @@ async function choosePuzzle(name, shared = null) {
   $("charts").hidden = !info.figures.length;
   game.settings = {};
   for (const element of document.querySelectorAll(".walk-only")) element.hidden = standalone();
+  for (const element of document.querySelectorAll(".standalone-only")) {
+    element.hidden = !standalone();
+  }
   drawSettings(shared ? shared.settings : {});
   if (shared && shared.state) await replace((place) => start(shared, place));
   else await deal();
