@@ -444,3 +444,37 @@ def test_spot_colour_draws_the_discs_as_placed_and_lists_only_its_own_keys(phone
             round_it = clockwise_from_top(satellite["at"], [at for _, at in satellite["spots"]])
             read = "".join(own[i] for i in round_it)
             assert read in rows[chosen[k] - 1] * 2  # its spots clockwise, as listed
+
+
+# ---- item 9: every message a sentence ------------------------------------------------
+def starts_a_sentence(said: str) -> bool:
+    return bool(said) and said[0].isupper() and said.rstrip()[-1] in ".!?…"
+
+
+def test_messages_from_a_board_and_from_the_server_are_sentences(phone, server):
+    said = []
+    # a ball move the rules refuse (the board's own words)
+    open_page(phone, server, "balls", state="grrg|rrbb|bggb|", target="cleared")
+    wait_text(phone, "#par", r"needs \d+")
+    phone.click('#board .tube[data-col="0"]')
+    phone.click('#board .tube[data-col="1"]')
+    wait_text(phone, "#status", "not legal")
+    said.append(text(phone, "#status"))
+    # a placement the server refuses (its one-line message, a command line's)
+    open_page(phone, server, "spots", **{"set.set": "1"})
+    phone.wait_for_selector("#spots-check")
+    phone.select_option("#spots-at-1", "1")  # disc 1 in the centre and at spot 1
+    phone.click("#spots-check")
+    wait_text(phone, "#status", "disc once")
+    said.append(text(phone, "#status"))
+    # a game the server refuses: a custom target with a letter no square has
+    open_page(phone, server, "tricolore", **{"set.size": "4x2"})
+    wait_text(phone, "#par", r"needs \d+")
+    phone.select_option("#setting-target", "custom")
+    wait_text(phone, "#par", r"needs \d+")
+    phone.fill("#setting-custom", "WBXW.WBRB")
+    phone.press("#setting-custom", "Enter")
+    phone.click("#new")
+    wait_text(phone, "#status", "letter")
+    said.append(text(phone, "#status"))
+    assert all(starts_a_sentence(words) for words in said), said

@@ -73,8 +73,9 @@ export function draw(board, view, ui) {
       const move = findMove(view, label);
       if (move) { ui.play(move); return; }
       redraw();
-      ui.illegal(`${describe(label)} is not legal: ${tubes[from] ? "the tube must be "
-        + "empty or topped by the same colour, with room" : `${tube(from)} is empty`}.`);
+      ui.illegal(`Moving ${tube(from)} → ${tube(to)} is not legal: ${tubes[from]
+        ? "the tube must be empty or topped by the same colour, with room"
+        : `${tube(from)} is empty`}.`);
     });
     area.appendChild(element);
   });

@@ -1,7 +1,7 @@
 // Spot Colour discs on the web page (the shell's renderer contract: query/static/app.js).
 // Not a walk: the player places the seven discs, checks the contacts, or asks for the
 // solutions; the shell shows its move controls only for walkable puzzles.
-import { piece, textOn } from "/static/board.js";
+import { piece, sentence, textOn } from "/static/board.js";
 
 const COLOURS = { k: ["#000000", "black"], b: ["#0072b2", "blue"], g: ["#009e73", "green"],
                   r: ["#d55e00", "red"], w: ["#ffffff", "white"], y: ["#f0e442", "yellow"] };
@@ -157,7 +157,7 @@ export function mount(board, game, ui, api) {
     const element = document.createElement("button");
     element.type = "button";
     element.textContent = text;
-    element.onclick = () => action().catch((error) => ui.illegal(error.message));
+    element.onclick = () => action().catch((error) => ui.illegal(sentence(error.message)));
     buttons.appendChild(element);
     return element;
   };

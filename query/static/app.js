@@ -64,7 +64,7 @@
 // game found (the par, an optimal path's positions, move values) is kept (`game.known`):
 // a position returned to is answered by it.
 
-import { moveKey } from "/static/board.js";
+import { moveKey, sentence } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -275,15 +275,6 @@ function say(text, kind = "") {
   status.className = "status " + kind;
 }
 
-function sentence(text) {
-  // the server's one-line messages are a command line's (they start in lower case): on
-  // the page each is a sentence
-  const words = String(text || "").trim();
-  if (!words) return words;
-  const opened = words[0].toUpperCase() + words.slice(1);
-  return /[.!?…]$/.test(opened) ? opened : `${opened}.`;
-}
-
 function failed(error) {
   if (error instanceof Cancelled) return;
   say(sentence(error.message), "warning");
@@ -450,7 +441,7 @@ function describeView(view) {
       return ["The fewest moves are not worked out after every move here: the last search "
               + `${took}; Hint, Step, Solve and Move values search for them.`, ""];
     }
-    return [view.detail, ""];
+    return [sentence(view.detail), ""];
   }
   if (view.distance === null) return ["This position can never reach the target.", "warning"];
   if (view.answered_by !== "search") return [`${remain(view.distance)} at best.`, ""];

@@ -103,6 +103,15 @@ export function badge(element, text, kind) {
 
 export const moveKey = (move) => `${move.state}\n${move.context}`;
 
+export function sentence(text) {
+  // a server's one-line message as the page says it: the server's are a command line's
+  // (they start in lower case), the page's are sentences
+  const words = String(text || "").trim();
+  if (!words) return words;
+  const opened = words[0].toUpperCase() + words.slice(1);
+  return /[.!?…]$/.test(opened) ? opened : `${opened}.`;
+}
+
 export function keepsOptimum(view, after) {
   // a move keeps the optimum when it leaves one move fewer than the position needs; at
   // the target none does (every move leads away); without the position's distance, the
