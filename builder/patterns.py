@@ -15,6 +15,8 @@ one-line error.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import threading
 from collections.abc import Hashable
@@ -62,6 +64,8 @@ when a search loads them (milliseconds); larger ones at ``SAMPLED_ENTRIES`` entr
 at random, and at those a search reads at its start and along its path."""
 SAMPLED_ENTRIES = 1 << 14
 REBUILD = "rebuild it (`make tables FORCE=1`)"
+COUNT_SECONDS = 0.25
+"""How often a pass's growing count of nodes is told to whoever follows the search."""
 
 
 def _version(tables: TableLookup, table: PatternTable) -> tuple:
@@ -233,8 +237,9 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     ``work.search_budget`` shared by a question's searches) or the longest path allowed
     is reached first; a server's stop (its time limit, a client gone) as its own error,
     naming the bound too.  Each bound searched is reported (``work.report_progress``:
-    a server shows it to the page); ``progress``: a bar of the bounds searched on stderr
-    (None: where stderr is a terminal)."""
+    a server shows it to the page), and while a bound is searched, the nodes searched
+    so far, every ``COUNT_SECONDS`` (``counting``); ``progress``: a bar of the bounds
+    searched on stderr (None: where stderr is a terminal)."""
     from tqdm import tqdm
 
     from builder.contract.specs import resolved
@@ -280,6 +285,8 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
         return SearchLimitError(f"{search.how}: {words}: at least {bound} {unit}", bound,
                                 budget.spent_nodes + nodes)
 
+    counted = np.zeros(1, np.int64)  # the pass's nodes so far, as the kernel polls
+
     def reported(ended: bool = False) -> None:
         """The bound about to be searched told to whoever follows the search (``ended``:
         none, the kernel has stopped); a server's stop, raised here, names the bound
@@ -302,12 +309,14 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
                                   f"{nodes:,} nodes)")
                 reported()
                 bar.set_postfix_str(f"bound {bound}, {nodes:,} nodes", refresh=True)
-                status, length, following, made = iteration(
-                    step, parameters, estimates.values, estimates.offsets,
-                    estimates.lengths, estimates.groups, np.int64(estimates.count),
-                    np.int64(search.indices_at), goal, rows,
-                    np.int64(bound), np.int64(search.moves), redundant,
-                    np.int64(most_nodes - nodes), stop.flag, deadline)
+                counted[0] = 0
+                with counting(lambda: (bound, nodes + int(counted[0])), unit):
+                    status, length, following, made = iteration(
+                        step, parameters, estimates.values, estimates.offsets,
+                        estimates.lengths, estimates.groups, np.int64(estimates.count),
+                        np.int64(search.indices_at), goal, rows,
+                        np.int64(bound), np.int64(search.moves), redundant,
+                        np.int64(most_nodes - nodes), stop.flag, deadline, counted)
                 nodes += int(made)
                 bounds += 1
                 bar.update(1)
@@ -335,6 +344,34 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
         budget.spent(nodes)
         if timer is not None:
             timer.cancel()
+
+
+@contextlib.contextmanager
+def counting(so_far, unit: str):
+    """While the block runs (a kernel's pass, holding the thread that asked), the bound
+    and the nodes searched so far (``so_far()``) told every ``COUNT_SECONDS`` to whoever
+    follows the search (``work.report_progress``, from a thread of its own in the
+    caller's context); a request stopped meanwhile ends the telling (the kernel stops at
+    its next poll)."""
+    context = contextvars.copy_context()
+    ended = threading.Event()
+
+    def tell() -> None:
+        while not ended.wait(COUNT_SECONDS):
+            bound, nodes = so_far()
+            try:
+                context.run(report_progress, bound,
+                            f"bound {bound} {unit}, {nodes:,} nodes searched")
+            except OneLineError:
+                return
+
+    teller = threading.Thread(target=tell, daemon=True, name="search count")
+    teller.start()
+    try:
+        yield
+    finally:
+        ended.set()
+        teller.join()
 
 
 def _outside(tables: TableLookup, search: PatternSearch, estimates: _Estimates,

@@ -132,6 +132,29 @@ def test_stop_stops_the_par_search_and_a_hint_search_and_play_goes_on(phone, ser
     assert text(phone, "#state-text") == slid(HARD_FIFTEEN, "12")
 
 
+COUNT_GROWS_WITHIN_A_BOUND = """() => {
+    // true once the progress line has shown two counts of nodes for one bound
+    const words = document.querySelector('#search-words').textContent;
+    const found = /bound (\\d+) moves, ([\\d,]+) nodes/.exec(words);
+    if (!found) return false;
+    window.countsSeen = window.countsSeen || {};
+    const seen = window.countsSeen[found[1]] = window.countsSeen[found[1]] || new Set();
+    seen.add(found[2]);
+    return seen.size > 1;
+}"""
+
+
+def test_a_long_bounds_node_count_grows_while_it_is_searched(phone, server):
+    """The count of nodes searched moves on within one bound (it stood still for 12 s
+    on one bound while only the seconds moved)."""
+    open_page(phone, server, "sliding", state=HARD_FIFTEEN, target=FIFTEEN,
+              **{"set.board": "4x4"})
+    searching(phone)
+    phone.wait_for_function(COUNT_GROWS_WITHIN_A_BOUND, polling=100)
+    phone.click("#stop")
+    wait_ended(server, watches(phone, "position")[-1])
+
+
 SLOW_SEARCHES = """(start) => {
     // every position searched, but the start, answers 1.5 s late, as on a busy server
     const real = window.fetch;

@@ -5,7 +5,9 @@ raised to the least estimate that passed it, until a path reaches the goal.
 The kernel is compiled once, for the step function *type* ``STEP``, and cached on disk;
 each plug-in's step is passed by address (as the breadth-first kernel's ``neighbours``).
 One call searches one bound (``iteration``), so the caller shows the bound searched and
-stops between bounds; within one, it polls the stop flags every ``STOP_POLL_NODES`` nodes.
+stops between bounds; within one, it polls the stop flags every ``STOP_POLL_NODES`` nodes
+and writes the nodes it has made so far to ``counted[0]``, which another thread may read
+while the call runs (a page follows a long bound's count as it grows).
 
 No read falls outside a table: every index a step writes is checked against its table's
 length before it is looked up (``OUTSIDE``).  ``first_broken_at`` checks a table's
@@ -121,12 +123,12 @@ SIGNATURE = types.int64[::1](STEP, types.int64[::1], types.uint8[::1], types.int
                              types.int64[::1], types.int64[::1], types.int64, types.int64,
                              types.int64[::1], types.int64[:, ::1], types.int64, types.int64,
                              types.uint8[:, ::1], types.int64, types.uint8[::1],
-                             types.uint8[::1])
+                             types.uint8[::1], types.int64[::1])
 
 
 @njit(SIGNATURE, cache=True, nogil=True)
 def iteration(step, parameters, values, offsets, lengths, groups, group_count, indices_at,
-              goal, rows, bound, moves, redundant, budget, stop, deadline):
+              goal, rows, bound, moves, redundant, budget, stop, deadline, counted):
     """One depth-first pass from ``rows[0]`` to cost ``bound``: ``[status, length, next
     bound, nodes]``.  FOUND: ``rows[0 .. length]`` is a path to the goal; EXHAUSTED: none
     within the bound, the next bound the least estimate past it (UNBOUNDED: none at all);
@@ -162,8 +164,10 @@ def iteration(step, parameters, values, offsets, lengths, groups, group_count, i
         if step(rows, depth, move, parameters) == 0:
             continue
         nodes += 1
-        if (nodes & (STOP_POLL_NODES - 1)) == 0 and (stop[0] or deadline[0]):
-            return np.array([STOPPED, 0, bound, nodes], np.int64)
+        if (nodes & (STOP_POLL_NODES - 1)) == 0:
+            counted[0] = nodes
+            if stop[0] or deadline[0]:
+                return np.array([STOPPED, 0, bound, nodes], np.int64)
         if nodes >= budget:
             return np.array([OVER_BUDGET, 0, bound, nodes], np.int64)
         # a move changes few patterns' indices: the others keep their parent's value, and
@@ -193,7 +197,7 @@ def iteration(step, parameters, values, offsets, lengths, groups, group_count, i
 @njit(SIGNATURE, cache=True, nogil=True)
 def iteration_children_first(step, parameters, values, offsets, lengths, groups,
                              group_count, indices_at, goal, rows, bound, moves, redundant,
-                             budget, stop, deadline):
+                             budget, stop, deadline, counted):
     """``iteration``, making all of a node's children before looking at any."""
     patterns = len(offsets)
     deepest = len(rows) - 1
@@ -228,8 +232,10 @@ def iteration_children_first(step, parameters, values, offsets, lengths, groups,
                     continue
                 legal[depth, move] = 1
                 nodes += 1
-                if (nodes & (STOP_POLL_NODES - 1)) == 0 and (stop[0] or deadline[0]):
-                    return np.array([STOPPED, 0, bound, nodes], np.int64)
+                if (nodes & (STOP_POLL_NODES - 1)) == 0:
+                    counted[0] = nodes
+                    if stop[0] or deadline[0]:
+                        return np.array([STOPPED, 0, bound, nodes], np.int64)
                 if nodes >= budget:
                     return np.array([OVER_BUDGET, 0, bound, nodes], np.int64)
                 # a move changes few patterns' indices: the others keep their parent's
