@@ -139,7 +139,8 @@ def bring_up_to_date(data_dir: Path) -> None:
     """The catalog brought up to date before it is read, where the tables it was made from
     are no longer what it holds: a plug-in installed or removed, a puzzle file defined or
     forgotten (its rows belong only to puzzles that are known now).  A data directory a
-    builder holds, or that cannot be written, is read as it stands, with a warning."""
+    builder holds is read as it stands (the builder refreshes the catalog as it ends); one
+    that cannot be written, with a warning."""
     import sys
 
     import duckdb
@@ -154,13 +155,16 @@ def bring_up_to_date(data_dir: Path) -> None:
         return  # a damaged catalog is named by its reader, never rebuilt behind its back
     if stamp == _source_stamp(data_dir, _sources(data_dir)):
         return
+    if not os.access(data_dir, os.W_OK):
+        print(f"warning: the catalog of {data_dir} is out of date and the folder cannot be "
+              "written: its views may list puzzles no longer installed (`builder catalog` "
+              "where it can be written)", file=sys.stderr)
+        return
     try:
         with workspace.holding(data_dir, "catalog refresh before a read"):
             refresh_catalog(data_dir)
-    except (OneLineError, OSError) as error:
-        print(f"warning: the catalog of {data_dir} is out of date and cannot be refreshed "
-              f"now ({str(error)[:160]}): its views may list puzzles no longer installed",
-              file=sys.stderr)
+    except workspace.DataDirectoryError:
+        pass  # a builder holds the folder: it refreshes the catalog as it ends
 
 
 def write_fresh_catalog(data_dir: Path, destination: Path) -> None:

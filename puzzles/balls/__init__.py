@@ -160,7 +160,7 @@ class BallsPuzzle(WalkablePuzzle):
         variant = f"{attributes['tubes']}_{attributes['capacity']}_{attributes['colours']}"
         if attributes.get("rules") == WATER:
             variant += "_water"
-        return [DistanceArray(variant, "to cleared", "moves_to_clear", 255,
+        return [DistanceArray(variant, "to cleared", "moves_to_clear",
                               weights="class_states")]
 
     def entry_positions(self, attributes: dict, distances: DistanceArray, entries,

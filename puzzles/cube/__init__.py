@@ -100,7 +100,7 @@ class CubePuzzle(KeyedPuzzle):
         if "corners" in attributes:
             return [DistanceArray(f"{attributes['variant']} pattern "
                                   f"{','.join(attributes['corners'])}", "to solved",
-                                  "estimate", 255)]
+                                  "estimate")]
         return super().catalog_distances(attributes)
 
     def entry_positions(self, attributes: dict, distances: DistanceArray, entries,

@@ -91,7 +91,7 @@ class LightsOutPuzzle(WalkablePuzzle):
         return routes()
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        return [DistanceArray("5x5", "from all off", "clicks_5x5", 255)]
+        return [DistanceArray("5x5", "from all off", "clicks_5x5")]
 
     def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
                         read) -> list[tuple[str, str]]:

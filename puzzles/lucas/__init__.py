@@ -188,8 +188,8 @@ class LucasPuzzle(WalkablePuzzle):
         if attributes.get("rule") == FORWARD:
             if "target" in attributes:
                 return [DistanceArray(f"n={attributes['n']} forward",
-                                      f"to {attributes['target']}", "moves", 255)]
-            return [DistanceArray(f"n={n} forward", "to goal", f"n{n}", 255)
+                                      f"to {attributes['target']}", "moves")]
+            return [DistanceArray(f"n={n} forward", "to goal", f"n{n}")
                     for n in range(1, attributes["max_n"] + 1)]
         return [DistanceArray(f"n={n}", "to goal", f"n{n}_to_goal", -1)
                 for n in range(1, attributes.get("max_n", 0) + 1)]

@@ -136,12 +136,12 @@ class RubikPuzzle(WalkablePuzzle):
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         if attributes.get("method") == "two-phase":
-            return [DistanceArray("two-phase", what, name, 255)
+            return [DistanceArray("two-phase", what, name)
                     for name, (what, *_) in twophase.ARRAYS.items()]
         name = pattern_name(tuple(attributes["corners"]), tuple(attributes["edges"]))
         shown = name if name == "corners" else name.replace("-", " ").upper()
         return [DistanceArray(f"{attributes['metric']} pattern {shown}",
-                              f"to {GOAL_WORD}", "estimate", 255)]
+                              f"to {GOAL_WORD}", "estimate")]
 
     def table_options(self, attributes: dict) -> dict[str, str]:
         return {"metric": attributes.get("metric", "half")}

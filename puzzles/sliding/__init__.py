@@ -205,10 +205,10 @@ class SlidingPuzzle(DensePuzzle):
             goal = self.format(board, goal_with_blank_at(cells, attributes["blank"]))
             tiles = ",".join(str(tile) for tile in attributes["tiles"])
             return [DistanceArray(f"{board[0]}x{board[1]} pattern {tiles}", f"to {goal}",
-                                  "estimate", 255)]
+                                  "estimate")]
         return [DistanceArray(f"{board[0]}x{board[1]}",
                               f"to {self.format(board, goal_with_blank_at(cells, blank))}",
-                              f"blank{blank}", 255)
+                              f"blank{blank}")
                 for blank in range(cells)]
 
     def entry_positions(self, attributes: dict, distances: DistanceArray, entries,

@@ -283,7 +283,7 @@ class TricolorePuzzle(WalkablePuzzle):
             return []
         variant = f"{attributes['width']}x{attributes['height']} {attributes['method']}"
         towards = f"to {attributes['target']}" if "target" in attributes else "all pairs"
-        return [DistanceArray(variant, towards, "clicks", 255)]
+        return [DistanceArray(variant, towards, "clicks")]
 
     def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
                         read) -> list[tuple[str, str]] | None:
