@@ -35,6 +35,7 @@ from builder.contract.errors import (
 from builder.contract.parts import Describing, Walking
 from builder.contract.patterns import NEVER, PatternSearch, PatternTable
 from builder.contract.work import current_budget, report_progress, stop_signal, uncounted
+from builder.reader import Tables
 
 
 @dataclass(frozen=True)
@@ -110,17 +111,16 @@ def _read(tables: TableLookup, parts: tuple[str, ...], array: str, length: int
     return np.ascontiguousarray(values)
 
 
-def _checked(tables: TableLookup, table: PatternTable) -> np.ndarray:
-    """One pattern table's values, as its spec requires them: the length its ranking
-    needs, and the recurrence of its breadth-first search (at every entry where the
-    table is small, else at sampled ones and its sources; a folded array, the least of
-    its runs of the searched array, checked the same way where that is small, else at
+def _checked(tables: TableLookup, table: PatternTable, values: np.ndarray) -> None:
+    """One pattern table's values (read by ``_read``: the length its ranking needs) as its
+    spec requires them: the recurrence of its breadth-first search (at every entry where
+    the table is small, else at sampled ones and its sources; a folded array, the least
+    of its runs of the searched array, checked the same way where that is small, else at
     the runs of the search's sources)."""
     spec, array = table.spec, table.array
-    values = _read(tables, spec.parts, array, _required_length(table))
     if array in spec.searches:
         _check_recurrence(tables, spec, array, values)
-        return values
+        return
     fold = spec.folds[array]
     search = spec.searches[fold.source]
     if search.states <= WHOLLY_CHECKED_ENTRIES:
@@ -139,7 +139,6 @@ def _checked(tables: TableLookup, table: PatternTable) -> np.ndarray:
                 raise CorruptTableError(
                     f"table {tables.describe(spec.parts)}: {array} holds "
                     f"{int(values[source // fold.width])} at the goal's entry, not 0: {REBUILD}")
-    return values
 
 
 def _check_recurrence(tables: TableLookup, spec, array: str, values: np.ndarray) -> None:
@@ -183,9 +182,30 @@ class _Estimates:
     count: int
 
 
+def _loaded(tables: TableLookup, distinct: list[tuple], by_key: dict
+            ) -> tuple[np.ndarray, list[int]]:
+    """The distinct tables' arrays end to end, and each one's entries: read whole through
+    their checksums, or mapped from the uncompressed copy made at an earlier read
+    (``reader.mapped_copy``: every process shares its pages); checked (``_checked``)
+    either way."""
+    sizes = [_required_length(by_key[key]) for key in distinct]
+
+    def read() -> np.ndarray:
+        return np.concatenate([_read(tables, parts, array, size)
+                               for (parts, array), size in zip(distinct, sizes)])
+
+    values = (tables.mapped(distinct, sum(sizes), read) if isinstance(tables, Tables)
+              else read())
+    start = 0
+    for key, size in zip(distinct, sizes):
+        _checked(tables, by_key[key], values[start:start + size])
+        start += size
+    return values, sizes
+
+
 def _estimates(tables: TableLookup, search: PatternSearch) -> _Estimates:
-    """The search's pattern tables, read whole through their checksums and checked
-    (``_checked``) once, and kept while the stored tables are unchanged."""
+    """The search's pattern tables, read (``_loaded``) and checked once, and kept while
+    the stored tables are unchanged."""
     distinct = list(dict.fromkeys((table.spec.parts, table.array)
                                   for table in search.patterns))
     by_key = {(table.spec.parts, table.array): table for table in search.patterns}
@@ -194,8 +214,7 @@ def _estimates(tables: TableLookup, search: PatternSearch) -> _Estimates:
         found = _KEPT.get(kept)
     if found is None:
         with uncounted():  # read once a server: not the search its time limit is for
-            arrays = [_checked(tables, by_key[key]) for key in distinct]
-            found = np.concatenate(arrays), [len(array) for array in arrays]
+            found = _loaded(tables, distinct, by_key)
         with _KEPT_LOCK:
             _KEPT[kept] = found
             while len(_KEPT) > KEPT_SEARCHES:

@@ -8,9 +8,12 @@ numpy import.  ``tests/test_store.py`` checks this reader against zarr itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 import zlib
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -220,6 +223,149 @@ def read_whole(path: Path) -> np.ndarray | None:
     return whole[:, 0] if array.vector else whole
 
 
+MAPPED_FOLDER = ".mapped"
+"""Hidden folder of the data directory holding uncompressed copies of what a search reads
+(``mapped_copy``); derived data only: removing it costs one decompression at next use."""
+MAPPED_LEAST_BYTES = 1 << 20
+"""Arrays smaller than this in all are decompressed at every read (a millisecond): no copy."""
+
+
+def mapped_copy(data_dir: Path, sources: list[tuple[Path, str]], length: int,
+                make: Callable[[], np.ndarray]) -> np.ndarray:
+    """The 1-D byte arrays ``sources`` ((table folder, array) pairs, ``length`` entries in
+    all) end to end, memory-mapped from an uncompressed copy in the data directory's
+    ``MAPPED_FOLDER``, so that every process shares the same pages instead of
+    decompressing them into memory of its own; ``make`` reads them through the checked
+    chunk readers where there is no good copy, and the copy is written from it (temporary
+    file, then renamed).
+
+    A copy is named after the checksum record of what it was made from (a rebuilt or
+    altered table never finds the old copy) and after its own crc32.  It is opened only
+    with the shape and type asked for; its crc32, and every file of its sources against
+    their record, are checked whenever the stamp beside it does not match the files'
+    sizes, times and inodes, and the stamp is written once they pass.  A copy that fails
+    is removed and made again from the tables; a data directory that cannot be written
+    gets ``make``'s arrays, as before there were copies."""
+    if length < MAPPED_LEAST_BYTES:
+        return make()
+    data_dir = Path(data_dir)
+    places = [Path(os.path.relpath(table, data_dir)).as_posix() for table, _ in sources]
+    records = []
+    for (table, array), place in zip(sources, places):
+        recorded = _table_checksums(table / "checksums.json")
+        files = sorted((key, crc) for key, crc in recorded.items()
+                       if key == "zarr.json" or key.startswith(f"{array}/"))
+        if not any(key.startswith(f"{array}/") for key, _ in files):
+            return make()  # no such array: the readers say so in their words
+        records.append((place, array, files))
+    import hashlib
+
+    named = hashlib.sha256(json.dumps([[place, array] for place, array, _ in records])
+                           .encode()).hexdigest()[:16]
+    made_from = hashlib.sha256(json.dumps(records).encode()).hexdigest()[:16]
+    folder = data_dir / MAPPED_FOLDER
+    watched = [table / "checksums.json" for table, _ in sources] + [
+        table / key for (table, _), (_, _, files) in zip(sources, records) for key, _ in files]
+    for copy in sorted(folder.glob(f"{named}-{made_from}-*.npy")):
+        values = _opened_copy(copy, length, watched, records, sources)
+        if values is not None:
+            return values
+    values = make()
+    try:
+        return _written_copy(folder, f"{named}-{made_from}", values, watched)
+    except OSError:  # a read-only or full disk: this process keeps what it read
+        return values
+
+
+def _stat_stamp(path: Path) -> list[int]:
+    """What changes whenever a file's bytes do, whoever changed them (a time set back by
+    hand still leaves a new inode change time)."""
+    found = os.stat(path)
+    return [found.st_size, found.st_mtime_ns, found.st_ino, found.st_ctime_ns]
+
+
+def _stamp(copy: Path, watched: list[Path]) -> dict:
+    return {"copy": _stat_stamp(copy), "sources": [_stat_stamp(path) for path in watched]}
+
+
+def _file_crc32(path: Path) -> int:
+    crc = 0
+    with open(path, "rb") as opened:
+        while block := opened.read(1 << 24):
+            crc = zlib.crc32(block, crc)
+    return crc
+
+
+def _opened_copy(copy: Path, length: int, watched: list[Path], records: list,
+                 sources: list[tuple[Path, str]]) -> np.ndarray | None:
+    """A copy mapped; None where it fails its checks (it is removed) or where a file of
+    its sources differs from their record (left for ``make``'s readers to name)."""
+    stamp_path = copy.with_name(copy.name + ".verified")
+    try:
+        values = np.load(copy, mmap_mode="c", allow_pickle=False)
+        if values.ndim != 1 or values.dtype != np.uint8 or len(values) != length:
+            raise ValueError(f"{copy} is not {length:,} bytes")
+        try:
+            trusted = json.loads(stamp_path.read_text()) == _stamp(copy, watched)
+        except (OSError, ValueError):
+            trusted = False
+        if not trusted:
+            try:
+                if any(_file_crc32(table / key) != crc
+                       for (table, _), (_, _, files) in zip(sources, records)
+                       for key, crc in files):
+                    return None
+            except OSError:
+                return None
+            if _file_crc32(copy) != int(copy.stem.rsplit("-", 1)[1], 16):
+                raise ValueError(f"{copy} differs from its checksum")
+            with contextlib.suppress(OSError):  # a read-only folder: checked each time
+                _write_atomically(stamp_path, json.dumps(_stamp(copy, watched)).encode())
+        return values.view(np.ndarray)
+    except (OSError, ValueError, EOFError):
+        for path in (copy, stamp_path):
+            with contextlib.suppress(OSError):
+                path.unlink()
+        return None
+
+
+def _write_atomically(path: Path, content: bytes) -> None:
+    from builder.workspace import staging_name
+
+    temporary = staging_name(path)
+    try:
+        temporary.write_bytes(content)
+        os.replace(temporary, path)
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+
+
+def _written_copy(folder: Path, name: str, values: np.ndarray, watched: list[Path]
+                  ) -> np.ndarray:
+    """``values`` written as the copy named ``name`` and its crc32, stamped, older copies
+    of the same arrays removed; the copy mapped."""
+    from builder.workspace import staging_name
+
+    folder.mkdir(exist_ok=True)
+    temporary = staging_name(folder / f"{name}.npy")
+    try:
+        with open(temporary, "wb") as written:
+            np.save(written, np.ascontiguousarray(values), allow_pickle=False)
+        copy = folder / f"{name}-{_file_crc32(temporary):08x}.npy"
+        os.replace(temporary, copy)
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+    _write_atomically(copy.with_name(copy.name + ".verified"),
+                      json.dumps(_stamp(copy, watched)).encode())
+    for older in folder.glob(f"{name.split('-')[0]}-*"):  # the same arrays, as they were
+        if not older.name.startswith(copy.name):
+            with contextlib.suppress(OSError):
+                older.unlink()
+    return np.load(copy, mmap_mode="c", allow_pickle=False).view(np.ndarray)
+
+
 class ChunkedVector:
     """A 1-D zarr v3 array read element by element (or chunk by chunk) through cached
     chunks; or a 2-D one chunked by whole rows (two-word keys), read chunk by chunk."""
@@ -408,6 +554,12 @@ class Tables:
 
     def describe(self, table: tuple[str, ...]) -> str:
         return str(self.path(table))
+
+    def mapped(self, arrays: list[tuple[tuple[str, ...], str]], length: int,
+               make: Callable[[], np.ndarray]) -> np.ndarray:
+        """``mapped_copy`` of byte arrays named by table path parts and array name."""
+        return mapped_copy(self.data_dir, [(self.path(parts), array) for parts, array in arrays],
+                           length, make)
 
     def stored(self, folder: tuple[str, ...]) -> list[str]:
         return sorted(path.name.removesuffix(".zarr")
