@@ -175,7 +175,7 @@ def test_the_first_search_after_a_server_starts_reads_its_tables_outside_its_lim
     """The first 3x3x3 request after `query serve` starts reads and checks the pattern
     databases; on a busy machine that read took longer than --search-seconds and the
     request was a 503. A fake slow read, longer than the limit: the answer still comes."""
-    from builder import patterns, reader
+    from builder import patterns
 
     # the kernels compiled or loaded, without a limit: not what is tested here
     warm = TestClient(create_app(data_dir, gate=WorkGate(request_seconds=3600)))
@@ -186,15 +186,17 @@ def test_the_first_search_after_a_server_starts_reads_its_tables_outside_its_lim
     assert warm.get("/api/play/rubik/path", params={"state": "R U"}).status_code == 200
     limit = max(1.0, 20 * (time.perf_counter() - began))
     monkeypatch.setattr(patterns, "_KEPT", {})  # a server just started: nothing read yet
-    original, reads = reader.read_whole, []
+    # the tables' load (read through their checksums, or mapped from their copy), made
+    # slower than the limit
+    original, reads = patterns._loaded, []
 
-    def slow_read(path):
+    def slow_read(*arguments):
         if not reads:
             threading.Event().wait(limit + 0.5)  # longer than the limit
-        reads.append(path)
-        return original(path)
+        reads.append(arguments)
+        return original(*arguments)
 
-    monkeypatch.setattr(reader, "read_whole", slow_read)
+    monkeypatch.setattr(patterns, "_loaded", slow_read)
     client = TestClient(create_app(data_dir, gate=WorkGate(request_seconds=limit)))
     answer = client.get("/api/play/rubik/path", params={"state": "R U"})
     assert reads, "the request read no table: nothing was tested"
