@@ -245,10 +245,12 @@ def _built(data: Path, results, started: float, puzzles, force: bool = False) ->
     catalog brought up to date; the report."""
     import importlib
 
-    import builder.kernels.ida
-    import builder.kernels.recurrence  # noqa: F401
+    import builder.kernels.recurrence  # noqa: F401 (compiled on import)
     from builder.catalog import refresh_catalog
     from builder.contract.parts import Building
+    from builder.kernels import ida
+
+    ida.compile_all()
 
     for puzzle in puzzles:
         for module in Building.of(puzzle).kernel_modules():

@@ -46,9 +46,38 @@ FOUND, EXHAUSTED, STOPPED, OVER_BUDGET, OUTSIDE = 0, 1, 2, 3, 4
 index for look-up ``pattern`` outside its table."""
 
 
-@njit(types.int64[::1](NEIGHBOURS, types.int64[::1], types.uint8[::1], types.int64[::1],
-                       types.int64[::1], types.int64), cache=True, nogil=True)
-def first_broken_at(moves, parameters, values, sources, states, most):
+_LAZY: dict[str, tuple] = {}
+"""The kernels compiled (or loaded from numba's cache) at their first use in a process,
+by name: a query that runs one of them loads no other (``__getattr__``)."""
+
+
+def _on_first_use(name: str, signature):
+    def register(function):
+        _LAZY[name] = (signature, function)
+        return function
+    return register
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    signature, function = _LAZY[name]
+    compiled = njit(signature, cache=True, nogil=True)(function)
+    globals()[name] = compiled
+    return compiled
+
+
+def compile_all() -> None:
+    """Every kernel compiled now and cached on disk (after a build: no first query
+    compiles one)."""
+    for name in _LAZY:
+        __getattr__(name)
+
+
+@_on_first_use("first_broken_at", types.int64[::1](
+    NEIGHBOURS, types.int64[::1], types.uint8[::1], types.int64[::1], types.int64[::1],
+    types.int64))
+def _first_broken_at(moves, parameters, values, sources, states, most):
     """(state, expected) of the first of ``states`` whose value breaks the shortest-path
     recurrence under ``moves`` (0 exactly at ``sources``, else 1 + the least value one
     move on, NEVER where every move leads to NEVER), or (-1, 0); expected -1 where a move
@@ -126,8 +155,8 @@ SIGNATURE = types.int64[::1](STEP, types.int64[::1], types.uint8[::1], types.int
                              types.uint8[::1], types.int64[::1])
 
 
-@njit(SIGNATURE, cache=True, nogil=True)
-def iteration(step, parameters, values, offsets, lengths, groups, group_count, indices_at,
+@_on_first_use("iteration", SIGNATURE)
+def _iteration(step, parameters, values, offsets, lengths, groups, group_count, indices_at,
               goal, rows, bound, moves, redundant, budget, stop, deadline, counted):
     """One depth-first pass from ``rows[0]`` to cost ``bound``: ``[status, length, next
     bound, nodes]``.  FOUND: ``rows[0 .. length]`` is a path to the goal; EXHAUSTED: none
@@ -194,8 +223,8 @@ def iteration(step, parameters, values, offsets, lengths, groups, group_count, i
         made[depth] = move
 
 
-@njit(SIGNATURE, cache=True, nogil=True)
-def iteration_children_first(step, parameters, values, offsets, lengths, groups,
+@_on_first_use("iteration_children_first", SIGNATURE)
+def _iteration_children_first(step, parameters, values, offsets, lengths, groups,
                              group_count, indices_at, goal, rows, bound, moves, redundant,
                              budget, stop, deadline, counted):
     """``iteration``, making all of a node's children before looking at any."""
