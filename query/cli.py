@@ -531,7 +531,7 @@ def serve(
             pass
     except OSError as error:
         raise QueryError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-    from builder.contract.work import WorkGate
+    from builder.gate import WorkGate
 
     gate = WorkGate(slots=searches or None, request_seconds=search_seconds,
                     max_budget=max_budget)

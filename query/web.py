@@ -31,6 +31,7 @@ from builder import registry
 from builder.contract import work
 from builder.contract.errors import OneLineError, PuzzleInputError, UnreachableError
 from builder.contract.parts import Charting, Playing
+from builder.gate import WorkGate
 from builder.reader import MissingTableError, open_catalog
 from query import play
 from query.walk import PluginFaultError, Tables
@@ -112,13 +113,13 @@ def _offline_redoc(app) -> None:
 
 
 def create_app(data_dir: Path, allow_builds: int = 0,
-               gate: work.WorkGate | None = None) -> FastAPI:
+               gate: WorkGate | None = None) -> FastAPI:
     """The server over ``data_dir``: searches and solver runs go through ``gate`` (a few at
     a time, within its limits; a default one when not given), and at most
     ``allow_builds`` tables may be built on request (none by default)."""
     data_dir = Path(data_dir)
     registry.use_data(data_dir)  # the puzzles its files define are served too
-    gate = gate or work.WorkGate()
+    gate = gate or WorkGate()
     app = FastAPIOffline(title="Puzzle tablebases",
                   description="Optimal hints and paths for every registered puzzle with "
                               "endpoints, answered from the built tables (the CLI's --json "

@@ -764,7 +764,7 @@ def test_lucas_json_has_one_layout_for_every_rule_and_route(data_dir):
 def test_server_limits_expensive_work_and_says_why(data_dir):
     from fastapi.testclient import TestClient
 
-    from builder.contract.work import WorkGate
+    from builder.gate import WorkGate
     from query.web import create_app
 
     client = TestClient(create_app(data_dir, gate=WorkGate(max_budget=10_000)))
@@ -806,7 +806,8 @@ def slot_held(gate):
 
 
 def test_a_busy_gate_refuses_at_once_and_a_slow_request_stops_at_its_limit():
-    from builder.contract.work import ServerBusyError, WorkGate, expensive, request_scope
+    from builder.contract.work import ServerBusyError, expensive, request_scope
+    from builder.gate import WorkGate
 
     gate = WorkGate(slots=1, waiting=0, wait_seconds=0.1, request_seconds=0.2)
     with (slot_held(gate), request_scope(gate), pytest.raises(ServerBusyError, match="busy"),
@@ -828,10 +829,10 @@ def test_work_whose_client_has_gone_gives_its_place_in_the_queue_up():
     from builder.contract.work import (
         AbandonedError,
         ServerBusyError,
-        WorkGate,
         expensive,
         request_scope,
     )
+    from builder.gate import WorkGate
 
     gate = WorkGate(slots=1, waiting=1, wait_seconds=120)  # no busy machine reaches it
     asked = threading.Event()
@@ -871,7 +872,8 @@ def test_a_server_drops_queued_work_of_clients_that_hung_up(data_dir):
     work."""
     import uvicorn
 
-    from builder.contract.work import AbandonedError, WorkGate, expensive
+    from builder.contract.work import AbandonedError, expensive
+    from builder.gate import WorkGate
     from query.web import create_app
 
     queued: list[str] = []

@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from builder.contract.work import WorkGate
+from builder.gate import WorkGate
 from tests.browser import start_server
 from tests.test_reliability import wait_until
 

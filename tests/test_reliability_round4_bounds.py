@@ -73,7 +73,7 @@ def test_the_api_answers_never_for_an_unsolvable_15_puzzle(data_dir):
 
 
 def test_the_page_answers_never_for_an_unsolvable_15_puzzle(data_dir):
-    from builder.contract.work import WorkGate
+    from builder.gate import WorkGate
     from query.web import create_app
 
     # a search would run past the gate's half second (a 503): the answer is the parity's

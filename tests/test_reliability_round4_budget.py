@@ -12,7 +12,7 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from builder.contract.work import WorkGate
+from builder.gate import WorkGate
 from query.web import create_app
 from tests.test_balls_solver import plain_fewest_moves
 from tests.test_cli import run

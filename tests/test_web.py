@@ -341,7 +341,7 @@ def test_a_search_past_the_servers_limit_names_the_bound_it_proved(data_dir):
     """The server's --search-seconds stops a search running: a 503 in one line naming
     the fewest moves proved, no traceback, no server path; its followers see where it
     stood."""
-    from builder.contract.work import WorkGate
+    from builder.gate import WorkGate
 
     limited = TestClient(create_app(data_dir, gate=WorkGate(request_seconds=0.5)))
     answer = limited.get("/api/play/sliding/path", params={
