@@ -64,13 +64,13 @@ def watches(page, kind: str) -> list[str]:
 
 def search_state(server: str, watch: str) -> dict:
     try:
-        with urllib.request.urlopen(f"{server}/api/searches/{watch}", timeout=30) as answer:
+        with urllib.request.urlopen(f"{server}/api/searches/{watch}", timeout=120) as answer:
             return json.load(answer)
     except urllib.error.HTTPError as error:  # not started yet
         return {"state": f"unknown ({error.code})"}
 
 
-def wait_ended(server: str, watch: str, most_seconds: float = 30.0) -> dict:
+def wait_ended(server: str, watch: str, most_seconds: float = 120.0) -> dict:
     """The server's record of search ``watch`` once it has ended (the test fails if it
     runs on: a search nobody reads must stop)."""
     deadline = time.monotonic() + most_seconds

@@ -81,7 +81,7 @@ def fits_a_phone(page) -> None:
 
 
 def api(server: str, path: str, **params) -> dict:
-    with urllib.request.urlopen(f"{server}{path}?{urlencode(params)}", timeout=30) as answer:
+    with urllib.request.urlopen(f"{server}{path}?{urlencode(params)}", timeout=120) as answer:
         return json.load(answer)
 
 
