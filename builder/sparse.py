@@ -673,12 +673,21 @@ def _distances_back_by_number(counts: np.ndarray, successors: np.ndarray,
     back from them over the moves recorded: position ``i`` has ``counts[i]`` successors,
     listed in order in ``successors``."""
     count = len(counts)
-    before = np.repeat(np.arange(count, dtype=np.int64), counts)
-    order = np.argsort(successors, kind="stable")
+    return _searched_back(np.repeat(np.arange(count, dtype=np.int64), counts), successors,
+                          count, targets, never, bar)
+
+
+def _searched_back(before: np.ndarray, after: np.ndarray, count: int, targets: np.ndarray,
+                   never: int, bar) -> np.ndarray:
+    """The fewest moves to position indices ``targets`` of each of ``count`` positions
+    (``never``: none), by a breadth-first search back over the moves ``before[i]`` ->
+    ``after[i]`` (indices), grouped by the position they lead to."""
+    order = np.argsort(after, kind="stable")
     before = before[order]  # grouped by the position they lead to
+    del order
     first = np.zeros(count + 1, np.int64)
-    np.cumsum(np.bincount(successors, minlength=count), out=first[1:])
-    del order, successors
+    np.cumsum(np.bincount(after, minlength=count), out=first[1:])
+    del after
     distance = np.full(count, never, np.int64)
     frontier = targets
     distance[frontier] = 0
@@ -688,8 +697,9 @@ def _distances_back_by_number(counts: np.ndarray, successors: np.ndarray,
         checkpoint()
         if level >= never - 1:
             raise too_deep(never - 1)
+        bar.set_postfix_str(f"level {level + 1}", refresh=False)
         reached = before[_spans(first[frontier], first[frontier + 1])]
-        frontier = np.unique(reached[distance[reached] == never])
+        frontier = distinct(reached[distance[reached] == never])
         level += 1
         distance[frontier] = level
         bar.update(len(frontier))
@@ -739,28 +749,7 @@ def _distances_back(keys: np.ndarray, moved: list, targets: np.ndarray, never: i
         after_parts.append(np.searchsorted(keys, after).astype(index))
     before, after = np.concatenate(before_parts), np.concatenate(after_parts)
     del before_parts, after_parts
-    order = np.argsort(after, kind="stable")
-    before = before[order]  # grouped by the position they lead to
-    del order
-    first = np.zeros(count + 1, np.int64)
-    np.cumsum(np.bincount(after, minlength=count), out=first[1:])
-    del after
-    distance = np.full(count, never, np.int64)
-    frontier = np.searchsorted(keys, targets)
-    distance[frontier] = 0
-    bar.update(len(frontier))
-    level = 0
-    while len(frontier):
-        checkpoint()
-        if level >= never - 1:
-            raise too_deep(never - 1)
-        bar.set_postfix_str(f"level {level + 1}", refresh=False)
-        reached = before[_spans(first[frontier], first[frontier + 1])]
-        frontier = distinct(reached[distance[reached] == never])
-        level += 1
-        distance[frontier] = level
-        bar.update(len(frontier))
-    return distance
+    return _searched_back(before, after, count, np.searchsorted(keys, targets), never, bar)
 
 
 def _spans(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:

@@ -26,6 +26,8 @@ import json
 import select
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Self
@@ -182,3 +184,19 @@ class CommandProcess:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+HANG_SECONDS = 120
+"""How long a wait for a state goes on before the test calls it a hang."""
+
+
+def wait_for(condition: Callable[[], bool], what: str,
+             pause: Callable[[], None] = lambda: time.sleep(0.02)) -> None:
+    """Poll until ``condition()`` holds, however long a busy machine takes to get there:
+    nothing is asserted of the time it took; only a hang (``HANG_SECONDS`` without the
+    state) ends the wait, as a failure naming ``what`` never came."""
+    deadline = time.monotonic() + HANG_SECONDS
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"hung waiting for: {what}")
+        pause()

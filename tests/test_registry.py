@@ -324,3 +324,31 @@ def test_every_hook_is_declared_in_the_one_contract_module():
             if cls.__module__ == package or cls.__module__.startswith(package + "."):
                 assert {name for name in vars(cls) if not name.startswith("_")} <= set(
                     declared), puzzle.name
+
+
+def test_a_dense_plug_in_that_writes_no_moves_is_refused_in_one_line():
+    """A dense puzzle gives its moves once, as ``moves`` or as ``move_kernel``: one that
+    gives neither is refused when it is registered, naming both."""
+    from builder.contract.dense import DensePuzzle
+    from builder.contract.hooks import UnknownHookError
+
+    class Moveless(DensePuzzle):
+        name = "moveless"
+
+        def recognises(self, text):
+            return False
+
+        def variant(self, start, target, options):
+            return 0
+
+        def parse(self, variant, text):
+            return 0
+
+        def format(self, variant, state):
+            return ""
+
+        def stored_distance(self, variant, node, target):
+            return None
+
+    with pytest.raises(UnknownHookError, match="neither moves nor move_kernel"):
+        registry.registered((Moveless(),))

@@ -25,6 +25,7 @@ import pytest
 from builder.contract.parts import Walking
 from builder.store import TABLE_FORMAT
 from tests.commands import run_command as run
+from tests.commands import wait_for
 
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parent.parent
@@ -856,12 +857,8 @@ def test_work_whose_client_has_gone_gives_its_place_in_the_queue_up():
 
 
 def wait_until(condition, what: str) -> None:
-    """Wait for ``condition`` (a state, however long a busy machine takes to reach it;
-    only a hang reaches the bound)."""
-    deadline = time.monotonic() + 120
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
+    """Wait for ``condition`` (a state, however long a busy machine takes to reach it)."""
+    wait_for(condition, what)
 
 
 def test_a_server_drops_queued_work_of_clients_that_hung_up(data_dir):
@@ -1044,11 +1041,9 @@ def test_builds_on_request_stop_at_the_servers_cap(small_data, tmp_path):
     second = client.post("/api/play/tricolore/table",
                          params={"state": "RRRR.RRRR.RRRR", "target": "WWWW.WWWW.WWWR"})
     assert second.status_code == 429 and "1 tables" in second.json()["detail"]
-    deadline = time.monotonic() + 120
-    while client.get(f"/api/jobs/{first.json()['id']}").json()["state"] not in ("done",
-                                                                                 "failed"):
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
+    wait_for(lambda: client.get(f"/api/jobs/{first.json()['id']}").json()["state"]
+             in ("done", "failed"), "the first table's build to end",
+             lambda: time.sleep(0.2))
     assert client.get(f"/api/jobs/{first.json()['id']}").json()["state"] == "done"
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
@@ -19,6 +18,7 @@ from builder.contract.base import walkable
 from builder.contract.parts import Playing, Walking
 from query.walk import Tables, walk
 from tests.browser import PAGE_WAIT, SCREENSHOTS, axe_findings, kept_tab, served
+from tests.commands import wait_for
 from tests.walks import fewest_moves_from
 
 PLAYABLE = [p.name for p in registry.PUZZLES if Playing.of(p).renderer]
@@ -44,10 +44,7 @@ def wait_text(page, selector: str, pattern: str, timeout: float = PAGE_WAIT):
 def until(page, condition) -> None:
     """Wait for ``condition`` (of what the page's events have told the test), letting the
     page run meanwhile; fails only where a page never gets there."""
-    deadline = time.monotonic() + PAGE_WAIT / 1000
-    while not condition():
-        assert time.monotonic() < deadline, "the page never got there"
-        page.wait_for_timeout(50)
+    wait_for(condition, "the page's state", lambda: page.wait_for_timeout(50))
 
 
 def open_game(page, server: str, puzzle: str, **shared) -> int | None:

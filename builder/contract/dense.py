@@ -80,8 +80,8 @@ class DensePuzzle(WalkablePuzzle):
     def moves(self, variant: Any, node: Hashable) -> list[Move]:
         """The moves of ``move_kernel``, run as Python, each named by ``move_label``."""
         written = self.move_kernel(variant)
-        if written is None:
-            raise NotImplementedError(f"{self.name} gives neither moves nor move_kernel")
+        if written is None:  # the hooks' check refuses a plug-in that gives neither
+            raise TypeError(f"{self.name}: move_kernel gave no moves for this variant")
         import numpy as np
 
         out = np.empty(written.most, np.int64)

@@ -38,6 +38,11 @@ def check_hooks(plugin: type) -> None:
     (``defualt_target``: "did you mean default_target?"): one line, naming the class."""
     known = hooks()
     core = _core_classes()
+    if (issubclass(plugin, DensePuzzle) and plugin.moves is DensePuzzle.moves
+            and plugin.move_kernel is DensePuzzle.move_kernel):
+        raise UnknownHookError(f"plug-in {plugin.__module__}.{plugin.__qualname__} gives "
+                               "neither moves nor move_kernel: write its moves once, in one "
+                               "of them")
     for cls in plugin.__mro__:
         if cls in core or cls is object or cls.__module__.startswith("abc"):
             continue
