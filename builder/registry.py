@@ -3,7 +3,8 @@ point group ``puzzle_tablebase.puzzles`` (``NAME = "module:Class"``, the built-i
 this project's pyproject.toml like any other package's), each checked against the contract
 (``builder.contract``) as it is loaded.  Everything that works "for every puzzle"
 (`query path` dispatch, `query moves`, the listings, `make tables`) reads this list and
-names no puzzle itself."""
+names no puzzle itself.  A process lists the entry points from a cache file while the
+installed packages are as they were (``cached_entry_points``)."""
 
 from __future__ import annotations
 
@@ -66,19 +67,21 @@ def is_built_in(entry) -> bool:
     return package.lower().replace("_", "-").replace(".", "-") == PROJECT
 
 
-def load_plugins(warn=None) -> tuple[Puzzle, ...]:
+def load_plugins(warn=None, listed=None) -> tuple[Puzzle, ...]:
     """One instance of every plug-in class registered in ``ENTRY_POINT_GROUP``, by name.
     One that cannot be loaded, breaks the contract or takes a name already taken is left
     out with a one-line warning (``warn``, default: on stderr): every other puzzle works.
     A built-in puzzle's name is never another package's, whatever the order the entry
-    points are listed in."""
-    from importlib.metadata import entry_points
+    points are listed in.  ``listed``: the group's entry points (default: as
+    ``importlib.metadata`` finds them now)."""
+    if listed is None:
+        from importlib.metadata import entry_points
 
+        listed = entry_points(group=ENTRY_POINT_GROUP)
     if warn is None:
         def warn(message: str) -> None:
             print(f"warning: {message}", file=sys.stderr, flush=True)
-    entries = sorted(entry_points(group=ENTRY_POINT_GROUP),
-                     key=lambda e: (e.name, not is_built_in(e)))
+    entries = sorted(listed, key=lambda e: (e.name, not is_built_in(e)))
     built_in = {entry.name for entry in entries if is_built_in(entry)}
     found: dict[str, Puzzle] = {}
     for entry in entries:
@@ -204,7 +207,142 @@ def defined_in(directory, installed: tuple[Puzzle, ...], warn=None) -> tuple[Puz
     return tuple(found)
 
 
-INSTALLED: tuple[Puzzle, ...] = load_plugins()
+class _ListedEntry:
+    """An entry point as the cache (``cached_entry_points``) keeps it: what the registry
+    reads of one (name, value, package) and ``load`` as ``importlib.metadata``'s."""
+
+    def __init__(self, group: str, name: str, value: str, package: str | None):
+        self.group, self.name, self.value = group, name, value
+        self.dist = None if package is None else _Package(package)
+
+    def load(self):
+        import importlib
+
+        match = _ENTRY_VALUE.match(self.value)
+        loaded = importlib.import_module(match.group("module"))
+        for attribute in filter(None, (match.group("attr") or "").split(".")):
+            loaded = getattr(loaded, attribute)
+        return loaded
+
+
+class _Package:
+    def __init__(self, name: str):
+        self.name = name
+
+
+_ENTRY_VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?"
+                          r"((?P<extras>\[.*\])\s*)?$")
+"""An entry point's value, as ``importlib.metadata.EntryPoint.pattern`` reads it."""
+
+ENTRY_POINTS_CACHE_VARIABLE = "TABLEBASE_ENTRY_POINTS_CACHE"
+"""Names the file that keeps the plug-ins' entry points between processes (default: one
+per Python environment under $XDG_CACHE_HOME, else ~/.cache); empty: no cache."""
+
+
+def _cache_file():
+    import os
+    import zlib
+    from pathlib import Path
+
+    named = os.environ.get(ENTRY_POINTS_CACHE_VARIABLE)
+    if named is not None:
+        return Path(named) if named else None
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    environment = format(zlib.crc32(sys.prefix.encode()), "08x")
+    return Path(home) / "puzzle-tablebase" / f"entry-points-{environment}.json"
+
+
+def _installed_stamp() -> list:
+    """What ``importlib.metadata`` reads to list entry points, as names, times and sizes:
+    the packages' metadata folders in every folder on ``sys.path`` (one installed or
+    removed changes the list) with their ``entry_points.txt`` (one rewritten in place
+    changes its time), and every other entry of ``sys.path`` (a zip file) as a whole."""
+    import os
+
+    stamp: list = []
+    for entry in sys.path:
+        where = os.path.abspath(entry or ".")
+        try:
+            with os.scandir(where) as children:
+                names = sorted(child.name for child in children
+                               if child.name.endswith((".dist-info", ".egg-info", ".egg")))
+        except NotADirectoryError:
+            try:
+                found = os.stat(where)
+                stamp.append([where, found.st_mtime_ns, found.st_size])
+            except OSError:
+                stamp.append([where])
+            continue
+        except OSError:
+            stamp.append([where])
+            continue
+        packages = []
+        for name in names:
+            listing = os.path.join(where, name, *(("EGG-INFO",) if name.endswith(".egg")
+                                                  else ()), "entry_points.txt")
+            try:
+                listed = os.stat(listing)
+                packages.append([name, listed.st_mtime_ns, listed.st_size])
+            except OSError:
+                packages.append([name])
+        stamp.append([where, packages])
+    return [sys.prefix, sys.version, stamp]
+
+
+def _other_path(listing, stamp: list) -> bool:
+    """Whether a cached listing is another ``sys.path``'s, to keep beside this one's (an
+    older listing of this path is stale; a damaged one is dropped)."""
+    try:
+        return [entry[0] for entry in listing["stamp"][-1]] != [entry[0] for entry in stamp[-1]]
+    except (LookupError, TypeError):
+        return False
+
+
+CACHED_STAMPS = 8
+"""Listings a cache file keeps, the latest first: one per ``sys.path`` a command starts
+with (a console script's, ``python -c``'s in each folder...)."""
+
+
+def cached_entry_points(group: str) -> list:
+    """``group``'s entry points as ``importlib.metadata`` lists them, from a cache file
+    while nothing it read has changed (``_installed_stamp``): importing
+    ``importlib.metadata`` and scanning every installed package is a large part of a
+    short command's start.  A cache that cannot be read or written is ignored."""
+    import json
+
+    cache = _cache_file()
+    stamp = _installed_stamp()
+    kept: list = []
+    if cache is not None:
+        try:
+            kept = json.loads(cache.read_text(encoding="utf-8"))
+            for listing in kept:
+                if listing["stamp"] == stamp and group in listing["groups"]:
+                    return [_ListedEntry(group, *entry) for entry in listing["groups"][group]]
+        except (OSError, ValueError, KeyError, TypeError):
+            kept = []
+    from importlib.metadata import entry_points
+
+    groups = {name: [[entry.name, entry.value,
+                      getattr(getattr(entry, "dist", None), "name", None)]
+                     for entry in entry_points(group=name)]
+              for name in (ENTRY_POINT_GROUP, FILES_ENTRY_POINT_GROUP, group)}
+    if cache is not None:
+        import os
+
+        try:
+            others = [listing for listing in kept if _other_path(listing, stamp)]
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            written = cache.with_name(f"{cache.name}.{os.getpid()}")
+            written.write_text(json.dumps([{"stamp": stamp, "groups": groups},
+                                           *others[:CACHED_STAMPS - 1]]), encoding="utf-8")
+            os.replace(written, cache)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    return [_ListedEntry(group, *entry) for entry in groups[group]]
+
+
+INSTALLED: tuple[Puzzle, ...] = load_plugins(listed=cached_entry_points(ENTRY_POINT_GROUP))
 """Every installed plug-in that loads, by name."""
 
 _defined_from: tuple = ()

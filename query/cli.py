@@ -767,4 +767,24 @@ def main() -> None:
     """One line per failure (``builder.command_line``)."""
     from builder.command_line import run_app
 
-    run_app(app)
+    run_app(invoked(sys.argv[1:]))
+
+
+def invoked(arguments: list[str]):
+    """What runs ``arguments``: the group holding only the command (or group of commands)
+    they name first, where they name one of ``app``'s, else ``app`` itself, whose help and
+    errors list every command.  Typer makes every command it holds from its function's
+    signature at each run, the four that take every plug-in's options most of all: an
+    answer that waits for them starts late."""
+    import copy
+
+    name = arguments[0] if arguments else None
+    commands = [command for command in app.registered_commands
+                if typer.main.get_command_name(command.name or command.callback.__name__)
+                == name]
+    groups = [group for group in app.registered_groups if group.name == name]
+    if not (commands or groups):
+        return app
+    only = copy.copy(app)
+    only.registered_commands, only.registered_groups = commands, groups
+    return typer.main.get_group(only)
