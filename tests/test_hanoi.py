@@ -141,11 +141,11 @@ def test_the_moves_written_once_run_alike_compiled_and_as_python(pegs):
 
     from builder.contract.specs import kernel, resolved
     from puzzles.hanoi.rules import PEG_LETTERS, rank, unrank
-    from puzzles.hanoi.search import MOVES
+    from puzzles.hanoi.search import hanoi_moves
 
     discs = 7
     parameters = np.array([pegs, discs], np.int64)
-    compiled, plain = kernel(MOVES), resolved(MOVES)
+    compiled, plain = kernel(hanoi_moves), resolved(hanoi_moves)
     draw = random.Random(pegs)
     for _ in range(200):
         position = draw.randrange(pegs**discs)

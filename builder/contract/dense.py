@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from builder.contract.base import Move, TableLookup, WalkablePuzzle
-from builder.contract.specs import TableSpec, resolved
+from builder.contract.specs import TableSpec, kernel_path, resolved
 
 
 @dataclass(frozen=True)
@@ -50,17 +50,20 @@ class StoredDistance:
 
 @dataclass(frozen=True)
 class MoveKernel:
-    """A puzzle's moves written once: ``function`` (its import path, ``"module:name"``)
-    writes into ``out`` every rank one move from ``rank`` and returns how many, at most
-    ``most``: ``function(rank, parameters, out) -> count``, ``parameters`` an int64 array of
-    ``parameters``.  Plain Python in the subset numba compiles (numbers, lists and arrays;
-    no call to another function of its own): the engine compiles it for its tables'
-    searches (``BreadthFirstSearch.neighbours`` may name the same path) and the walk runs
-    it as Python, so a move is never written twice."""
+    """A puzzle's moves written once: ``function`` writes into ``out`` every rank one move
+    from ``rank`` and returns how many, at most ``most``: ``function(rank, parameters,
+    out) -> count``, ``parameters`` an int64 array of ``parameters``.  Plain Python in the
+    subset numba compiles (numbers, lists and arrays, and plain functions of the plug-in's
+    own): the engine compiles it for its tables' searches (``BreadthFirstSearch.neighbours``
+    may be the same function) and the walk runs it as Python, so a move is never written
+    twice.  Example: ``MoveKernel(ring_moves, (width,), width + 1)``."""
 
-    function: str
+    function: Any
     parameters: tuple[int, ...]
     most: int
+
+    def __post_init__(self):
+        object.__setattr__(self, "function", kernel_path(self.function))
 
 
 class DensePuzzle(WalkablePuzzle):
@@ -69,7 +72,7 @@ class DensePuzzle(WalkablePuzzle):
 
     def move_kernel(self, variant: Any) -> MoveKernel | None:
         """The moves written once (None: the plug-in writes ``moves`` itself).
-        Example: ``MoveKernel("mypuzzle.search:moves", (4, 6), 12)``."""
+        Example: ``MoveKernel(moves, (4, 6), 12)``."""
         return None
 
     def move_label(self, variant: Any, before: int, after: int) -> str:

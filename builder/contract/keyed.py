@@ -40,7 +40,7 @@ from builder.contract.errors import (
     shown,
 )
 from builder.contract.keys import ints_of, key_limit, keys_of, sortable
-from builder.contract.specs import SparseSearch, TableSpec
+from builder.contract.specs import SparseSearch, TableSpec, kernel_path
 
 GOAL = "goal"
 """The parsed target of a keyed puzzle's goal word."""
@@ -54,15 +54,22 @@ KEYS_CHUNK = 1 << 16
 
 @dataclass(frozen=True)
 class KeyKernel:
-    """The numba side of a keyed puzzle's moves (``SparseSearch``'s types): functions by
-    import path, each ``(key, parameters, out) -> count``, and the goal test ``(keys,
-    parameters) -> bool array`` (None: the targets are given)."""
+    """A keyed puzzle's moves on keys, for the engine's compiled search: functions each
+    ``(key, parameters, out) -> count`` writing the keys one move after ``key`` into
+    ``out``, written in the subset of Python numba compiles (plain functions of the
+    plug-in's own that they call included: the engine compiles them all, and the plug-in
+    imports no numba), and the goal test ``(keys, parameters) -> bool array`` (None: the
+    targets are given).  Example: ``KeyKernel(slides, 4, predecessors=slides_undone)``."""
 
-    successors: str
+    successors: Any
     most_moves: int
     parameters: tuple[int, ...] = ()
-    predecessors: str | None = None
-    goal: str | None = None
+    predecessors: Any = None
+    goal: Any = None
+
+    def __post_init__(self):
+        for name in ("successors", "predecessors", "goal"):
+            object.__setattr__(self, name, kernel_path(getattr(self, name)))
 
 
 class KeyedPuzzle(WalkablePuzzle):

@@ -9,6 +9,8 @@ data that imports no numba."""
 from __future__ import annotations
 
 import functools
+import sys
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,10 +20,11 @@ def compiled(signature: Callable[[], Any], function: Callable) -> Callable:
     """``function`` compiled by numba for ``signature()`` when its module is first imported,
     and cached on disk: compiled then, with the tables whose build imports that module,
     not at the first use a user meets (seconds for a large kernel, in every process that
-    meets it before the cache holds it)."""
+    meets it before the cache holds it).  Plain functions of the plug-in's own that it calls
+    are compiled with it (``numba_ready``)."""
     from numba import njit
 
-    return njit(signature(), cache=True)(function)
+    return njit(signature(), cache=True)(numba_ready(function))
 
 
 def moves_signature():
@@ -39,6 +42,12 @@ def compiled_moves(function: Callable) -> Callable:
     table searched on request or a further table uses is compiled at that first use
     unless declared so in a module a default table's build imports (its own kernel's)."""
     return compiled(moves_signature, function)
+
+
+def _kernels_as_paths(spec: Any, *names: str) -> None:
+    """A frozen spec's kernels given as functions, kept as their import paths."""
+    for name in names:
+        object.__setattr__(spec, name, kernel_path(getattr(spec, name)))
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,14 @@ class BreadthFirstSearch:
     """The states one move *after* a state, same signature, when they are not simply
     ``neighbours`` (moves that cannot be undone); `builder verify` checks the recurrence
     "distance = 1 + the least distance after a move" with it."""
+    folded: int = 1
+    """Above 1, the array holds for every run of ``folded`` consecutive states the fewest
+    moves from any of them (``states // folded`` bytes, as a ``Fold`` of the whole array),
+    searched with a bit a state: a pattern database whose abstract states are too many to
+    hold a distance each.  `builder verify` searches it again to check it."""
+
+    def __post_init__(self):
+        _kernels_as_paths(self, "neighbours", "moves")
 
 
 MAX_SHARDS = 4096
@@ -114,6 +131,9 @@ class SparseSearch:
     key_words: int = 1
     """64-bit words per key: 1, or 2 for keys up to 128 bits."""
 
+    def __post_init__(self):
+        _kernels_as_paths(self, "successors", "predecessors", "goal")
+
     @property
     def plain(self) -> bool:
         """Built from plain-Python moves (no kernel)."""
@@ -125,14 +145,39 @@ SPARSE_ARRAYS = ("keys", "distance", "key_index")
 of every chunk of ``keys`` (``key_index``, read whole: where to look a key up)."""
 
 
+def kernel_path(function: Any) -> Any:
+    """A kernel given as a function (plain Python, or already compiled by numba) as its
+    import path ``"package.module:name"``, which a spec keeps: a spec stays plain data that
+    pickles to a worker and compares equal from one process to the next, and its kernel is
+    imported and compiled only where a table is built or searched (``kernel``).  A path, or
+    any other value, is returned as it is: so is a plain-Python start's function of a key
+    alone that no import reaches (it runs in this process only)."""
+    python = getattr(function, "py_func", function)
+    if not isinstance(python, types.FunctionType):
+        return function
+    module, name = python.__module__, python.__qualname__
+    found = sys.modules.get(module)
+    for part in name.split("."):
+        found = getattr(found, part, None)
+    if found is not function:
+        if python.__code__.co_argcount < 3:  # not (position, parameters, out): not a kernel
+            return function
+        raise TypeError(f"kernel {module}.{name}: define it at the top level of its module, "
+                        "so that the engine can import it where it builds (a worker "
+                        "process included)")
+    return f"{module}:{name}"
+
+
 def resolved(function: Any) -> Any:
-    """A ``BreadthFirstSearch`` function given as ``"package.module:name"``, imported; any
-    other value as it is."""
+    """A kernel given as ``"package.module:name"``, imported; any other value as it is."""
     if isinstance(function, str):
         from importlib import import_module
 
         module, _, name = function.partition(":")
-        return getattr(import_module(module), name)
+        found = import_module(module)
+        for part in name.split("."):
+            found = getattr(found, part)
+        return found
     return function
 
 
@@ -140,9 +185,8 @@ def kernel(function: Any) -> Any:
     """A moves kernel (``BreadthFirstSearch.neighbours``, ``SparseSearch.successors``):
     ``resolved``, and where it is a plain Python function (moves written once, in the
     subset of Python numba compiles, which the walk also runs as Python) compiled for
-    ``moves_signature`` and cached on disk, once per process."""
-    import types
-
+    ``moves_signature`` and cached on disk, once per process, with every plain function of
+    its own it calls (``numba_ready``)."""
     found = resolved(function)
     if isinstance(found, types.FunctionType):
         return _compiled_once(found)
@@ -152,6 +196,40 @@ def kernel(function: Any) -> Any:
 @functools.cache
 def _compiled_once(function: Callable) -> Callable:
     return compiled_moves(function)
+
+
+def numba_ready(function: Callable) -> Callable:
+    """``function`` as numba can compile it: where it calls plain Python functions (a
+    plug-in's helpers, written without numba), a copy of it that calls their compiled
+    versions instead, each made ready the same way.  So a plug-in writes its moves and
+    their helpers once, in plain Python that the walk runs as it is, and imports no numba
+    (the engine compiles them where a table is built or searched)."""
+    helpers = {name: _compiled_helper(value) for name in sorted(_global_names(function.__code__))
+               if isinstance(value := function.__globals__.get(name), types.FunctionType)
+               and value is not function}
+    if not helpers:
+        return function
+    ready = types.FunctionType(function.__code__, {**function.__globals__, **helpers},
+                               function.__name__, function.__defaults__, function.__closure__)
+    ready.__qualname__, ready.__module__ = function.__qualname__, function.__module__
+    ready.__doc__ = function.__doc__
+    return ready
+
+
+@functools.cache
+def _compiled_helper(function: Callable) -> Callable:
+    from numba import njit
+
+    return njit(cache=True)(numba_ready(function))
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    """The global names a function's code (its nested code included) may read."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _global_names(constant)
+    return names
 
 
 @dataclass(frozen=True)
@@ -207,6 +285,9 @@ class ChunkTasks:
     arguments: tuple[tuple, ...]
     finish: Callable[[list[dict]], dict[str, Any]] | None = None
     """Attributes of the finished table from every task's ``facts`` (in task order)."""
+
+    def __post_init__(self):
+        _kernels_as_paths(self, "function")
 
 
 @dataclass(frozen=True)

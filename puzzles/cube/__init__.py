@@ -66,8 +66,9 @@ class CubePuzzle(KeyedPuzzle):
         return [SOLVED]
 
     def kernel(self, metric: str) -> KeyKernel:
-        return KeyKernel("puzzles.cube.search:cube_moves", 9,
-                         parameters=(int(metric == "quarter"),))
+        from puzzles.cube.search import cube_moves
+
+        return KeyKernel(cube_moves, 9, parameters=(int(metric == "quarter"),))
 
     def pattern_search(self, tables, metric: str, node, target) -> PatternSearch | None:
         return search_for(tables, metric, node) if target in (GOAL, SOLVED) else None

@@ -1,4 +1,4 @@
-"""The 2×2×2 cube's kernels (numba): its moves on keys for the engine's sparse search, the
+"""The 2×2×2 cube's kernels, in plain Python the engine compiles: its moves on keys for the engine's sparse search, the
 same turns as ``rules.turned`` (a test checks the tables are identical); the moves of a
 pattern's abstract states for the breadth-first search of its database; and the step of
 IDA* on the pattern databases.  A key holds the corner in each place (3 bits each) and
@@ -8,7 +8,6 @@ metric.  Turns can be undone, so the moves are also the moves undone."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from builder.contract.bits import popcount
 from builder.contract.patterns import compiled_step
@@ -18,7 +17,6 @@ _TAKEN = np.array([TURNS[face][0] for face in "URF"], dtype=np.int64)
 _GAINED = np.array([TURNS[face][1] for face in "URF"], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
 def _quarter_turn(key, face):
     """The key after a quarter turn of ``face`` (0 U, 1 R, 2 F), bit fields read in place
     (nothing allocated: this runs millions of times)."""
@@ -33,7 +31,6 @@ def _quarter_turn(key, face):
     return turned
 
 
-@njit(cache=True)
 def cube_moves(key, parameters, out):
     quarter = parameters[0]
     count = 0
@@ -64,7 +61,6 @@ _SLOT_OF = np.array([MOVABLE.index(place) if place in MOVABLE else -1 for place 
 _PLACE_OF = np.array(MOVABLE, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
 def _effect(move, quarter):
     """The row of the move tables of move number ``move``."""
     if quarter:
@@ -72,7 +68,6 @@ def _effect(move, quarter):
     return move
 
 
-@njit(cache=True, inline="always")
 def _pattern_rank(slots, twists, tracked, weights, offset, twist_states):
     """The rank of ``tracked`` corners' slots and twists (packed, the first corner in the
     low bits), the arrangement's weights at ``weights[offset:]``."""
@@ -87,7 +82,6 @@ def _pattern_rank(slots, twists, tracked, weights, offset, twist_states):
     return rank * twist_states + twist
 
 
-@njit(cache=True)
 def corner_neighbours(state, parameters, out):
     # Parameters: (quarter, corners tracked, 3 ** corners, the arrangement's weights).
     # The moves can be undone: a state's neighbours are its moves.

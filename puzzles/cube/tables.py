@@ -57,6 +57,8 @@ def pattern_table(metric: str, corners: tuple[str, ...]) -> TableSpec:
     """The pattern database of ``corners`` (names, as ``rules.PLACES``) in ``metric``."""
     if metric not in METRICS:
         raise CubeError(f"metric {metric[:20]!r}: choose half or quarter")
+    from puzzles.cube.search import corner_neighbours
+
     corners = corners_named("-".join(corners))
     numbers = tuple(PLACES.index(corner) for corner in corners)
     tracked = len(corners)
@@ -68,7 +70,7 @@ def pattern_table(metric: str, corners: tuple[str, ...]) -> TableSpec:
         {"puzzle": "cube", "variant": metric, "corners": list(corners)},
         {"estimate": BreadthFirstSearch(
             perm(len(MOVABLE), tracked) * 3 ** tracked, (pattern_rank(numbers, SOLVED),),
-            "puzzles.cube.search:corner_neighbours", 9,
+            corner_neighbours, 9,
             parameters=(int(metric == "quarter"), tracked, 3 ** tracked, *weights))},
         encoding=f"estimate[rank]: fewest {metric} turns that bring corners {shown} to their "
                  "places untwisted, the other corners unseen; rank = the corners' places "
@@ -87,6 +89,8 @@ def search_for(tables, metric: str, node, patterns: list[tuple[str, ...]] | None
     """IDA* from position ``node`` to the solved cube on the default pattern databases of
     ``metric`` (or the ``patterns`` named), each a group of its own (the search takes the
     largest value); None where one of them is not stored."""
+    from puzzles.cube.search import pattern_step
+
     specs = [pattern_table(metric, corners) for corners in (patterns or PATTERNS.values())]
     stored = tables.stored(("cube", PATTERNS_FOLDER, metric))
     if not all(spec.parts[-1] in stored for spec in specs):
@@ -108,7 +112,7 @@ def search_for(tables, metric: str, node, patterns: list[tuple[str, ...]] | None
         patterns=tuple(PatternTable(spec, "estimate", group, f"{metric}:patterns"
                                     if patterns is None else f"{metric}:{spec.parts[-1]}")
                        for group, spec in enumerate(specs)),
-        step="puzzles.cube.search:pattern_step", moves=len(turn_names(metric)),
+        step=pattern_step, moves=len(turn_names(metric)),
         encode=lambda position: (*position[0], *position[1]),
         parameters=tuple(parameters), indices_at=16, redundant=_same_face(metric))
 

@@ -20,7 +20,7 @@ from builder.contract.dense import DensePuzzle, MoveKernel, StoredDistance
 from builder.contract.errors import shown
 from builder.contract.specs import TableSpec
 from puzzles.hanoi.rules import MAX_DISCS, PEG_LETTERS, HanoiError, rank, swap_pegs, unrank
-from puzzles.hanoi.search import MOVES
+from puzzles.hanoi.search import hanoi_moves
 from puzzles.hanoi.tables import distance_arrays, towards, towards_last_peg
 
 
@@ -85,7 +85,7 @@ class HanoiPuzzle(DensePuzzle):
 
     def move_kernel(self, variant: tuple[int, int]) -> MoveKernel:
         pegs, discs = variant
-        return MoveKernel(MOVES, (pegs, discs), pegs * (pegs - 1))
+        return MoveKernel(hanoi_moves, (pegs, discs), pegs * (pegs - 1))
 
     def move_label(self, variant: tuple[int, int], before: int, after: int) -> str:
         was, now = unrank(*variant, before), unrank(*variant, after)

@@ -6,10 +6,6 @@ be undone, so a position's neighbours are its moves."""
 
 from __future__ import annotations
 
-MOVES = "puzzles.hanoi.search:hanoi_moves"
-"""The function's import path, as the tables' specs name it."""
-
-
 def hanoi_moves(position, parameters, out):
     """Every position one move from ``position``, written into ``out``: for each peg in
     turn, its top disc onto every other peg that is empty or topped by a larger disc.

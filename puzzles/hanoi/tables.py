@@ -8,12 +8,12 @@ from builder.contract.base import DistanceArray
 from builder.contract.errors import shown
 from builder.contract.specs import BreadthFirstSearch, TableSpec
 from puzzles.hanoi.rules import MAX_DISCS, PEG_LETTERS, HanoiError, rank
-from puzzles.hanoi.search import MOVES
+from puzzles.hanoi.search import hanoi_moves
 
 
 def search(pegs: int, discs: int, target: int) -> BreadthFirstSearch:
     # three pegs: 2**n - 1 moves between corners, past a byte from 8 discs on
-    return BreadthFirstSearch(pegs**discs, (target,), MOVES, pegs * (pegs - 1),
+    return BreadthFirstSearch(pegs**discs, (target,), hanoi_moves, pegs * (pegs - 1),
                               parameters=(pegs, discs), wide=pegs == 3)
 
 

@@ -70,5 +70,6 @@ class KlotskiPuzzle(KeyedPuzzle):
         return [rules.parse(CLASSIC)]
 
     def kernel(self, metric: str) -> KeyKernel:
-        return KeyKernel(f"puzzles.klotski.search:{metric}_moves", 64,
-                         goal="puzzles.klotski.search:at_goal")
+        from puzzles.klotski import search
+
+        return KeyKernel(getattr(search, f"{metric}_moves"), 64, goal=search.at_goal)

@@ -1,4 +1,5 @@
-"""Klotski's moves on keys, for the engine's sparse search (numba): the same moves as
+"""Klotski's moves on keys, for the engine's sparse search, in plain Python the engine
+compiles: the same moves as
 ``rules.moves`` (a test checks the tables are identical), with nothing allocated per
 block.  A key holds three bits per cell (``rules.BITS``): the shape anchored there,
 ``EMPTY`` or ``COVERED``.  Moves can be undone, so the moves are also the moves undone."""
@@ -6,7 +7,6 @@ block.  A key holds three bits per cell (``rules.BITS``): the shape anchored the
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from puzzles.klotski.rules import (
     BITS,
@@ -24,12 +24,10 @@ _HEIGHTS = np.array([0, 1, 2, 1, 2, 0], dtype=np.int64)
 _STEPS = np.array([-WIDTH, WIDTH, -1, 1], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
 def _cell_of(key, cell):
     return (key >> (BITS * cell)) & 7
 
 
-@njit(cache=True, inline="always")
 def _footprint(anchor, shape):
     """The block's cells as a bit mask over the board."""
     mask = 0
@@ -39,7 +37,6 @@ def _footprint(anchor, shape):
     return mask
 
 
-@njit(cache=True, inline="always")
 def _step(place, shape, direction, free):
     """Where one step of a block at ``place`` goes (-1: off the board or blocked)."""
     column = place % WIDTH
@@ -54,7 +51,6 @@ def _step(place, shape, direction, free):
     return to if footprint & free == footprint else -1
 
 
-@njit(cache=True, inline="always")
 def _moved(key, anchor, shape, to):
     """The key with the block at ``anchor`` moved to ``to``."""
     for cell in range(CELLS):
@@ -67,7 +63,6 @@ def _moved(key, anchor, shape, to):
     return key | (shape << (BITS * to))
 
 
-@njit(cache=True, inline="always")
 def _empty_cells(key):
     free = 0
     for cell in range(CELLS):
@@ -76,7 +71,6 @@ def _empty_cells(key):
     return free
 
 
-@njit(cache=True)
 def cell_moves(key, parameters, out):
     """One block one cell."""
     empty = _empty_cells(key)
@@ -94,7 +88,6 @@ def cell_moves(key, parameters, out):
     return count
 
 
-@njit(cache=True)
 def block_moves(key, parameters, out):
     """One block to every place it reaches along free cells (corners too)."""
     empty = _empty_cells(key)

@@ -1,4 +1,5 @@
-"""Lucas' moves as the engine's generic kernel calls them (numba), over a dense ranking:
+"""Lucas' moves as the engine's generic kernel calls them (plain Python the engine
+compiles), over a dense ranking:
 rank = gap * C(2n, n) + the colex rank of the A's among the 2n cells that are not the gap.
 Parameters: (n, direction): +1 the classic rule's moves (A right, B left), -1 those
 moves undone (A left, B right: the positions one classic move before), 0 any piece either
@@ -7,10 +8,8 @@ way (the document's table's rule)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from builder.contract.bits import popcount
-from builder.contract.specs import compiled_moves
 
 MAX_N = 15
 BINOMIAL = np.zeros((2 * MAX_N + 2, MAX_N + 2), dtype=np.int64)
@@ -21,7 +20,6 @@ for _top in range(2 * MAX_N + 2):
             BINOMIAL[_top - 1, _chosen] if _chosen <= _top - 1 else 0)
 
 
-@njit(cache=True, inline="always")
 def _unrank(rank, n):
     """(gap, mask of the A's among the 2n cells that are not the gap, colex rank) of a
     dense rank: the mask is over *compressed* cells (the gap's cell removed)."""
@@ -40,7 +38,6 @@ def _unrank(rank, n):
     return gap, mask, colex
 
 
-@compiled_moves
 def lucas_steps(position, parameters, out):
     # Over compressed cells a slide changes nothing but the gap, and a jump swaps the two
     # compressed cells before (or after) the gap: one binomial moves the colex rank, so
@@ -75,7 +72,6 @@ def lucas_steps(position, parameters, out):
     return count
 
 
-@compiled_moves
 def classic_moves(position, parameters, out):
     """The classic rule's moves themselves (direction +1), whatever ``parameters`` says
     about direction: `builder verify` checks the recurrence over them."""

@@ -19,12 +19,12 @@ from puzzles.lucas.rules import (
 
 
 def forward_search(rules: Lucas, target: int) -> BreadthFirstSearch:
+    from puzzles.lucas.search import classic_moves, lucas_steps
+
     # neighbours: the arrangements one classic move before (moves undone); moves: after
     return BreadthFirstSearch((2 * rules.n + 1) * comb(2 * rules.n, rules.n),
-                              (dense_rank(rules, target),),
-                              "puzzles.lucas.search:lucas_steps", 4,
-                              parameters=(rules.n, -1),
-                              moves="puzzles.lucas.search:classic_moves")
+                              (dense_rank(rules, target),), lucas_steps, 4,
+                              parameters=(rules.n, -1), moves=classic_moves)
 
 
 DOCUMENT_MAX_N = 10

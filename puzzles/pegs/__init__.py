@@ -77,5 +77,6 @@ class PegsPuzzle(KeyedPuzzle):
         return name
 
     def kernel(self, board: str) -> KeyKernel:
-        return KeyKernel("puzzles.pegs.search:jumps", len(rules.JUMPS),
-                         predecessors="puzzles.pegs.search:unjumps")
+        from puzzles.pegs.search import jumps, unjumps  # its look-up tables: built here only
+
+        return KeyKernel(jumps, len(rules.JUMPS), predecessors=unjumps)

@@ -1,13 +1,12 @@
-"""Peg solitaire's jumps on keys, for the engine's sparse search (numba): the same jumps
-as ``rules.jumps`` and ``rules.unjumps``, each position after a jump written as its key
-(the least of its eight images, as ``rules.canonical``).  An image is made from lookup
-tables of seven holes at a time, so a key costs 40 look-ups, not 264 bit moves."""
+"""Peg solitaire's jumps on keys, for the engine's sparse search: the same jumps as
+``rules.jumps`` and ``rules.unjumps``, each position after a jump written as its key (the
+least of its eight images, as ``rules.canonical``), in plain Python that the engine
+compiles.  An image is made from lookup tables of seven holes at a time, so a key costs
+40 look-ups, not 264 bit moves."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
 from puzzles.pegs.rules import HOLES, IMAGES, JUMPS
 
 _JUMPS = np.array(JUMPS, dtype=np.int64)
@@ -29,7 +28,6 @@ def _image_tables() -> np.ndarray:
 _IMAGE = _image_tables()
 
 
-@njit(cache=True, inline="always")
 def _key(mask):
     best = -1
     for symmetry in range(_IMAGE.shape[0]):
@@ -41,7 +39,6 @@ def _key(mask):
     return best
 
 
-@njit(cache=True)
 def jumps(key, parameters, out):
     count = 0
     for j in range(_JUMPS.shape[0]):
@@ -52,7 +49,6 @@ def jumps(key, parameters, out):
     return count
 
 
-@njit(cache=True)
 def unjumps(key, parameters, out):
     count = 0
     for j in range(_JUMPS.shape[0]):

@@ -89,7 +89,7 @@ def all_pairs_spec(width: int, height: int, method: str) -> TableSpec:
         tasks=ChunkTasks(
             shape=(n, n), chunks=(n, COLUMNS_PER_CHUNK),
             arrays={name: "uint8" for name in ARRAYS},
-            function="puzzles.tricolore.tables:all_pairs_block",
+            function=all_pairs_block,
             arguments=tuple((width, height, method, targets_per_task(n), first)
                             for first in range(0, n, targets_per_task(n))),
             finish=lambda facts: {"max_clicks": max(fact["max_clicks"] for fact in facts)},
