@@ -137,6 +137,19 @@ def tables(data: DataOption = Path("data"), force: ForceOption = False, quiet: Q
     finally:
         getattr(executor, "close", lambda: None)()
     _built(data, results, started, registry.PUZZLES, force)
+    typer.echo(tables_summary(results, data))
+
+
+def tables_summary(results, data: Path) -> str:
+    """`builder tables`' (and so `make tables`') last lines: what it built, what it left
+    for later, and how to build everything."""
+    built = sum(result.built for result in results)
+    return "\n".join([
+        f"{built} table{'' if built == 1 else 's'} built, {len(results) - built} current and "
+        f"reused, in {data}",
+        "left for later: nothing (this is every puzzle's default tables: `builder build "
+        "--list`); a table no default holds: `builder build NAME CHOICE`",
+        "everything again from scratch: `make tables FORCE=1` (`builder tables --force`)"])
 
 
 @app.command()
