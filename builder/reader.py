@@ -378,6 +378,9 @@ class ChunkedVector:
             raise StaleTableError(f"{path} is not chunked by whole rows")
         self.chunk_size = self._reader.chunk_shape[0]
         self.length = self._reader.shape[0]
+        dtype = self._reader.dtype
+        self.never = int(np.iinfo(dtype).max) if dtype.kind == "u" else None
+        """The value a breadth-first array stores for "never": its type's largest."""
 
     def __getitem__(self, index: int) -> int:
         if not 0 <= index < self.length:
@@ -535,6 +538,12 @@ class Tables:
             raise CorruptTableError(f"table {self.path(table)}: position {index} is outside "
                                     f"{array} ({vector.length:,} entries): rebuild it")
         return vector[index]
+
+    def distance(self, table: tuple[str, ...], array: str, index: int,
+                 missing: str | None = None) -> int | None:
+        vector = self._array(table, array, True, missing)
+        found = self.value(table, array, index, missing)
+        return None if found == vector.never else found
 
     def column_value(self, table: tuple[str, ...], array: str, row: int, column: int,
                      missing: str | None = None) -> int:

@@ -126,6 +126,16 @@ class CatalogTable:
     every row; the ``select`` list must pass it through as a column of its own."""
 
 
+def stored_distances(values: Any) -> list[int | None]:
+    """Distances as a breadth-first array stores them (numpy, unsigned), None where it
+    stores "never" (its type's largest value), so a plug-in never names that value.
+    Example: ``stored_distances(tables.computed(spec)["moves"][ranks])``."""
+    import numpy as np
+
+    never = np.iinfo(values.dtype).max
+    return [None if value == never else int(value) for value in values.tolist()]
+
+
 class KeptLast:
     """One value kept for the last key it was made for: what a plug-in reads a game's
     table through, asked for at every step of a walk towards the same target.  The key is
@@ -155,6 +165,14 @@ class TableLookup(Protocol):
 
     def value(self, table: tuple[str, ...], array: str, index: int,
               missing: str | None = None) -> int: ...
+
+    def distance(self, table: tuple[str, ...], array: str, index: int,
+                 missing: str | None = None) -> int | None:
+        """A distance stored at ``index``: None where the array stores "never" (the
+        largest value of its unsigned type, as the engine's searches write it), so a
+        plug-in never names that value.  Example: ``tables.distance(("lamps",),
+        "clicks", 37)``."""
+        ...
 
     def column_value(self, table: tuple[str, ...], array: str, row: int, column: int,
                      missing: str | None = None) -> int: ...

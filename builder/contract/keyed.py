@@ -289,8 +289,7 @@ class KeyedPuzzle(WalkablePuzzle):
         for table in [*own, *levels]:
             at = int(tables.positions(table, "keys", key, "key_index", absent_ok=True)[0])
             if at >= 0:
-                found = tables.value(table, "distance", at)
-                return None if found == (65535 if self.wide else 255) else found
+                return tables.distance(table, "distance", at)
         raise MissingTableError(f"{shown(self.format(variant, node))} is not among the "
                                 f"positions the {self.name} {name} tables hold (not "
                                 f"reachable from their starts): `builder build {self.name} "
@@ -300,8 +299,7 @@ class KeyedPuzzle(WalkablePuzzle):
         variant = attributes["variant"]
         if attributes.get("label"):
             variant = f"{variant} from {attributes['label']}"
-        return [DistanceArray(variant, f"to {self.goal_word}", "distance",
-                              65535 if self.wide else 255)]
+        return [DistanceArray(variant, f"to {self.goal_word}", "distance")]
 
     def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
         return f"{self.format(variant, start)} can never reach {self.goal_word}"

@@ -60,8 +60,7 @@ class LightsOutPuzzle(WalkablePuzzle):
         table = ("lightsout", "tables")
         tables.require(table, {"puzzle": "lightsout"},
                        "no Lights Out table: run `make tables` or `builder lightsout`")
-        found = tables.value(table, "clicks_5x5", node ^ target)
-        return None if found == 255 else found
+        return tables.distance(table, "clicks_5x5", node ^ target)
 
     def search_path(self, rules: LightsOut, node: int, target: int) -> FoundPath | None:
         """The fewest clicks on any board by linear algebra over GF(2) (clicks commute, so

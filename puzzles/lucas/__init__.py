@@ -18,6 +18,7 @@ from builder.contract.base import (
     Move,
     PuzzleOption,
     WalkablePuzzle,
+    stored_distances,
 )
 from builder.contract.errors import MissingTableError, shown
 from builder.contract.specs import TableSpec
@@ -108,11 +109,9 @@ class LucasPuzzle(WalkablePuzzle):
         the engine keeps it for the next call (``TableLookup.computed``)."""
         rules = rules_of_variant(variant)
         if isinstance(variant, ForwardOnly):
-            found = self._forward_distances(tables, rules, nodes, target)
-        else:
-            found = self._either_way_distances(tables, rules, nodes, target)
-        never = 255 if isinstance(variant, ForwardOnly) else -1
-        return [None if int(moves) == never else int(moves) for moves in found]
+            return self._forward_distances(tables, rules, nodes, target)
+        found = self._either_way_distances(tables, rules, nodes, target)
+        return [None if int(moves) == -1 else int(moves) for moves in found]
 
     def _either_way_distances(self, tables, rules: Lucas, nodes: list[int],
                               target: int) -> np.ndarray:
@@ -135,19 +134,19 @@ class LucasPuzzle(WalkablePuzzle):
         return np.array([tables.value(table, array, int(rank), missing) for rank in ranks])
 
     def _forward_distances(self, tables, rules: Lucas, nodes: list[int],
-                           target: int) -> np.ndarray:
+                           target: int) -> list[int | None]:
         if rules.n > FORWARD_MAX_N:
             raise LucasError(f"n = {rules.n}: the classic rule's tables stop at n = "
                              f"{FORWARD_MAX_N}")
         ranks = [dense_rank(rules, int(code)) for code in nodes]
         if target == rules.parse(rules.goal):
-            return np.array([tables.value(FORWARD_TABLE, f"n{rules.n}", rank,
-                                          missing="no table of Lucas' classic rule: run "
-                                                  "`make tables` or `builder build lucas "
-                                                  "forward`") for rank in ranks])
+            return [tables.distance(FORWARD_TABLE, f"n{rules.n}", rank,
+                                    missing="no table of Lucas' classic rule: run `make "
+                                            "tables` or `builder build lucas forward`")
+                    for rank in ranks]
         spec = self.table({"puzzle": "lucas", "rule": FORWARD, "n": rules.n,
                            "target": rules.format(target)})
-        return tables.computed(spec)["moves"][ranks]
+        return stored_distances(tables.computed(spec)["moves"][ranks])
 
     def search_path(self, variant: Lucas | ForwardOnly, node: int, target: int
                     ) -> FoundPath | None:
