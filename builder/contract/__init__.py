@@ -1,5 +1,7 @@
 """The plug-in contract: everything a puzzle plug-in implements or may import, and nothing
-else of the engine (an import-linter contract says so).
+else of the engine (an import-linter contract says so).  Every hook, with its signature,
+default and a one-line example, is on one page, ``docs/contract.md`` (``python -m
+builder.contract.hooks`` writes it).
 
 - ``errors``: the one-line errors every layer shares (``PuzzleInputError``,
   ``MissingTableError``...);

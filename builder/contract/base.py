@@ -170,7 +170,8 @@ class TableLookup(Protocol):
                  missing: str | None = None) -> int | None:
         """A distance stored at ``index``: None where the array stores "never" (the
         largest value of its unsigned type, as the engine's searches write it), so a
-        plug-in never names that value.  Example: ``tables.distance(("lamps",),
+        plug-in never names that value.
+        Example: ``tables.distance(("lamps",),
         "clicks", 37)``."""
         ...
 
@@ -258,27 +259,33 @@ class Puzzle(ABC):
     """
 
     name: ClassVar[str]
-    """The registry key, `--puzzle` value and ``NAME:`` prefix."""
+    """The registry key, `--puzzle` value and ``NAME:`` prefix.
+    Example: ``name = "lamps"``."""
 
     @abstractmethod
     def recognises(self, text: str) -> bool:
-        """True when ``text`` looks like this puzzle's notation (cheap: no parsing)."""
+        """True when ``text`` looks like this puzzle's notation (cheap: no parsing).
+        Example: ``return set(text) <= set("01.")``."""
 
     @abstractmethod
     def variant(self, start: str, target: str, options: dict[str, Any]) -> Any:
         """The rule variant a pair of positions (and options such as a method) implies;
-        a PuzzleInputError when the options do not apply."""
+        a PuzzleInputError when the options do not apply.
+        Example: ``return int(options.get("size") or len(start))``."""
 
     @abstractmethod
     def parse(self, variant: Any, text: str) -> Hashable:
-        """A position from its notation; a PuzzleInputError naming what is wrong."""
+        """A position from its notation; a PuzzleInputError naming what is wrong.
+        Example: ``return int(text.replace(".", ""), 2)``."""
 
     @abstractmethod
     def format(self, variant: Any, state: Hashable) -> str:
-        """The notation of a position (of a walk node: its position part)."""
+        """The notation of a position (of a walk node: its position part).
+        Example: ``return format(state, "09b")``."""
 
     def default_target(self, variant: Any) -> str | None:
-        """The target a position is played towards when none is given (None: ask)."""
+        """The target a position is played towards when none is given (None: ask).
+        Example: ``return "000.000.000"``."""
         return None
 
 
@@ -290,13 +297,15 @@ class WalkablePuzzle(Puzzle):
     def moves(self, variant: Any, node: Hashable) -> Iterable[Move]:
         """Every legal move from a walk node, in a fixed order: a list, or an iterator
         that makes each move as it is asked for (a walk stops at the first move one
-        nearer the target, so moves that cost are worth making lazily)."""
+        nearer the target, so moves that cost are worth making lazily).
+        Example: ``return [Move(f"button {b}", node ^ mask) for b, mask in enumerate(MASKS)]``."""
 
     @abstractmethod
     def distance(self, tables: TableLookup, variant: Any, node: Hashable,
                  target: Hashable) -> int | None:
         """Fewest moves from a walk node to the target, from the tables; None when the
-        target cannot be reached from it."""
+        target cannot be reached from it.
+        Example: ``return tables.distance(("lamps", "tables"), "clicks", node ^ target)``."""
 
 
 def walkable(puzzle: Puzzle) -> bool:

@@ -56,7 +56,8 @@ class MoveKernel:
     subset numba compiles (numbers, lists and arrays, and plain functions of the plug-in's
     own): the engine compiles it for its tables' searches (``BreadthFirstSearch.neighbours``
     may be the same function) and the walk runs it as Python, so a move is never written
-    twice.  Example: ``MoveKernel(ring_moves, (width,), width + 1)``."""
+    twice.
+    Example: ``MoveKernel(ring_moves, (width,), width + 1)``."""
 
     function: Any
     parameters: tuple[int, ...]
@@ -77,11 +78,13 @@ class DensePuzzle(WalkablePuzzle):
 
     def move_label(self, variant: Any, before: int, after: int) -> str:
         """How a player names the move from rank ``before`` to rank ``after`` (with
-        ``move_kernel``).  Example: ``"disc 1 A->B"``, ``"R'"``."""
+        ``move_kernel``).
+        Example: ``"disc 1 A->B"``, ``"R'"``."""
         return f"{self.format(variant, before)} -> {self.format(variant, after)}"
 
     def moves(self, variant: Any, node: Hashable) -> list[Move]:
-        """The moves of ``move_kernel``, run as Python, each named by ``move_label``."""
+        """The moves of ``move_kernel``, run as Python, each named by ``move_label``.
+        Example: ``[Move("disc 1 A->B", 1), Move("disc 1 A->C", 2)]``."""
         written = self.move_kernel(variant)
         if written is None:  # the hooks' check refuses a plug-in that gives neither
             raise TypeError(f"{self.name}: move_kernel gave no moves for this variant")
@@ -98,7 +101,8 @@ class DensePuzzle(WalkablePuzzle):
                         ) -> StoredDistance:
         """Where the fewest moves from ``node`` to ``target`` are stored; a
         ``MissingTableError`` when no table can hold them (say a board size without
-        tables), naming what answers instead."""
+        tables), naming what answers instead.
+        Example: ``StoredDistance(towards(variant), "moves", node, build=str(variant))``."""
 
     def distance(self, tables: TableLookup, variant: Any, node: Hashable,
                  target: Hashable) -> int | None:

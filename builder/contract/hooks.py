@@ -55,3 +55,95 @@ def check_hooks(plugin: type) -> None:
                     "with a leading underscore")
             raise UnknownHookError(f"plug-in {plugin.__module__}.{plugin.__qualname__} "
                                    f"defines {name!r}, which is no hook: {hint}")
+
+
+def _declarations() -> list[tuple[type, list[str]]]:
+    """Each core class and part with the hooks it declares first (in source order)."""
+    seen: set[str] = set()
+    found = []
+    known = hooks()
+    # the most general first: a core class that gives a part's hook its own default (a
+    # keyed puzzle's table) does not declare it
+    for cls in (Puzzle, WalkablePuzzle, *PARTS, DensePuzzle, KeyedPuzzle):
+        names = [name for name in _source_order(cls) if name in known and name not in seen]
+        seen.update(names)
+        found.append((cls, names))
+    return found
+
+
+def _source_order(cls: type) -> list[str]:
+    import ast
+    import inspect
+    import textwrap
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            names.append(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.append(node.target.id)
+        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            names.append(node.targets[0].id)
+    return names
+
+
+def hook_documentation(cls: type, name: str) -> tuple[str, str]:
+    """A hook's signature (or its default value) and its docstring."""
+    import ast
+    import inspect
+    import textwrap
+
+    member = vars(cls)[name] if name in vars(cls) else None
+    if callable(member):
+        signature = str(inspect.signature(member)).replace("(puzzle, ", "(self, ").replace(
+            "(puzzle)", "(self)")
+        return f"def {name}{signature}", inspect.getdoc(member) or ""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+    for at, node in enumerate(tree.body):
+        target = (node.target if isinstance(node, ast.AnnAssign)
+                  else node.targets[0] if isinstance(node, ast.Assign) else None)
+        if getattr(target, "id", None) != name:
+            continue
+        line = ast.unparse(node)
+        after = tree.body[at + 1] if at + 1 < len(tree.body) else None
+        doc = (inspect.cleandoc(after.value.value) if isinstance(after, ast.Expr)
+               and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)
+               else "")
+        return line, doc
+    return name, ""
+
+
+def reference() -> str:
+    """The whole contract as one page (``docs/contract.md``): every hook a plug-in may
+    define, where it is declared, its signature or default, and its docstring with its
+    example.  ``python -m builder.contract.hooks`` prints it."""
+    declared = _declarations()
+    total = sum(len(names) for _, names in declared)
+    out = ["# The plug-in contract", "",
+           "Generated from `builder/contract` by `python -m builder.contract.hooks` (a test "
+           "checks it is current): every hook a puzzle plug-in may define, "
+           f"{total} in all, each with its signature or default and an example.  A plug-in "
+           "derives from one core class and defines what it needs; every other hook has a "
+           "default.  How to write one: [adding-a-puzzle.md](adding-a-puzzle.md).", ""]
+    for cls, names in declared:
+        if not names:
+            continue
+        summary = (inspect_doc(cls).split("\n\n")[0]).replace("\n", " ")
+        kind = "core class" if cls in _core_classes() else "part"
+        out += [f"## {cls.__name__} ({kind}, `{cls.__module__}`)", "", summary, ""]
+        for name in names:
+            signature, doc = hook_documentation(cls, name)
+            out += [f"### `{name}`", "", "```python", signature.replace("'", ""), "```", "",
+                    doc.replace("\nExample: ", "\n\nExample: "), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def inspect_doc(cls: type) -> str:
+    import inspect
+
+    return inspect.getdoc(cls) or ""
+
+
+if __name__ == "__main__":
+    print(reference(), end="")

@@ -46,7 +46,8 @@ class KeyKernel:
     ``out``, written in the subset of Python numba compiles (plain functions of the
     plug-in's own that they call included: the engine compiles them all, and the plug-in
     imports no numba), and the goal test ``(keys, parameters) -> bool array`` (None: the
-    targets are given).  Example: ``KeyKernel(slides, 4, predecessors=slides_undone)``."""
+    targets are given).
+    Example: ``KeyKernel(slides, 4, predecessors=slides_undone)``."""
 
     successors: Any
     most_moves: int
@@ -63,21 +64,28 @@ class KeyedPuzzle(WalkablePuzzle):
     """A walkable puzzle whose tables are sparse (see the module's docstring)."""
 
     goal_word: ClassVar[str] = "solved"
+    """How the goal is written: `query path STATE solved`.
+    Example: ``goal_word = "cleared"``."""
     wide: ClassVar[bool] = False
-    """Distances beyond 254 moves (16-bit tables)."""
+    """Distances beyond 254 moves (16-bit tables).
+    Example: ``wide = True``."""
     shards: ClassVar[int] = 1
-    """Partitions of the build (more: less memory per task; the same table)."""
+    """Partitions of the build (more: less memory per task; the same table).
+    Example: ``shards = 4``."""
     key_words: ClassVar[int] = 1
-    """64-bit words per key: 1 (keys below 2**63), or 2 (below 2**128)."""
+    """64-bit words per key: 1 (keys below 2**63), or 2 (below 2**128).
+    Example: ``key_words = 2``."""
 
     @abstractmethod
     def encode(self, variant: Any, position: Hashable) -> int:
         """A position's key: a non-negative integer below 2**63 (2**128 with two key
-        words), distinct per position."""
+        words), distinct per position.
+        Example: ``return sum(tile << (4 * cell) for cell, tile in enumerate(position))``."""
 
     @abstractmethod
     def decode(self, variant: Any, key: int) -> Hashable:
-        """The position of a key."""
+        """The position of a key.
+        Example: ``return tuple((key >> (4 * cell)) & 15 for cell in range(CELLS))``."""
 
     # A puzzle with no option (one table, named after its goal word) or whose variant is
     # the value of its one option (say a metric: a table per choice, named after it)
@@ -98,7 +106,8 @@ class KeyedPuzzle(WalkablePuzzle):
 
     def table_variants(self) -> list[Any]:
         """The variants whose tables ``make tables`` builds (default: every choice of the
-        puzzle's one option, or its one variant).  Example: ``["block", "cell"]``."""
+        puzzle's one option, or its one variant).
+        Example: ``["block", "cell"]``."""
         option = self._only_option()
         if option is None:
             return [self.variant("", "", {})]
@@ -106,12 +115,14 @@ class KeyedPuzzle(WalkablePuzzle):
 
     def variant_name(self, variant: Any) -> str:
         """A variant's table name (a path part: letters, digits, ``_``, ``-``; default:
-        the variant itself, the option's value).  Example: ``"cell"``."""
+        the variant itself, the option's value).
+        Example: ``"cell"``."""
         return str(variant)
 
     def variant_named(self, name: str) -> Any:
         """The variant of a table name; a PuzzleInputError naming the choices (default:
-        ``variant`` given the name as the option's value).  Example: ``"cell"``."""
+        ``variant`` given the name as the option's value).
+        Example: ``"cell"``."""
         option = self._only_option()
         if option is not None:
             return self.variant("", "", {option.name: name})
@@ -132,24 +143,29 @@ class KeyedPuzzle(WalkablePuzzle):
 
     def starts(self, variant: Any) -> list[Hashable]:
         """The positions whose reachable set the table holds ([]: every position that
-        reaches a target, found backwards from the targets)."""
+        reaches a target, found backwards from the targets).
+        Example: ``return [rules.parse(START)]``."""
         return []
 
     def targets(self, variant: Any) -> list[Hashable] | None:
-        """The target positions (None: ``is_goal`` picks them among the positions found)."""
+        """The target positions (None: ``is_goal`` picks them among the positions found).
+        Example: ``return [SOLVED]``."""
         return None
 
     def is_goal(self, variant: Any, position: Hashable) -> bool:
-        """Whether a position is a target (default: one of ``targets``)."""
+        """Whether a position is a target (default: one of ``targets``).
+        Example: ``return position[GOAL_CELL] == BIG_BLOCK``."""
         return position in (self.targets(variant) or [])
 
     def unmoves(self, variant: Any, position: Hashable) -> list[Hashable] | None:
         """The positions one move *before* ``position``, for moves that cannot be undone;
-        None (the default): the moves can be undone, so they are the moves."""
+        None (the default): the moves can be undone, so they are the moves.
+        Example: ``return rules.moves_undone(position)``."""
         return None
 
     def kernel(self, variant: Any) -> KeyKernel | None:
-        """The numba moves on keys (None: the table is built from ``moves``)."""
+        """The numba moves on keys (None: the table is built from ``moves``).
+        Example: ``return KeyKernel(slides, 4, goal=at_goal)``."""
         return None
 
     # ---- what the engine makes of the hooks above ----------------------------------------
@@ -170,7 +186,8 @@ class KeyedPuzzle(WalkablePuzzle):
 
     @abstractmethod
     def format_position(self, variant: Any, position: Hashable) -> str:
-        """A position's notation."""
+        """A position's notation.
+        Example: ``return ".".join(ROWS[row] for row in position)``."""
 
     def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
         return f"{self.format(variant, start)} can never reach {self.goal_word}"
@@ -183,38 +200,49 @@ class KeyedPuzzle(WalkablePuzzle):
 
     def table(self, identity: dict[str, Any]) -> TableSpec:
         """The sparse table of a variant (``{"variant": NAME}``), or of every position
-        reachable from a start a user gave (``"start"``, ``"label"``)."""
+        reachable from a start a user gave (``"start"``, ``"label"``).
+        Example: ``puzzle.table({"variant": "block"})``."""
         return _engine(self).table(self, identity)
 
     def sparse_search(self, variant: Any, plain: bool = False,
                       starts: list[Hashable] | None = None) -> SparseSearch:
         """The search of a variant's table; ``plain``: from the plain-Python moves even
         where a kernel exists (the same table, slower); ``starts``: from these positions
-        instead of the variant's own."""
+        instead of the variant's own.
+        Example: ``puzzle.sparse_search("block", plain=True)``."""
         return _engine(self).sparse_search(self, variant, plain, starts)
 
     def default_tables(self) -> list[TableSpec]:
-        """The table of every variant in ``table_variants``."""
+        """The table of every variant in ``table_variants``.
+        Example: ``[puzzle.table({"variant": "block"})]``."""
         return _engine(self).default_tables(self)
 
     def table_for(self, text: str) -> TableSpec:
         """A variant's name: its table; ``[VARIANT:][LABEL=]START``: a table of every
-        position reachable from START, in the puzzle's ``levels`` folder."""
+        position reachable from START, in the puzzle's ``levels`` folder.
+        Example: ``puzzle.table_for("block:mine=START")``."""
         return _engine(self).table_for(self, text)
 
     def distance(self, tables: TableLookup, variant: Any, node: Hashable,
                  target: Hashable) -> int | None:
-        """The fewest moves to the goal, read from the variant's table or a level's."""
+        """The fewest moves to the goal, read from the variant's table or a level's.
+        Example: ``puzzle.distance(tables, "block", position, GOAL)``."""
         return _engine(self).distance(self, tables, variant, node, target)
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        """The table's one distance array, towards the goal word.
+        Example: ``[DistanceArray("block", "to solved", "distance")]``."""
         return _engine(self).catalog_distances(self, attributes)
 
     def entry_positions(self, attributes: dict, distances: DistanceArray, entries: Any,
                         read: Any) -> list[tuple[str, str]]:
+        """The positions of the table's entries, each towards the goal word.
+        Example: ``[("ABBC.ABBC.DEEF.DGHF.I__J", "solved")]``."""
         return _engine(self).entry_positions(self, attributes, distances, entries, read)
 
     def table_options(self, attributes: dict) -> dict[str, str]:
+        """The puzzle's one option set to the table's variant, if it has one.
+        Example: ``{"metric": "block"}``."""
         return _engine(self).table_options(self, attributes)
 
     pair_search_positions: ClassVar[int] = 500_000

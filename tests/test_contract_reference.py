@@ -1,0 +1,28 @@
+"""The contract as one page: every hook a plug-in may define is in ``docs/contract.md``
+once, with a docstring and an example, and the page is the one the code generates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builder.contract.hooks import _declarations, hook_documentation, hooks, reference
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "contract.md"
+
+
+def test_the_page_is_current():
+    assert PAGE.read_text() == reference(), (
+        "docs/contract.md is stale: run `python -m builder.contract.hooks > docs/contract.md`")
+
+
+def test_every_hook_is_on_the_page_once_with_a_docstring_and_an_example():
+    page = PAGE.read_text()
+    declared = [name for _, names in _declarations() for name in names]
+    assert sorted(declared) == sorted(hooks())
+    for cls, names in _declarations():
+        for name in names:
+            signature, doc = hook_documentation(cls, name)
+            assert page.count(f"### `{name}`\n") == 1, name
+            assert doc.strip(), f"{cls.__name__}.{name} has no docstring"
+            examples = [line for line in doc.splitlines() if line.startswith("Example: ")]
+            assert len(examples) == 1, f"{cls.__name__}.{name}: one line 'Example: ...'"
