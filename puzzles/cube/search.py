@@ -1,9 +1,10 @@
-"""The 2×2×2 cube's kernels, in plain Python the engine compiles: its moves on keys for the engine's sparse search, the
-same turns as ``rules.turned`` (a test checks the tables are identical); the moves of a
-pattern's abstract states for the breadth-first search of its database; and the step of
-IDA* on the pattern databases.  A key holds the corner in each place (3 bits each) and
-then each place's twist (2 bits each).  Parameters: ``(quarter,)``: 1 for the quarter-turn
-metric.  Turns can be undone, so the moves are also the moves undone."""
+"""The 2×2×2 cube's kernels, in plain Python the engine compiles: its moves on keys for
+the engine's sparse search, the same turns as ``rules.turned`` (a test checks the tables
+are identical); the moves of a pattern's abstract states for the breadth-first search of
+its database; and the step of IDA* on the pattern databases.  A key holds the corner in
+each place (3 bits each) and then each place's twist (2 bits each).  Parameters:
+``(quarter,)``: 1 for the quarter-turn metric.  Turns can be undone, so the moves are
+also the moves undone."""
 
 from __future__ import annotations
 
