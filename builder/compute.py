@@ -55,8 +55,8 @@ def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup |
         with tempfile.TemporaryDirectory(prefix="sparse-") as folder:
             return sparse_arrays(spec, Path(folder), progress=progress), {}
     found = dict((executor or InProcess()).run(
-        search_array, list(spec.searches.items()), desc="/".join(spec.parts),
-        progress=progress and bool(spec.searches)))
+        search_array, [(name, search, progress) for name, search in spec.searches.items()],
+        desc="/".join(spec.parts), progress=progress and bool(spec.searches)))
     arrays: dict[str, np.ndarray] = {name: found[name] for name in spec.searches}
     for name, fold in spec.folds.items():
         arrays[name] = least_of_runs(arrays[fold.source], fold.width)
@@ -74,12 +74,21 @@ def compute_table(spec: TableSpec, progress: bool = False, tables: TableLookup |
     return arrays, attributes
 
 
-def search_array(name: str, search: BreadthFirstSearch) -> tuple[str, np.ndarray]:
+def search_array(name: str, search: BreadthFirstSearch, progress: bool = False
+                 ) -> tuple[str, np.ndarray]:
     """One breadth-first array of a spec, named: a task the build's executor runs in this
-    process or on a Dask worker (which imports this module, and the kernel by its path)."""
-    from builder.kernels.graph_bfs import breadth_first  # compiles when first imported
+    process or on a Dask worker (which imports this module, and the kernel by its path);
+    a folded search shows its own bar where ``progress`` (it takes minutes)."""
+    from builder.kernels.graph_bfs import (  # compiles when first imported
+        breadth_first,
+        breadth_first_folded,
+    )
 
     checkpoint()
+    if search.folded > 1:
+        return name, breadth_first_folded(search.states, search.sources,
+                                          kernel(search.neighbours), search.most_neighbours,
+                                          search.parameters, search.folded, progress, name)
     return name, breadth_first(search.states, search.sources, kernel(search.neighbours),
                                search.most_neighbours, search.parameters, search.wide)
 

@@ -90,7 +90,7 @@ def _required_length(table: PatternTable) -> int:
     """The entries its spec's ranking numbers in the array a search looks up."""
     spec, array = table.spec, table.array
     if array in spec.searches:
-        return spec.searches[array].states
+        return spec.searches[array].states // spec.searches[array].folded
     if array in spec.folds:
         fold = spec.folds[array]
         return spec.searches[fold.source].states // fold.width
@@ -118,6 +118,9 @@ def _checked(tables: TableLookup, table: PatternTable, values: np.ndarray) -> No
     of its runs of the searched array, checked the same way where that is small, else at
     the runs of the search's sources)."""
     spec, array = table.spec, table.array
+    if array in spec.searches and spec.searches[array].folded > 1:
+        _check_sources(tables, spec, array, values, spec.searches[array])
+        return
     if array in spec.searches:
         _check_recurrence(tables, spec, array, values)
         return
@@ -134,11 +137,21 @@ def _checked(tables: TableLookup, table: PatternTable, values: np.ndarray) -> No
                 f"entry {entry:,}, the least of its {fold.width} entries of {fold.source} is "
                 f"{int(least[entry])}: {REBUILD}")
     else:
-        for source in search.sources:
-            if values[source // fold.width] != 0:
-                raise CorruptTableError(
-                    f"table {tables.describe(spec.parts)}: {array} holds "
-                    f"{int(values[source // fold.width])} at the goal's entry, not 0: {REBUILD}")
+        _check_sources(tables, spec, array, values, search, fold.width)
+
+
+def _check_sources(tables: TableLookup, spec, array: str, values: np.ndarray, search,
+                   width: int | None = None) -> None:
+    """0 at the entry of each of the search's sources, in an array of the least over runs
+    of ``width`` states (default: the search's own ``folded``): no recurrence holds between
+    such least values, so this is what a load checks of a large one (`builder verify`
+    checks the whole)."""
+    width = width or search.folded
+    for source in search.sources:
+        if values[source // width] != 0:
+            raise CorruptTableError(
+                f"table {tables.describe(spec.parts)}: {array} holds "
+                f"{int(values[source // width])} at the goal's entry, not 0: {REBUILD}")
 
 
 def _check_recurrence(tables: TableLookup, spec, array: str, values: np.ndarray) -> None:
@@ -244,8 +257,10 @@ def start_estimate(tables: TableLookup, search: PatternSearch) -> int | None:
     found = estimates.values[estimates.offsets + indices].astype(np.int64)
     if (found == NEVER).any():
         return None
-    return int(max(found[estimates.groups == group].sum()
-                   for group in range(estimates.count)))
+    sums = [int(found[estimates.groups == group].sum()) for group in range(estimates.count)]
+    if search.parity:
+        sums = [total + (total - sums[0]) % 2 for total in sums]
+    return max(sums)
 
 
 def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
@@ -265,6 +280,10 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     from builder.kernels import ida
 
     estimates = _estimates(tables, search)
+    first = estimates.groups == 0
+    if search.parity and not first[:int(first.sum())].all():
+        raise ValueError(f"{search.how}: a search by parity lists its first group's tables "
+                         "first")
     width = len(search.start)
     rows = np.zeros((search.longest + 1, width), np.int64)
     rows[0] = search.start
@@ -333,6 +352,7 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
                     status, length, following, made = iteration(
                         step, parameters, estimates.values, estimates.offsets,
                         estimates.lengths, estimates.groups, np.int64(estimates.count),
+                        np.int64(search.parity),
                         np.int64(search.indices_at), goal, rows,
                         np.int64(bound), np.int64(search.moves), redundant,
                         np.int64(most_nodes - nodes), stop.flag, deadline, counted)
@@ -415,7 +435,7 @@ def _check_entries(tables: TableLookup, search: PatternSearch, estimates: _Estim
 
     for pattern, table in enumerate(search.patterns):
         spec, array = table.spec, table.array
-        if array not in spec.searches:
+        if array not in spec.searches or spec.searches[array].folded > 1:
             continue
         bfs = spec.searches[array]
         start = int(estimates.offsets[pattern])

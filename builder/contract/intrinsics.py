@@ -6,7 +6,8 @@ unpacks bits is not vectorised): ``mask_of`` is one compare of 64 bytes into a 6
 mask (``vptestmb`` with AVX-512, a movemask sequence with AVX2), ``expand_or`` its
 inverse.  ``prefetch`` asks for a cache line a kernel will read soon, where its reads
 jump too far for the hardware to guess.  ``take_next`` is an atomic counter, for threads
-that share out work items.  None checks bounds: the caller guarantees that 64 bytes from
+that share out work items, and ``fetch_or`` an atomic bitwise or, for threads that share a
+bitset.  None checks bounds: the caller guarantees that 64 bytes from
 ``start`` exist, or that ``counter[index]`` does (``prefetch`` of any address is
 harmless)."""
 
@@ -117,3 +118,19 @@ def take_next(typingctx, counter, index):
             ir.Constant(ir.IntType(64), 1), "seq_cst")
 
     return types.int64(counter, index), codegen
+
+
+@intrinsic
+def fetch_or(typingctx, words, index, bits):
+    """``words[index] |= bits`` as one atomic step, returning the word before: threads
+    that share a bitset each learn whether they set a bit first (a uint64 array)."""
+    if not (isinstance(words, types.Array) and words.dtype == types.uint64
+            and isinstance(index, types.Integer) and bits == types.uint64):
+        raise TypeError("a uint64 array, an integer index and uint64 bits are needed")
+
+    def codegen(context, builder, signature, args):
+        return builder.atomic_rmw(
+            "or", _element_pointer(context, builder, signature.args[0], args[0], args[1]),
+            args[2], "monotonic")
+
+    return types.uint64(words, index, bits), codegen

@@ -113,3 +113,7 @@ class PatternSearch:
     seconds: float = float("inf")
     """The longest it may run (within a server's limit) before answering with its bound."""
     how: str = "IDA* on pattern databases"
+    parity: bool = False
+    """Every path to the goal has the parity of the first group's sum (each move changes
+    it by one, as the tiles' taxicab distances), so a group whose sum has the other parity
+    bounds it one higher; the first group's tables come first in ``patterns``."""

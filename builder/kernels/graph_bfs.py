@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit, types
 
 from builder.contract.bits import lowest_bit
+from builder.contract.intrinsics import fetch_or, take_next
 from builder.contract.specs import moves_signature
 from builder.contract.work import stop_signal
 
@@ -185,3 +186,140 @@ def successors_wide(moves, parameters, keys, most):
         written += count
     return out[:written]
 
+
+
+# A folded search (``BreadthFirstSearch.folded``): the least distance over each run of
+# ``folded`` consecutive states, a byte a run and a bit a state, for abstract spaces whose
+# distances would not fit in memory (a pattern database whose state carries what its
+# look-up ignores).  A level at a time, as above, but always from its bitset, on every
+# core: threads take blocks of the level's words in turn, and mark what they find with
+# atomic or, so that a state is taken by one thread only.
+FOLDED_BLOCK_WORDS = 1 << 10
+"""Words of a level's bitset a thread takes at a time; the next level records which of
+these blocks hold a state, and the scan skips the others."""
+FOLDED_POLL_SECONDS = 0.5
+"""How often the threads' counts are read for the progress bar."""
+
+
+@njit(types.int64(NEIGHBOURS, types.int64[::1], types.uint64[::1], types.uint64[::1],
+                  types.uint64[::1], types.uint8[::1], types.uint8[::1], types.uint8[::1],
+                  types.int64, types.int64, types.int64[::1], types.int64[::1],
+                  types.int64, types.int64, types.uint8[::1]),
+      cache=True, nogil=True)
+def _expand_folded(neighbours, parameters, frontier, following, seen, distance, busy,
+                   next_busy, folded, depth, taken, counts, thread, most_neighbours, stop):
+    """This thread's share of one level: every state of ``frontier``'s blocks it takes
+    (clearing them), its unseen neighbours marked seen and in ``following``, their runs'
+    distance set to ``depth`` where none was; counts[2 * thread ..] the states expanded
+    and runs reached so far.  -1 where the stop flag was raised, -2 where a run is first
+    reached at a depth a byte cannot hold."""
+    found = np.empty(most_neighbours, np.int64)
+    one = np.uint64(1)
+    blocks = len(busy)
+    words = len(frontier)
+    expanded = counts[2 * thread]
+    reached = counts[2 * thread + 1]
+    while True:
+        block = take_next(taken, 0)
+        if block >= blocks:
+            break
+        if not busy[block]:
+            continue
+        last = min(words, (block + 1) * FOLDED_BLOCK_WORDS)
+        for word in range(block * FOLDED_BLOCK_WORDS, last):
+            bits = frontier[word]
+            if not bits:
+                continue
+            frontier[word] = 0
+            while bits:
+                state = word * 64 + lowest_bit(bits)
+                bits &= bits - one
+                expanded += 1
+                if (expanded & (STOP_POLL_STATES - 1)) == 0:
+                    counts[2 * thread] = expanded
+                    counts[2 * thread + 1] = reached
+                    if stop[0]:
+                        return -1
+                for i in range(neighbours(state, parameters, found)):
+                    other = found[i]
+                    at = other >> 6
+                    bit = one << np.uint64(other & 63)
+                    if seen[at] & bit:
+                        continue
+                    if fetch_or(seen, at, bit) & bit:
+                        continue  # another thread took it first
+                    fetch_or(following, at, bit)
+                    next_busy[at // FOLDED_BLOCK_WORDS] = 1
+                    run = other // folded
+                    if distance[run] == NEVER_NARROW:
+                        if depth >= NEVER_NARROW:
+                            return -2  # a run first reached too deep for a byte
+                        distance[run] = depth
+                        reached += 1
+    counts[2 * thread] = expanded
+    counts[2 * thread + 1] = reached
+    return expanded
+
+
+def breadth_first_folded(states: int, sources, neighbours, most_neighbours: int,
+                         parameters=(), folded: int = 1, progress: bool = False,
+                         desc: str = "search", threads: int | None = None) -> np.ndarray:
+    """``breadth_first`` keeping, for every run of ``folded`` consecutive states, the
+    fewest moves from any of them (uint8, 255: never): a byte a run and three bits a state
+    in memory.  On ``threads`` threads (default: every core); ``progress``: a bar of the
+    runs reached.  A ValueError where a run's distance would pass 254 (its states may lie
+    deeper); within a server's request, stopped by its gate as ``breadth_first``."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor, wait
+
+    from tqdm import tqdm
+
+    if folded < 1 or states % folded:
+        raise ValueError(f"{states:,} states do not fall in runs of {folded}")
+    sources = np.asarray(sources, dtype=np.int64).reshape(-1)
+    if sources.size and (sources.min() < 0 or sources.max() >= states):
+        raise ValueError(f"a source is outside the {states:,} states")
+    threads = threads or len(os.sched_getaffinity(0))
+    stop = stop_signal()
+    parameters = np.ascontiguousarray(parameters, dtype=np.int64)
+    distance = np.full(states // folded, NEVER_NARROW, np.uint8)
+    words = (states + 63) // 64
+    blocks = (words + FOLDED_BLOCK_WORDS - 1) // FOLDED_BLOCK_WORDS
+    seen, frontier, following = (np.zeros(words, np.uint64) for _ in range(3))
+    busy, next_busy = np.zeros(blocks, np.uint8), np.zeros(blocks, np.uint8)
+    for source in sources.tolist():
+        bit = np.uint64(1) << np.uint64(source & 63)
+        seen[source >> 6] |= bit
+        frontier[source >> 6] |= bit
+        busy[(source >> 6) // FOLDED_BLOCK_WORDS] = 1
+        distance[source // folded] = 0
+    counts = np.zeros(2 * threads, np.int64)
+    reached_before = int(np.count_nonzero(distance == 0))
+    depth = 0
+    with ThreadPoolExecutor(threads) as pool, tqdm(
+            total=len(distance), desc=desc, unit=" entries", unit_scale=True,
+            disable=not progress, mininterval=FOLDED_POLL_SECONDS) as bar:
+        while busy.any():
+            depth += 1
+            taken = np.zeros(1, np.int64)
+            level = [pool.submit(_expand_folded, neighbours, parameters, frontier, following,
+                                 seen, distance, busy, next_busy, np.int64(folded),
+                                 np.int64(depth), taken, counts, np.int64(thread),
+                                 np.int64(most_neighbours), stop.flag)
+                     for thread in range(threads)]
+            while wait(level, FOLDED_POLL_SECONDS).not_done:
+                bar.n = reached_before + int(counts[1::2].sum())
+                bar.set_postfix_str(f"level {depth}", refresh=True)
+            results = [future.result() for future in level]
+            stop.check()  # a search stopped halfway is never returned
+            if min(results) == -2:
+                raise ValueError(f"a distance reaches {NEVER_NARROW} moves: too deep for a "
+                                 "folded byte table")
+            if min(results) < 0:
+                raise RuntimeError("the folded search stopped with no reason given")
+            frontier, following = following, frontier
+            busy, next_busy = next_busy, busy
+            next_busy[:] = 0
+        bar.n = reached_before + int(counts[1::2].sum())
+        bar.refresh()
+    return distance

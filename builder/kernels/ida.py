@@ -103,9 +103,9 @@ def _first_broken_at(moves, parameters, values, sources, states, most):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _estimate(known, depth, groups, sums):
+def _estimate(known, depth, groups, sums, parity):
     """Row ``depth``'s estimate from its tables' values ``known[depth]``: each group's
-    sum, the largest of them; NEVER when a table says so."""
+    sum (``_of_parity``), the largest of them; NEVER when a table says so."""
     for group in range(len(sums)):
         sums[group] = 0
     for pattern in range(known.shape[1]):
@@ -115,8 +115,16 @@ def _estimate(known, depth, groups, sums):
         sums[groups[pattern]] += value
     largest = 0
     for group in range(len(sums)):
-        largest = max(largest, sums[group])
+        largest = max(largest, _of_parity(sums[group], sums[0], parity))
     return largest
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _of_parity(value, first, parity):
+    """A group's sum, one more where ``parity`` (1: every path to the goal has the parity
+    of group 0's sum, ``PatternSearch.parity``) and it has the other parity: no path is
+    that short."""
+    return value + ((value ^ first) & parity)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -128,7 +136,7 @@ def _at_goal(rows, depth, goal):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _at_root(known, values, offsets, lengths, rows, indices_at, groups, sums, goal,
+def _at_root(known, values, offsets, lengths, rows, indices_at, groups, sums, parity, goal,
              bound):
     """The start's table values into ``known[0]``, and what they settle before any move:
     (status, next bound), status -1 where the search goes on (OUTSIDE: the next bound is
@@ -138,7 +146,7 @@ def _at_root(known, values, offsets, lengths, rows, indices_at, groups, sums, go
         if index < 0 or index >= lengths[pattern]:
             return OUTSIDE, pattern
         known[0, pattern] = values[offsets[pattern] + index]
-    estimate = _estimate(known, 0, groups, sums)
+    estimate = _estimate(known, 0, groups, sums, parity)
     if estimate == NEVER:
         return EXHAUSTED, UNBOUNDED
     if estimate > bound:
@@ -150,14 +158,16 @@ def _at_root(known, values, offsets, lengths, rows, indices_at, groups, sums, go
 
 SIGNATURE = types.int64[::1](STEP, types.int64[::1], types.uint8[::1], types.int64[::1],
                              types.int64[::1], types.int64[::1], types.int64, types.int64,
+                             types.int64,
                              types.int64[::1], types.int64[:, ::1], types.int64, types.int64,
                              types.uint8[:, ::1], types.int64, types.uint8[::1],
                              types.uint8[::1], types.int64[::1])
 
 
 @_on_first_use("iteration", SIGNATURE)
-def _iteration(step, parameters, values, offsets, lengths, groups, group_count, indices_at,
-              goal, rows, bound, moves, redundant, budget, stop, deadline, counted):
+def _iteration(step, parameters, values, offsets, lengths, groups, group_count, parity,
+               indices_at, goal, rows, bound, moves, redundant, budget, stop, deadline,
+               counted):
     """One depth-first pass from ``rows[0]`` to cost ``bound``: ``[status, length, next
     bound, nodes]``.  FOUND: ``rows[0 .. length]`` is a path to the goal; EXHAUSTED: none
     within the bound, the next bound the least estimate past it (UNBOUNDED: none at all);
@@ -171,7 +181,7 @@ def _iteration(step, parameters, values, offsets, lengths, groups, group_count, 
     made = np.full(deepest + 1, -1, np.int64)  # the move that led to each depth
     sums = np.zeros(group_count, np.int64)
     status, following = _at_root(known, values, offsets, lengths, rows, indices_at, groups,
-                                 sums, goal, bound)
+                                 sums, parity, goal, bound)
     if status >= 0:
         return np.array([status, 0, following, 0], np.int64)
     least_past = UNBOUNDED
@@ -209,7 +219,7 @@ def _iteration(step, parameters, values, offsets, lengths, groups, group_count, 
                 if index < 0 or index >= lengths[pattern]:
                     return np.array([OUTSIDE, depth + 1, pattern, nodes], np.int64)
                 known[depth + 1, pattern] = values[offsets[pattern] + index]
-        estimate = _estimate(known, depth + 1, groups, sums)
+        estimate = _estimate(known, depth + 1, groups, sums, parity)
         if estimate == NEVER:
             continue
         cost = depth + 1 + estimate
@@ -225,8 +235,8 @@ def _iteration(step, parameters, values, offsets, lengths, groups, group_count, 
 
 @_on_first_use("iteration_children_first", SIGNATURE)
 def _iteration_children_first(step, parameters, values, offsets, lengths, groups,
-                             group_count, indices_at, goal, rows, bound, moves, redundant,
-                             budget, stop, deadline, counted):
+                              group_count, parity, indices_at, goal, rows, bound, moves,
+                              redundant, budget, stop, deadline, counted):
     """``iteration``, making all of a node's children before looking at any."""
     patterns = len(offsets)
     deepest = len(rows) - 1
@@ -241,7 +251,7 @@ def _iteration_children_first(step, parameters, values, offsets, lengths, groups
     made = np.full(deepest + 1, -1, np.int64)  # the move that led to each depth
     sums = np.zeros(group_count, np.int64)
     status, following = _at_root(known, values, offsets, lengths, rows, indices_at, groups,
-                                 sums, goal, bound)
+                                 sums, parity, goal, bound)
     if status >= 0:
         return np.array([status, 0, following, 0], np.int64)
     least_past = UNBOUNDED
@@ -314,7 +324,8 @@ def _iteration_children_first(step, parameters, values, offsets, lengths, groups
                                  else np.int64(values[offsets[other] + index]))
                         never = never or value == NEVER
                         sums[group] += value
-                cut = sums[group]
+                # group 0's tables come first where parity counts: its sum is whole
+                cut = sums[group] if group == 0 else _of_parity(sums[group], sums[0], parity)
                 break
         if never:
             continue
@@ -323,7 +334,10 @@ def _iteration_children_first(step, parameters, values, offsets, lengths, groups
             continue
         estimate = 0
         for group in range(group_count):
-            estimate = max(estimate, sums[group])
+            estimate = max(estimate, _of_parity(sums[group], sums[0], parity))
+        if estimate > allowed:  # a sum at the bound, one more for its parity
+            least_past = min(least_past, depth + 1 + estimate)
+            continue
         step(rows, depth, move, parameters)  # the child's row again, to go down to it
         if estimate == 0 and _at_goal(rows, depth + 1, goal):
             return np.array([FOUND, depth + 1, bound, nodes], np.int64)

@@ -160,7 +160,8 @@ class SlidingPuzzle(DensePuzzle):
             if not (isinstance(tiles, list) and all(isinstance(tile, int) for tile in tiles)
                     and isinstance(blank, int)):
                 raise SlidingError("a pattern table names its tiles and the goal's blank cell")
-            return pattern_table(rows, columns, blank, tuple(tiles))
+            return pattern_table(rows, columns, blank, tuple(tiles),
+                                 folded=identity.get("folded") is True)
         cells = rows * columns
         return TableSpec(
             ("sliding", f"{rows}x{columns}"),
@@ -187,7 +188,7 @@ class SlidingPuzzle(DensePuzzle):
                              r"(?::([0-9]{1,2}))?", text.strip().lower())
         if not found:
             raise SlidingError(f"{shown(text)}: a board such as 3x3, or its pattern databases "
-                               "as 4x4, 4x4:7-7-1 or 4x4:6-6-3:15 (the goal's blank cell)")
+                               "as 4x4, 4x4:7-8 or 4x4:6-6-3:15 (the goal's blank cell)")
         rows, columns = int(found.group(1)), int(found.group(2))
         check_board(rows, columns, shown(text))
         partition, blank = found.group(3), found.group(4)

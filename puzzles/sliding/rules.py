@@ -17,9 +17,10 @@ MAX_CELLS = 9
 full table."""
 MAX_SEARCH_CELLS = 16
 """Larger boards, up to 4×4, are searched on pattern databases (``tables.py``)."""
-MOST_PATTERN_TILES = 7
-"""A pattern's table ranks its tiles' cells and the blank's: 16!/8! = 518,918,400 entries
-for 7 tiles on 4×4 (2 GB to search); 8 tiles would be 4.2 billion."""
+MOST_PATTERN_TILES = 8
+"""A pattern's table ranks its tiles' cells and the blank's: 16!/7! = 4,151,347,200 abstract
+states for 8 tiles on 4×4, searched a bit each and kept as the 16!/8! = 518,918,400 bytes
+the search reads (``tables.FOLDED_FROM``)."""
 BOARDS = ((2, 2), (2, 3), (2, 4), (3, 3))
 """The boards `make tables` stores (every board of 4 to 9 cells with 2 rows or more)."""
 
@@ -132,13 +133,16 @@ def abstract_rank(rows: int, columns: int, cells: tuple[int, ...], blank: int) -
 PARTITIONS = {
     (4, 4): {"6-6-3": ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
              "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
-             "7-7-1": ((1, 2, 3, 5, 6, 7, 11), (4, 8, 9, 10, 12, 13, 14), (15,))},
+             "7-7-1": ((1, 2, 3, 5, 6, 7, 11), (4, 8, 9, 10, 12, 13, 14), (15,)),
+             "7-8": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15))},
     (3, 3): {"4-4": ((0, 1, 2, 3), (4, 5, 6, 7))},
 }
 """Named partitions of a board's goal cells (the blank's excepted) into disjoint patterns,
 for the goal with the blank at cell 0 (4×4: Korf's goal) or 8 (3×3, the default goal);
-the first is what `make tables` builds.  Each pattern tracks the tiles the goal puts in
-its cells.  Cells, not tiles: the same shapes serve any goal with the blank in that cell.
+the first is what `make tables` builds, the others are built on request (4×4's 7-8: the
+board's two halves, Felner, Korf and Hanan's partition of 2004).  Each pattern tracks the
+tiles the goal puts in its cells.  Cells, not tiles: the same shapes serve any goal with
+the blank in that cell.
 """
 
 
@@ -178,3 +182,18 @@ def reflection(rows: int, columns: int, blank: int) -> tuple[tuple[int, ...], tu
     for cell in range(cells):
         tile[goal[cell]] = goal[mirror[cell]]
     return mirror, tuple(tile)
+
+
+def dual_allowed(rows: int, columns: int, blank: int, cells: list[int] | tuple[int, ...]
+                 ) -> set[int]:
+    """The blank's cells at which a pattern with goal cells ``cells`` may be looked up on a
+    position's *dual* (towards the goal with the blank at ``blank``).
+
+    Name each tile after its goal cell; in the dual, the tile named c stands at the goal
+    cell of the tile in cell c.  A shortest path from the position, its moves read as
+    swaps of cells, read backwards from the dual reaches the goal with the tiles named b
+    and ``blank`` exchanged (b: the position's blank cell), the tile named b sliding where
+    the blank would: so the dual is exactly as far from that goal.  The pattern's table
+    bounds the moves of its tiles towards it where b is none of the pattern's cells and
+    lies in the blank's region in that goal, which the table's goal then is too."""
+    return region(rows, columns, blank, set(cells))

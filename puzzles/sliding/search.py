@@ -170,32 +170,83 @@ def pattern_neighbours(state, parameters, out):
 
 # IDA* on the pattern databases (``builder.contract.patterns.PatternSearch``).  A row: the
 # tile in each cell (0 the blank), the cell of each tile, then the index of each pattern's
-# table: the arrangement rank of its tiles' cells, for every pattern, then (with the
-# reflection) for every pattern on the position reflected about the main diagonal.
-# Parameters: rows, columns, patterns, reflected (0 or 1), the most tiles of a pattern;
-# then per tile its pattern, per tile the tile the reflection swaps it with, per cell its
-# mirror cell; per pattern its size, its tiles and its rank's weights (padded to the most).
-# Moves: the blank goes up, down, left, right (the tile beside it slides down, up, right,
-# left: the order of the adapter's moves).
+# table (the arrangement rank of its tiles' cells) for every pattern, then with the
+# reflection for every pattern on the position reflected about the main diagonal, then with
+# the dual look-ups for every pattern on the dual of the position (``tables.py``), and with
+# both on the dual of the reflected position.  A dual look-up the position's blank cell
+# does not allow reads the goal's entry (0).
+# Parameters (``_layout``): rows, columns, patterns, reflected (0 or 1), dual (0 or 1), the
+# most tiles of a pattern; per tile its pattern, the tile the reflection swaps it with;
+# per cell its mirror cell, the pattern of the goal's tile there, the goal's cell of the tile
+# numbered as the cell; per pattern its size, its tiles, their goal cells and its rank's
+# weights (padded to the most), the blank cells its dual look-up allows (a mask) and its
+# goal's index.  Moves: the blank goes up, down, left, right (the tile beside it slides
+# down, up, right, left: the order of the adapter's moves).
+HEAD = 6
+
+
+@njit(cache=True, inline="always")
+def _layout(cells, patterns, most):
+    """Where each part of the parameters starts: tiles' patterns, tiles' mirrors, cells'
+    mirrors, cells' patterns, goal cells, sizes, tiles, tiles' goal cells, weights, dual
+    masks, goal indices."""
+    pattern_of = HEAD
+    tile_map = pattern_of + cells
+    cell_map = tile_map + cells
+    cell_pattern = cell_map + cells
+    home = cell_pattern + cells
+    sizes = home + cells
+    tiles = sizes + patterns
+    homes = tiles + patterns * most
+    weights = homes + patterns * most
+    allowed = weights + patterns * most
+    goals = allowed + patterns
+    return pattern_of, tile_map, cell_map, cell_pattern, home, sizes, tiles, homes, weights, \
+        allowed, goals
 
 
 @njit(cache=True, inline="always")
 def _pattern_index(rows, child, parameters, pattern, mirrored, cells):
+    """The index of ``pattern``'s table on the child's position (or its reflection): the
+    rank of its tiles' cells."""
     patterns = parameters[2]
-    most = parameters[4]
-    sizes = 5 + 3 * cells
-    tiles_at = sizes + patterns
-    weights_at = tiles_at + patterns * most
+    most = parameters[5]
+    (_, tile_map, cell_map, _, _, sizes, tiles, _, weights, _, _) = _layout(cells, patterns,
+                                                                            most)
     size = parameters[sizes + pattern]
     packed = np.int64(0)
     for place in range(size):
-        tile = parameters[tiles_at + pattern * most + place]
+        tile = parameters[tiles + pattern * most + place]
         if mirrored:
-            cell = parameters[5 + 2 * cells + rows[child, cells + parameters[5 + cells + tile]]]
+            cell = parameters[cell_map + rows[child, cells + parameters[tile_map + tile]]]
         else:
             cell = rows[child, cells + tile]
         packed |= cell << (4 * place)
-    return _arrangement_rank(packed, size, parameters, weights_at + pattern * most)
+    return _arrangement_rank(packed, size, parameters, weights + pattern * most)
+
+
+@njit(cache=True, inline="always")
+def _dual_index(rows, child, parameters, pattern, mirrored, blank, cells):
+    """The index of ``pattern``'s table on the dual of the child's position (or of its
+    reflection, whose blank is then at ``blank``): its tile whose goal cell is c stands
+    at the goal cell of the tile in cell c.  The goal's index where the blank's cell does
+    not allow the look-up."""
+    patterns = parameters[2]
+    most = parameters[5]
+    (_, tile_map, cell_map, _, home, sizes, _, homes, weights, allowed, goals) = _layout(
+        cells, patterns, most)
+    if not (parameters[allowed + pattern] >> blank) & 1:
+        return parameters[goals + pattern]
+    size = parameters[sizes + pattern]
+    packed = np.int64(0)
+    for place in range(size):
+        goal_cell = parameters[homes + pattern * most + place]
+        if mirrored:
+            tile = parameters[tile_map + rows[child, parameters[cell_map + goal_cell]]]
+        else:
+            tile = rows[child, goal_cell]
+        packed |= parameters[home + tile] << (4 * place)
+    return _arrangement_rank(packed, size, parameters, weights + pattern * most)
 
 
 @compiled_step
@@ -215,11 +266,32 @@ def pattern_step(rows, depth, move, parameters):
     rows[child, other] = 0
     rows[child, cells + tile] = blank
     rows[child, cells] = other
-    pattern = parameters[5 + tile]
-    rows[child, 2 * cells + pattern] = _pattern_index(rows, child, parameters, pattern, False,
-                                                      cells)
+    (pattern_of, tile_map, cell_map, cell_pattern, _, _, _, _, _, _, _) = _layout(
+        cells, patterns, parameters[5])
+    at = 2 * cells
+    pattern = parameters[pattern_of + tile]
+    rows[child, at + pattern] = _pattern_index(rows, child, parameters, pattern, False, cells)
     if parameters[3]:
-        mirrored = parameters[5 + parameters[5 + cells + tile]]
-        rows[child, 2 * cells + patterns + mirrored] = _pattern_index(
-            rows, child, parameters, mirrored, True, cells)
+        at += patterns
+        mirrored = parameters[pattern_of + parameters[tile_map + tile]]
+        rows[child, at + mirrored] = _pattern_index(rows, child, parameters, mirrored, True,
+                                                    cells)
+    if parameters[4]:
+        # the dual reads the tiles in a pattern's goal cells: only the patterns of the two
+        # cells the move changed have a new index (and the blank's new cell decides whether
+        # their look-up is allowed; the others' stays, the two cells being neighbours)
+        at += patterns
+        for cell in (blank, other):
+            changed = parameters[cell_pattern + cell]
+            if changed >= 0:
+                rows[child, at + changed] = _dual_index(rows, child, parameters, changed,
+                                                        False, other, cells)
+        if parameters[3]:
+            at += patterns
+            for cell in (blank, other):
+                changed = parameters[cell_pattern + parameters[cell_map + cell]]
+                if changed >= 0:
+                    rows[child, at + changed] = _dual_index(
+                        rows, child, parameters, changed, True, parameters[cell_map + other],
+                        cells)
     return 1

@@ -25,6 +25,7 @@ from puzzles.sliding.rules import (
     PARTITIONS,
     SlidingError,
     abstract_rank,
+    dual_allowed,
     goal_cell,
     goal_with_blank_at,
     partition_named,
@@ -53,34 +54,57 @@ def default_partition(rows: int, columns: int) -> str:
     return "-".join(["6"] * (tiles // 6) + ([str(tiles % 6)] if tiles % 6 else []))
 
 
-def pattern_table(rows: int, columns: int, blank: int, tiles: tuple[int, ...]) -> TableSpec:
-    """The pattern database of ``tiles`` towards the goal with the blank at ``blank``."""
+FOLDED_FROM = 1 << 28
+"""Patterns of at least this many abstract states are searched folded: a bit a state, and
+only the estimate the search reads stored (``BreadthFirstSearch.folded``; 7 and 8 tiles on
+4×4).  Smaller ones keep their searched array too, whose recurrence `builder verify`
+checks entry by entry."""
+
+
+def pattern_table(rows: int, columns: int, blank: int, tiles: tuple[int, ...],
+                  folded: bool | None = None) -> TableSpec:
+    """The pattern database of ``tiles`` towards the goal with the blank at ``blank``;
+    ``folded``: searched folded (None: where it has ``FOLDED_FROM`` abstract states or
+    more)."""
     cells = rows * columns
     tracked = len(tiles)
     if not (0 < tracked <= MOST_PATTERN_TILES and len(set(tiles)) == tracked
             and all(0 < tile < cells for tile in tiles) and 0 <= blank < cells):
         raise SlidingError(f"a pattern of 1 to {MOST_PATTERN_TILES} distinct tiles from 1 to "
                            f"{cells - 1} on {rows}x{columns}")
+    states = perm(cells, tracked + 1)
+    folded = states >= FOLDED_FROM if folded is None else folded
     weights = [perm(cells - 1 - place, tracked - place) for place in range(tracked + 1)]
     not_first = sum(1 << cell for cell in range(cells) if cell % columns)
     not_last = sum(1 << cell for cell in range(cells) if cell % columns != columns - 1)
     goal = tuple(goal_cell(cells, blank, tile) for tile in tiles)
     shown = "-".join(str(tile) for tile in tiles)
+    search = BreadthFirstSearch(
+        states, (abstract_rank(rows, columns, goal, blank),),
+        "puzzles.sliding.search:pattern_neighbours", 4 * tracked,
+        parameters=(rows, columns, tracked, not_first, not_last, *weights),
+        folded=cells - tracked if folded else 1)
+    moves = (f"fewest moves of tiles {shown} to their cells in the goal with the blank at "
+             f"cell {blank}, the other tiles moving for free")
+    ranked = ("the tiles' cells then the least cell of the blank's region, as an "
+              "arrangement of the board's cells in lexicographic order")
+    identity = {"puzzle": "sliding", "rows": rows, "columns": columns, "blank": blank,
+                "tiles": list(tiles)}
+    if folded:
+        return TableSpec(
+            ("sliding", "patterns", f"{rows}x{columns}", f"blank{blank}-{shown}"),
+            {**identity, "folded": True}, {"estimate": search},
+            encoding=f"estimate[rank of the tiles' cells alone]: the {moves}, the least over "
+                     f"the blank's cells; searched folded, a bit per abstract state (rank = "
+                     f"{ranked}), a byte per estimate; 255: never",
+            chunk=1 << 22)
     return TableSpec(
         ("sliding", "patterns", f"{rows}x{columns}", f"blank{blank}-{shown}"),
-        {"puzzle": "sliding", "rows": rows, "columns": columns, "blank": blank,
-         "tiles": list(tiles)},
-        {"abstract": BreadthFirstSearch(
-            perm(cells, tracked + 1), (abstract_rank(rows, columns, goal, blank),),
-            "puzzles.sliding.search:pattern_neighbours", 4 * tracked,
-            parameters=(rows, columns, tracked, not_first, not_last, *weights))},
+        identity, {"abstract": search},
         folds={"estimate": Fold("abstract", cells - tracked)},
-        encoding=f"abstract[rank]: fewest moves of tiles {shown} to their cells in the goal "
-                 f"with the blank at cell {blank}, the other tiles moving for free; rank = "
-                 "the tiles' cells then the least cell of the blank's region, as an "
-                 "arrangement of the board's cells in lexicographic order (255: never, and "
-                 "where the blank is not the least cell of its region); estimate[rank of the "
-                 "tiles' cells alone]: the least over the blank's cells",
+        encoding=f"abstract[rank]: {moves}; rank = {ranked} (255: never, and where the blank "
+                 "is not the least cell of its region); estimate[rank of the tiles' cells "
+                 "alone]: the least over the blank's cells",
         chunk=1 << 20)
 
 
@@ -97,8 +121,9 @@ def partition_tiles(rows: int, columns: int, blank: int, name: str
     return tuple(tuple(goal[cell] for cell in part) for part in parts)
 
 
-def pattern_set(rows: int, columns: int, blank: int, name: str) -> list[TableSpec]:
-    return [pattern_table(rows, columns, blank, tiles)
+def pattern_set(rows: int, columns: int, blank: int, name: str,
+                folded: bool | None = None) -> list[TableSpec]:
+    return [pattern_table(rows, columns, blank, tiles, folded)
             for tiles in partition_tiles(rows, columns, blank, name)]
 
 
@@ -116,10 +141,13 @@ def _candidates(rows: int, columns: int) -> list[str]:
 
 def search_for(tables, board: tuple[int, int], node: tuple[int, ...],
                target: tuple[int, ...], partition: str | None = None,
-               reflect: bool = True) -> PatternSearch | None:
+               reflect: bool = True, dual: bool = False,
+               folded: bool | None = None) -> PatternSearch | None:
     """IDA* from ``node`` to ``target`` on the first stored set of pattern tables (or the
     named ``partition``) for the target's blank cell or the opposite one; None where none
-    is stored."""
+    is stored.  ``reflect``, ``dual``: look the tables up on the position reflected about
+    the main diagonal too, and on the duals of both; ``folded``: the tables' specs as
+    ``pattern_table`` makes them."""
     rows, columns = board
     cells = rows * columns
     blank = target.index(0)
@@ -127,15 +155,17 @@ def search_for(tables, board: tuple[int, int], node: tuple[int, ...],
     for goal_blank, turned in ((blank, False), (cells - 1 - blank, True)):
         for name in [partition] if partition else _candidates(rows, columns):
             try:
-                specs = pattern_set(rows, columns, goal_blank, name)
+                specs = pattern_set(rows, columns, goal_blank, name, folded)
             except SlidingError:
                 continue
             if all(spec.parts[-1] in folder for spec in specs):
-                return _search(board, node, target, goal_blank, turned, specs, reflect, name)
+                return _search(board, node, target, goal_blank, turned, specs, reflect,
+                               dual and name != "manhattan", name)
     return None
 
 
-def _search(board, node, target, goal_blank, turned, specs, reflect, name) -> PatternSearch:
+def _search(board, node, target, goal_blank, turned, specs, reflect, dual, name
+            ) -> PatternSearch:
     rows, columns = board
     cells = rows * columns
     goal = goal_with_blank_at(cells, goal_blank)
@@ -158,33 +188,67 @@ def _search(board, node, target, goal_blank, turned, specs, reflect, name) -> Pa
     mirror = reflection(rows, columns, goal_blank) if reflect else None
     cell_map, tile_map = mirror or (tuple(range(cells)), tuple(range(cells)))
     most = max(len(pattern) for pattern in patterns)
+    home = [goal_cell(cells, goal_blank, tile) for tile in range(cells)]
     pattern_of = [-1] * cells
+    cell_pattern = [-1] * cells
     for number, pattern in enumerate(patterns):
         for tile in pattern:
             pattern_of[tile] = number
-    parameters = [rows, columns, len(patterns), int(mirror is not None), most, *pattern_of,
-                  *tile_map, *cell_map, *(len(pattern) for pattern in patterns)]
+            cell_pattern[home[tile]] = number
+    homes = [[home[tile] for tile in pattern] for pattern in patterns]
+
+    def padded(values: list[int]) -> list[int]:
+        return [*values, *[0] * (most - len(values))]
+
+    parameters = [rows, columns, len(patterns), int(mirror is not None), int(dual), most,
+                  *pattern_of, *tile_map, *cell_map, *cell_pattern, *home,
+                  *(len(pattern) for pattern in patterns)]
     for pattern in patterns:
-        parameters += [*pattern, *[0] * (most - len(pattern))]
+        parameters += padded(list(pattern))
+    for cells_of in homes:
+        parameters += padded(cells_of)
     for pattern in patterns:
-        parameters += [perm(cells - 1 - place, len(pattern) - 1 - place)
-                       for place in range(len(pattern))] + [0] * (most - len(pattern))
+        parameters += padded([perm(cells - 1 - place, len(pattern) - 1 - place)
+                              for place in range(len(pattern))])
+    # a dual look-up stands for a path to the goal with the blank where the position has it
+    # (``dual_allowed``): allowed where the pattern's table holds that goal too
+    allowed = [dual_allowed(rows, columns, goal_blank, cells_of) for cells_of in homes]
+    goal_indices = [arrangement_rank(cells_of, cells) for cells_of in homes]
+    parameters += [sum(1 << cell for cell in cells_of) for cells_of in allowed]
+    parameters += goal_indices
     start = encode(node)
     where = [0] * cells
     for cell, tile in enumerate(start):
         where[tile] = cell
+
+    def dual_indices(position: tuple[int, ...]) -> list[int]:
+        blank = position.index(0)
+        return [arrangement_rank([home[position[cell]] for cell in cells_of], cells)
+                if blank in allowed[number] else goal_indices[number]
+                for number, cells_of in enumerate(homes)]
+
+    reflected = [0] * cells
+    for cell, tile in enumerate(start):
+        reflected[cell_map[cell]] = tile_map[tile]
     indices = [arrangement_rank([where[tile] for tile in pattern], cells) for pattern in patterns]
-    tables = [PatternTable(spec, "estimate", 0, f"{rows}x{columns}:{name}:{goal_blank}")
-              for spec in specs]
+    table = [PatternTable(spec, "estimate", 0, f"{rows}x{columns}:{name}:{goal_blank}")
+             for spec in specs]
+    tables = list(table)
     if mirror is not None:  # the same tables, looked up on the reflected position
         indices += [arrangement_rank([cell_map[where[tile_map[tile]]] for tile in pattern],
                                      cells) for pattern in patterns]
-        tables += [replace(table, group=1) for table in tables]
+        tables += [replace(entry, group=1) for entry in table]
+    if dual:
+        indices += dual_indices(start)
+        tables += [replace(entry, group=2) for entry in table]
+        if mirror is not None:
+            indices += dual_indices(tuple(reflected))
+            tables += [replace(entry, group=3) for entry in table]
     return PatternSearch(
         start=(*start, *where, *indices), goal=goal, patterns=tuple(tables),
         step="puzzles.sliding.search:pattern_step", moves=MOVES, encode=encode,
         parameters=tuple(parameters), indices_at=2 * cells, redundant=UNDOING,
-        how="IDA* on pattern databases" if name != "manhattan"
+        parity=True, how="IDA* on pattern databases" if name != "manhattan"
         else "IDA* on the Manhattan distance")
 
 
