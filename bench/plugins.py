@@ -21,7 +21,7 @@ from bench.rows import row, run_alone
 from builder.contract.specs import kernel
 from builder.kernels.graph_bfs import breadth_first
 from puzzles.hanoi.rules import rank as hanoi_rank
-from puzzles.hanoi.search import MOVES as HANOI_MOVES
+from puzzles.hanoi.search import hanoi_moves as HANOI_MOVES
 from puzzles.lucas.rules import Lucas, dense_rank
 from puzzles.lucas.search import lucas_steps
 from puzzles.sliding.rules import goal_with_blank_at, lehmer_rank
@@ -42,7 +42,7 @@ def bench_plugins(rows: list[dict]) -> None:
     # warm the numba cache (the kernel and each plug-in's moves) before timing
     breadth_first(16, [15], kernel(HANOI_MOVES), 12, (4, 2))
     breadth_first(24, [0], sliding_moves, 4, (2, 2))
-    breadth_first(6, [0], lucas_steps, 4, (1, 0))
+    breadth_first(6, [0], kernel(lucas_steps), 4, (1, 0))
 
     def hanoi(discs: int):
         return breadth_first(4**discs, [hanoi_rank(4, "D" * discs)], kernel(HANOI_MOVES), 12,
@@ -71,7 +71,7 @@ def bench_plugins(rows: list[dict]) -> None:
     def lucas(n: int, direction: int):
         rules = Lucas(n)
         return breadth_first((2 * n + 1) * comb(2 * n, n),
-                             [dense_rank(rules, rules.parse(rules.goal))], lucas_steps, 4,
+                             [dense_rank(rules, rules.parse(rules.goal))], kernel(lucas_steps), 4,
                              (n, direction))
 
     n = 8

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import sys
 
-from builder import keyed_tables  # noqa: F401 (puts the engine's keyed tables in place)
+from builder import dense_tables, keyed_tables  # noqa: F401 (the engine's derived tables)
 from builder.contract.base import Puzzle, PuzzleOption
 from builder.contract.errors import OneLineError, PuzzleInputError, shown
 from builder.contract.hooks import check_hooks

@@ -115,8 +115,10 @@ def test_bad_input_is_one_line_and_exit_2(arguments, message):
 def test_a_table_choice_is_checked(tmp_path):
     with pytest.raises(PuzzleInputError, match="3 or 4"):
         HANOI.table_for("5")
-    assert HANOI.table_for("4:abcd").identity == {"puzzle": "hanoi", "pegs": 4, "discs": 4,
+    assert HANOI.table_for("4:abcd").identity == {"puzzle": "hanoi", "variant": "4 pegs, 4 discs",
                                                   "target": "ABCD"}
+    assert [spec.identity["variant"] for spec in HANOI.table_for("3")] == [
+        f"3 pegs, {discs} disc{'s' if discs > 1 else ''}" for discs in range(1, 13)]
 
 
 def test_its_statistics_are_in_the_generic_views(catalog):

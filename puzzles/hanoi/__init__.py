@@ -5,23 +5,26 @@ Notation: the peg of each disc, smallest disc first: ``AAAAAA`` is six discs on 
 ``DDDDDD`` all on peg D.  A move takes the top disc of one peg onto a peg that is empty or
 whose top disc is larger.  Positions are ranked ``sum(peg(d) * pegs**d)``.
 
-Tables (``hanoi/3pegs``, ``hanoi/4pegs``): for every n from 1 to 12, the fewest moves from
-every position to all discs on the last peg (array ``n{n}``).  All discs on any other
-peg is the same table with two pegs' names swapped; a target that is not all discs on
-one peg is searched when asked, unless its table was stored (``builder build hanoi
-4:POSITION``).  The adapter says where a distance is stored (``stored_distance``); the
-engine reads it.
+The plug-in declares its notation, its moves (written once, ``search.hanoi_moves``), how
+many ranks a variant takes and the variants `make tables` builds; the engine keeps the
+tables (``builder/dense_tables.py``): for 3 and 4 pegs and 1 to 12 discs, the fewest moves
+from every position to all discs on the last peg.  All discs on any other peg is the same
+table with two pegs' names swapped (``stored_question``); a target that is not all discs
+on one peg is searched when asked, unless its table was stored (``builder build hanoi
+4:POSITION``).
 """
 
 from __future__ import annotations
 
-from builder.contract.base import DistanceArray, PuzzleOption
-from builder.contract.dense import DensePuzzle, MoveKernel, StoredDistance
+import re
+
+from builder.contract.base import PuzzleOption
+from builder.contract.dense import DensePuzzle, MoveKernel
 from builder.contract.errors import shown
-from builder.contract.specs import TableSpec
 from puzzles.hanoi.rules import MAX_DISCS, PEG_LETTERS, HanoiError, rank, swap_pegs, unrank
 from puzzles.hanoi.search import hanoi_moves
-from puzzles.hanoi.tables import distance_arrays, towards, towards_last_peg
+
+VARIANT_NAME = re.compile(r"([34]) pegs?, (\d+) discs?")
 
 
 class HanoiPuzzle(DensePuzzle):
@@ -92,50 +95,32 @@ class HanoiPuzzle(DensePuzzle):
         disc = next(disc for disc, (old, new) in enumerate(zip(was, now)) if old != new)
         return f"disc {disc + 1} {was[disc]}->{now[disc]}"
 
-    def stored_distance(self, variant: tuple[int, int], node: int,
-                        target: int) -> StoredDistance:
+    def positions(self, variant: tuple[int, int]) -> int:
+        pegs, discs = variant
+        return pegs**discs
+
+    def table_variants(self) -> list[tuple[int, int]]:
+        return [(pegs, discs) for pegs in (3, 4) for discs in range(1, MAX_DISCS + 1)]
+
+    def variant_name(self, variant: tuple[int, int]) -> str:
+        pegs, discs = variant
+        return f"{pegs} pegs, {discs} disc{'s' if discs > 1 else ''}"
+
+    def variant_named(self, name: str) -> tuple[int, int]:
+        found = VARIANT_NAME.fullmatch(name.strip())
+        if not found or int(found[1]) not in (3, 4) or not 1 <= int(found[2]) <= MAX_DISCS:
+            raise HanoiError(f"{shown(name)}: 3 or 4 pegs, 1 to {MAX_DISCS} discs "
+                             "('4 pegs, 6 discs')")
+        return int(found[1]), int(found[2])
+
+    def stored_question(self, variant: tuple[int, int], node: int, target: int
+                        ) -> tuple[int, int]:
+        """All discs on any one peg is the table towards all on the last peg, with the two
+        pegs' names swapped."""
         pegs, discs = variant
         goal = unrank(pegs, discs, target)
-        if len(set(goal)) == 1:  # all on one peg: the stored table, pegs renamed
-            letters = swap_pegs(unrank(pegs, discs, node), goal[0], PEG_LETTERS[pegs - 1])
-            return StoredDistance(towards_last_peg(pegs), f"n{discs}", rank(pegs, letters),
-                                  build=str(pegs))
-        return StoredDistance(towards(pegs, discs, goal), "moves", node,
-                              build=f"{pegs}:{goal}", searched_when_missing=True)
-
-    def table(self, identity: dict) -> TableSpec:
-        if "target" in identity:
-            return towards(identity.get("pegs"), identity["discs"], identity["target"])
-        return towards_last_peg(identity.get("pegs"), identity.get("max_discs", MAX_DISCS))
-
-    def default_tables(self) -> list[TableSpec]:
-        return [towards_last_peg(pegs) for pegs in (3, 4)]
-
-    def table_for(self, text: str) -> TableSpec:
-        """``3`` or ``4``: that many pegs, 1 to 12 discs; ``4:ABCDABCD``: towards one
-        position (stored, so later paths to it are read, not searched)."""
-        pegs_text, colon, goal = text.strip().upper().partition(":")
-        if pegs_text not in ("3", "4") or (colon and not goal.strip()):
-            raise HanoiError(f"{shown(text)}: 3 or 4 (pegs), or 4:POSITION for a table "
-                             "towards one position")
-        pegs = int(pegs_text)
-        if not goal:
-            return towards_last_peg(pegs)
-        variant = self.variant(goal, goal, {"variant": pegs_text})
-        return towards(pegs, variant[1], self.format(variant, self.parse(variant, goal)))
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        return distance_arrays(attributes)
-
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
-                        read) -> list[tuple[str, str]]:
-        pegs = attributes["pegs"]
-        if "target" in attributes:
-            discs, goal = attributes["discs"], attributes["target"]
-        else:
-            discs = int(distances.array.removeprefix("n"))
-            goal = PEG_LETTERS[pegs - 1] * discs
-        return [(unrank(pegs, discs, int(entry)), goal) for entry in entries]
-
-    def table_options(self, attributes: dict) -> dict[str, str]:
-        return {"variant": str(attributes["pegs"])}
+        last = PEG_LETTERS[pegs - 1]
+        if len(set(goal)) != 1:
+            return node, target
+        return (rank(pegs, swap_pegs(unrank(pegs, discs, node), goal[0], last)),
+                rank(pegs, last * discs))
