@@ -27,9 +27,6 @@ from builder.contract.specs import BreadthFirstSearch, TableSpec
 ARRAY = "moves"
 """The array of every derived dense table."""
 
-WIDEST_NARROW = 255
-"""The most positions a table of byte distances holds (255 is "never")."""
-
 
 def declares_positions(puzzle: DensePuzzle) -> bool:
     """True when the plug-in leaves its tables to the engine (it declares ``positions``)."""
@@ -135,12 +132,9 @@ def _spec(puzzle: DensePuzzle, variant: Any, target: str | None = None) -> Table
     written = puzzle.move_kernel(variant)
     if written is None:
         raise TypeError(f"{puzzle.name}: a table of the engine's needs move_kernel")
-    states = puzzle.positions(variant)
-    # a path of n positions takes n - 1 moves: only a table of at most 255 positions is
-    # sure to fit bytes, and a wider one costs little more once compressed
-    search = BreadthFirstSearch(states, (puzzle.parse(variant, goal),), written.function,
-                                written.most, parameters=written.parameters,
-                                wide=states > WIDEST_NARROW)
+    search = BreadthFirstSearch(puzzle.positions(variant), (puzzle.parse(variant, goal),),
+                                written.function, written.most,
+                                parameters=written.parameters, wide=None)
     parts = (puzzle.name, path_part(name)) + (() if target is None else (path_part(target),))
     identity = {"puzzle": puzzle.name, "variant": name,
                 **({} if target is None else {"target": target})}

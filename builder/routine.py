@@ -299,8 +299,10 @@ def _end_with_parent(parent: int) -> None:
 def _described(spec: TableSpec) -> str:
     """A table's ``encoding`` attribute: the plug-in's words, and the engine's "never"
     value of each breadth-first array where the plug-in's words leave it out."""
-    nevers = sorted({65535 if search.wide else 255 for search in spec.searches.values()})
+    nevers = sorted({"" if search.wide is None else "65535" if search.wide else "255"
+                     for search in spec.searches.values()})
     if not nevers or "never" in spec.encoding:
         return spec.encoding
-    return (f"{spec.encoding}; {' or '.join(map(str, nevers))} (the largest value of the "
+    shown = " or ".join(never for never in nevers if never)
+    return (f"{spec.encoding}; {shown + ' ' if shown else ''}(the largest value of the "
             "array's type): never")

@@ -250,9 +250,10 @@ def _check_searches(spec, group) -> str | None:
             if problem:
                 return problem
             continue
-        distance = np.ascontiguousarray(group[name][...], dtype=np.uint16)
+        stored = group[name][...]
+        distance = np.ascontiguousarray(stored, dtype=np.uint16)
         sources = {int(source) for source in search.sources}
-        never = 65535 if search.wide else 255
+        never = int(np.iinfo(stored.dtype).max)  # a search the engine widens keeps 16 bits
         # 0 exactly at the sources, checked whole: a forgery that shifts every entry keeps
         # the recurrence at every other state
         zeros = np.flatnonzero(distance == 0)

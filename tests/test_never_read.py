@@ -5,6 +5,7 @@ values come from the graph's rule, stated in the test."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from builder import routine
 from builder.contract.base import stored_distances
@@ -40,3 +41,21 @@ def test_a_stored_never_reads_as_none_and_a_distance_as_itself(tmp_path):
 def test_stored_distances_maps_each_types_largest_value_to_none():
     assert stored_distances(np.array([0, 3, 255], np.uint8)) == [0, 3, None]
     assert stored_distances(np.array([255, 65535, 7], np.uint16)) == [255, None, 7]
+
+
+def back_one(state, parameters, out):
+    """The state one move before ``state`` when a move adds 1 (mod ``parameters[0]``)."""
+    out[0] = (state - 1) % parameters[0]
+    return 1
+
+
+@pytest.mark.parametrize("states", [200, 600])
+def test_the_engine_chooses_the_width_where_a_spec_leaves_it(states):
+    """``wide=None``: bytes where every distance fits a byte, else 16 bits; the distances
+    are the ring's own (state s is (states - s) % states moves from 0)."""
+    from builder.contract.specs import kernel
+    from builder.kernels.graph_bfs import breadth_first
+
+    found = breadth_first(states, [0], kernel(back_one), 1, (states,), wide=None)
+    assert found.dtype == (np.uint8 if states - 1 < 255 else np.uint16)
+    assert found.tolist() == [(states - state) % states for state in range(states)]

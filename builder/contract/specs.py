@@ -73,7 +73,9 @@ class BreadthFirstSearch:
     plain data, and making one (to find a table's path) imports no numba."""
     most_neighbours: int
     parameters: tuple[int, ...] = ()
-    wide: bool = False
+    wide: bool | None = False
+    """16-bit distances (for positions more than 254 moves apart); None: the engine
+    chooses, bytes where every distance fits."""
     moves: Any = None
     """The states one move *after* a state, same signature, when they are not simply
     ``neighbours`` (moves that cannot be undone); `builder verify` checks the recurrence

@@ -132,10 +132,10 @@ def _search(neighbours, parameters, states, sources, most_neighbours, stop):
 
 
 def breadth_first(states: int, sources, neighbours, most_neighbours: int,
-                  parameters=(), wide: bool = False) -> np.ndarray:
+                  parameters=(), wide: bool | None = False) -> np.ndarray:
     """Fewest moves from every state to the nearest source by the plug-in's
-    ``neighbours``: uint8 with 255 for "never" (``wide``: uint16 with 65535); a ValueError
-    if a distance would not fit.  Within a server's request, stopped by its gate (the
+    ``neighbours``: uint8 with 255 for "never" (``wide``: uint16 with 65535; None: uint8
+    where every distance fits, else uint16); a ValueError if a distance would not fit.  Within a server's request, stopped by its gate (the
     stop's reason raised: ServerBusyError or AbandonedError)."""
     sources = np.asarray(sources, dtype=np.int64).reshape(-1)
     if sources.size and (sources.min() < 0 or sources.max() >= states):
@@ -145,8 +145,10 @@ def breadth_first(states: int, sources, neighbours, most_neighbours: int,
                        np.int64(states), np.ascontiguousarray(sources),
                        np.int64(most_neighbours), stop.flag)
     stop.check()  # a search stopped halfway is never returned
-    deepest = NEVER_WIDE - 1 if wide else NEVER_NARROW - 1
     reached = distance[distance != NEVER_WIDE]
+    if wide is None:  # the engine's choice: bytes where every distance fits
+        wide = bool(reached.size) and int(reached.max()) >= NEVER_NARROW - 1
+    deepest = NEVER_WIDE - 1 if wide else NEVER_NARROW - 1
     if reached.size and reached.max() >= deepest:
         raise ValueError(f"a distance reaches {deepest} moves: too deep for a "
                          f"{'16-bit' if wide else 'byte'} table"
