@@ -186,15 +186,17 @@ class Game:
         return answered_distance(self.puzzle, self._tables, self.variant, node, self.target,
                                  search)
 
-    def path(self, approximate: bool = False):
+    def path(self, approximate: bool = False, best_so_far: bool = False):
         """A shortest path from the game's node (``approximate``: the plug-in's instant
-        solver first, where it has one): the engine's ``FoundPath`` of walk nodes."""
+        solver first, where it has one; ``best_so_far``: within the caller's
+        ``search_budget``, as ``PuzzleTablebase.path``): the engine's ``FoundPath`` of
+        walk nodes."""
         from builder.contract.base import FoundPath
 
         if self.at_target():
             return FoundPath((self.node,), ())
         return walk_node(self.puzzle, self._tables, self.variant, self.node, self.target,
-                         self.position, approximate=approximate)
+                         self.position, approximate=approximate, best_so_far=best_so_far)
 
 
 class PuzzleTablebase:

@@ -6,7 +6,10 @@ endpoints, which know no puzzle (they read the plug-in's hooks).
 - ``GET /api/play/{puzzle}/position``: a position's distance to the target (the par), its
   legal moves (with their values on request) and whether a table could be built for it.
 - ``GET /api/play/{puzzle}/path``: an optimal move sequence (table walk, else the
-  plug-in's search; or on request its instant approximate solver).
+  plug-in's search; or on request its instant approximate solver).  Asked with a
+  ``budget`` or ``seconds``, the best path found within them, saying what is proved
+  (``optimal``, ``lower_bound``): the page asks for one at once, then for the proved one
+  with the server's time (``improves`` in /api/puzzles).
 - ``POST /api/play/{puzzle}/table`` and ``GET /api/jobs/{id}``: build the table that
   answers a pair (``Building.table_answering``) in the background and follow its progress;
   only on a server started with ``--allow-builds N`` (at most N tables, never filling
@@ -94,6 +97,9 @@ class PuzzleInfo(BaseModel):
                                "solver, offered where no table answers (path?guide="
                                "approximate); empty: none")
     figures: list[str] = Field(description="addresses of its charts (SVG)")
+    improves: bool = Field(description="a path asked with budget or seconds answers the "
+                           "approximate solver's path improved by the exact search within "
+                           "them, saying what is proved (optimal, lower_bound)")
 
 
 class MoveOut(BaseModel):
@@ -133,6 +139,10 @@ class PathOut(BaseModel):
     how: str = Field(description="'table walk', the plug-in's search, or its "
                      "approximate solver")
     optimal: bool = Field(description="a shortest path (false: the approximate solver's)")
+    lower_bound: int | None = Field(None, description="the fewest moves proved: the length "
+                                    "where optimal; where not, what the exact search proved "
+                                    "within the budget or seconds asked; null: nothing "
+                                    "searched")
     moves: list[MoveOut] = Field(description="each move and the position after it")
 
 
@@ -159,6 +169,39 @@ class SearchOut(BaseModel):
     step: int = Field(0, description="the last step the search reported (IDA*: the bound "
                       "it searches, a lower bound on the moves left); 0: none yet")
     note: str = Field("", description="that step in words")
+
+
+BEST_SHARE = 0.9
+"""Of the server's limit for a request's searches, the share a path asked with
+``seconds`` may search (the rest: the margin by which its best so far comes back before
+the limit would stop it with an error)."""
+_BUDGET = Query(None, ge=1, description="the best path found within this many nodes of the "
+                "exact search, where the plug-in improves an instant path (/api/puzzles' "
+                "improves): optimal and lower_bound say what is proved; more than the "
+                "server's --max-budget is a 429")
+_SECONDS = Query(None, gt=0, le=86_400, description="the same within this many seconds (the "
+                 "server's --search-seconds at most: a longer search ends a little before "
+                 "them, with the best path it has)")
+
+
+def _improves(puzzle: Puzzle) -> bool:
+    """The puzzle's path within a budget is its instant solver's, improved by its exact
+    pattern search (``query.walk.best_within_limits``)."""
+    return bool(Playing.of(puzzle).approximation) and all(
+        hasattr(type(puzzle), hook) for hook in ("pattern_search", "approximate_path"))
+
+
+def _path_limits(budget: int | None, seconds: float | None
+                 ) -> tuple[int | None, float | None]:
+    """A path request's budget and seconds within the server's limits: a budget over its
+    --max-budget refused (429), seconds cut to ``BEST_SHARE`` of its --search-seconds."""
+    if budget is not None:
+        budget = work.capped_budget(budget, "budget")
+    if seconds is not None:
+        limit = work.work_seconds(math.inf)
+        if not math.isinf(limit):
+            seconds = min(seconds, BEST_SHARE * limit)
+    return budget, seconds
 
 
 WATCHED_SEARCHES = 256
@@ -266,7 +309,8 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
                                      else GENERIC_RENDERER if walkable(p) else None),
                            walkable=walkable(p), approximation=Playing.of(p).approximation,
                            figures=[f"/api/{p.name}/plots/{name}.svg"
-                                    for name in Charting.of(p).figure_names])
+                                    for name in Charting.of(p).figure_names],
+                           improves=walkable(p) and _improves(p))
                 for p in registry.PUZZLES]
 
     @router.get("/play/{puzzle}/position", response_model=PositionOut,
@@ -311,19 +355,29 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
     def path(request: Request, puzzle: str = puzzle_name, state: str = _TEXT,
              target: str = Query("", max_length=MAX_INPUT_CHARACTERS),
              context: str = Query("", max_length=64),
-             guide: Guide = _GUIDE, watch: str = _WATCH) -> PathOut:
+             guide: Guide = _GUIDE, watch: str = _WATCH,
+             budget: int | None = _BUDGET, seconds: float | None = _SECONDS) -> PathOut:
         """A shortest path from STATE (with CONTEXT) to TARGET: by table walk, or by the
         plug-in's search where no table answers (with GUIDE=approximate, its instant
-        solver instead, whose path need not be shortest: ``how`` names it)."""
+        solver instead, whose path need not be shortest: ``how`` names it).  With BUDGET
+        (nodes) or SECONDS, the best path found within them (GUIDE aside): where the
+        plug-in has an instant solver too, its path at once, improved by the search
+        while they last (``optimal``, ``lower_bound``); where it has none, the search's
+        path, or a one-line error naming the bound it proved."""
         game = _Game(tablebase, puzzle, state, target, context, request)
-        with watching(watch):
-            found = game.game.path(approximate=guide is Guide.approximate)
+        best = budget is not None or seconds is not None
+        budget, seconds = _path_limits(budget, seconds)
+        with watching(watch), work.search_budget(budget, seconds):
+            found = game.game.path(approximate=guide is Guide.approximate and not best,
+                                   best_so_far=best)
         found_nodes, labels, how = list(found.nodes), list(found.labels), found.how
         optimal = found.optimal
         return PathOut(puzzle=game.puzzle.name,
                        start=game.puzzle.format(game.variant, found_nodes[0]),
                        target=game.puzzle.format(game.variant, game.target),
                        length=len(labels), how=how, optimal=optimal,
+                       lower_bound=len(labels) if optimal
+                       else found.details.get("lower_bound"),
                        moves=[game.move_out(label, node)
                               for label, node in zip(labels, found_nodes[1:])])
 
