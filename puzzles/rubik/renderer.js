@@ -1,6 +1,8 @@
 // The 3x3x3 cube on the web page (the shell's renderer contract: query/static/app.js):
 // the cube's net, and a button per turn.  Each position's hints are searched (IDA* on the
-// pattern databases), so the scrambles offered are a few turns deep.
+// pattern databases): the scrambles offered a few turns deep are answered proved at once;
+// a random one, by the two-phase path at once, not yet proved optimal, while the server
+// searches on (the shell's best-so-far answers: /api/puzzles' `improves`).
 import { describeTurn, moveButtons, net, netAndTurns } from "/static/board.js";
 
 const COLOURS = { U: "#ffffff", R: "#d55e00", F: "#009e73", D: "#f0e442", L: "#e69f00",
@@ -9,6 +11,8 @@ const FACES = "URFDLB";
 const NET = { U: [0, 3], L: [3, 0], F: [3, 3], R: [3, 6], B: [3, 9], D: [6, 3] };
 const STICKER = 24;
 const EASY = "UUUUUUURR.BBBDRRDRR.RDDRFFRFF.DLLDDBDDB.FFFLLFLLF.LLLUBBUBB";
+const RANDOM = "random";
+const RANDOM_TURNS = 30;  // far more than the 20 any cube needs: about any cube at all
 
 export const title = "3x3x3 cube";
 export const rules = "Turn the faces until each face is one colour. The cube is held with "
@@ -22,13 +26,32 @@ export function settings() {
       ["quarter", "quarter turns"]] },
     { name: "start", label: "Scramble", choices: [[EASY, "easy (3 turns)"],
       ["FLBFUDFUD.RRURRUFFR.DLBUFBULD.LDRFDRLUU.LLLBLBBDB.RBURBDFFD", "medium (6 turns)"],
-      ["BLLUURUUF.RBFDRLDBB.RRDFFFRLF.UDLUDDDUD.UFFDLRBBB.UBLFBRLLR", "harder (9 turns)"]] },
+      ["BLLUURUUF.RBFDRLDBB.RRDFFFRLF.UDLUDDDUD.UFFDLRBBB.UBLFBRLLR", "harder (9 turns)"],
+      [RANDOM, `random (${RANDOM_TURNS} random turns)`]] },
   ];
 }
 
-export async function newGame(settings) {
-  return { state: settings.start || EASY, target: "solved",
-           options: { metric: settings.metric || "half" } };
+function randomScramble() {
+  // random turns, never the same face twice in a row
+  const turns = [];
+  while (turns.length < RANDOM_TURNS) {
+    const face = FACES[Math.floor(Math.random() * FACES.length)];
+    if (turns.length && turns[turns.length - 1][0] === face) continue;
+    turns.push(face + ["", "2", "'"][Math.floor(Math.random() * 3)]);
+  }
+  return turns.join(" ");
+}
+
+export async function newGame(settings, api) {
+  const options = { metric: settings.metric || "half" };
+  if (settings.start !== RANDOM) {
+    return { state: settings.start || EASY, target: "solved", options };
+  }
+  // the server writes the scramble as the stickers the board draws (no search: at once)
+  const scrambled = await api("/api/play/rubik/position",
+                              { state: randomScramble(), target: "solved", search: false,
+                                ...options });
+  return { state: scrambled.state, target: "solved", options };
 }
 
 export const describe = describeTurn;

@@ -63,6 +63,15 @@
 // every search running (its request aborted, the server stops it).  What a search of the
 // game found (the par, an optimal path's positions, move values) is kept (`game.known`):
 // a position returned to is answered by it.
+//
+// A puzzle whose path improves (/api/puzzles' `improves`: an instant solver and an exact
+// search, the 3x3x3 cube's two-phase search and IDA*) is answered best so far where no
+// table answers (`seekBest`): its instant path at once, not yet proved optimal, with both
+// bounds (at most its length, at least what the pattern databases prove), then the exact
+// search given the server's time, whose answer replaces it: the proved optimum, or the
+// best bound reached when the server's limit ended the search.  Hint and Sequence show
+// the best path so far without ending that search, and a better answer replaces what
+// they show (`game.best`, `game.showing`).
 
 import { moveKey, sentence } from "/static/board.js";
 
@@ -76,6 +85,12 @@ const WATCH_EVERY_MS = 400;
 // hints wait for an exact search rather than take the instant approximation (where the
 // plug-in has one) when the game's start was answered by search within this long
 const EXACT_HINTS_MS = 3000;
+// an improving puzzle's first answer: its instant path, the exact search given no nodes
+// to search (the pattern databases' estimate at the start is its lower bound)
+const QUICK_BUDGET = 1;
+// then the exact search, as long as the server allows (it cuts this to its limit and
+// answers the best path it has by then)
+const IMPROVE_SECONDS = 3600;
 
 class Cancelled extends Error {}
 
@@ -122,13 +137,22 @@ const game = {
   searchOver: false,  // searchSeconds is a search stopped unfinished (it takes longer)
   parStopped: false,  // the par's search was stopped before it answered
   guideChosen: false,  // the player chose where hints come from (the par's search does not)
+  // an improving puzzle's best path so far for the position on the board: {key (its
+  // moveKey), found (the path's answer), final (no better one is coming)}
+  best: null,
+  parBound: null,  // the start's best path not proved optimal: {most, least}
+  // the remaining path of each position on an optimal path found in this game
+  paths: new Map(),
+  showing: null,  // what the board shows of the best path: {kind: hint|sequence, generation}
 };
 
-function cancel() {
+function cancel({ keepBest = false } = {}) {
+  // ``keepBest``: an improving puzzle's search for the position's best path runs on (a
+  // hint or a sequence shows its answer so far)
   game.generation += 1;
   game.aborter.abort();
   game.aborter = new AbortController();
-  stopSeeking();
+  if (!(keepBest && game.seeking && game.seeking.best)) stopSeeking();
   game.solving = false;
   showSolving();
 }
@@ -293,6 +317,12 @@ function approximating() {
   return !$("guide-box").hidden && $("guide").value === "approximate";
 }
 
+function improving() {
+  // hints, the par and the paths of this position come best so far (``seekBest``)
+  return Boolean(game.info && game.info.improves && game.view
+                 && game.view.answered_by !== "table" && !game.view.at_target);
+}
+
 function positionParams(extra = {}) {
   return { state: game.state, target: game.target, context: game.context, ...game.options, ...extra };
 }
@@ -404,6 +434,9 @@ function showPar() {
   const par = $("par");
   if (standalone()) {
     par.textContent = "";
+  } else if ((game.par === null || game.par === undefined) && game.parBound) {
+    par.textContent = `Par: not ${game.parBound.final ? "" : "yet "}proved optimal `
+      + `(${bounds(game.parBound.most, game.parBound.least)}).`;
   } else if (game.par === null || game.par === undefined) {
     par.textContent = game.parStopped ? "Par: not worked out (its search was stopped)."
       : game.view && game.view.answered_by !== "none"
@@ -417,6 +450,32 @@ function seconds(value) {
   return value < 0.95 ? `${Math.max(0.1, value).toFixed(1)} s` : `${Math.round(value)} s`;
 }
 
+function bounds(most, least) {
+  // a path not proved optimal: its length, and the fewest moves proved (if any)
+  return `at most ${most} ${unitWord(most)}`
+    + (least === null || least === undefined ? "" : `, at least ${least}`);
+}
+
+function notProved(best) {
+  // how a best path not proved optimal is named: while the search runs on, and after
+  return `not ${best.final ? "" : "yet "}proved optimal (${bounds(best.found.length,
+                                                                   best.found.lower_bound)})`;
+}
+
+function bestWords(best) {
+  const found = best.found;
+  if (best.final || best.stopped) {
+    return `Not ${best.final ? "" : "yet "}proved optimal (${bounds(found.length,
+                                                                 found.lower_bound)}): `
+      + (best.final ? "the server's limit ended its search"
+        : "its search was stopped; Hint searches again")
+      + `; Hint, Step and Solve follow the best path found (${found.how}).`;
+  }
+  return `Not yet proved optimal (${bounds(found.length, found.lower_bound)}): `
+    + `${found.how} answered at once; the server searches on for the optimum (play on `
+    + "meanwhile; a move or Stop ends the search).";
+}
+
 function describeView(view) {
   if (view.at_target) {
     const par = game.par === null ? "" : `, optimal ${game.par}`;
@@ -428,6 +487,8 @@ function describeView(view) {
   const hintsFrom = approximating()
     ? `hints come from ${game.info.approximation}, instant but not always optimal`
     : `hints come from an exact search${each}`;
+  const best = bestOf(view);
+  if (view.answered_by === "none" && best && !best.found.optimal) return [bestWords(best), ""];
   if (view.answered_by === "none") {
     if (view.buildable) {
       return [`No table for this target yet: ${hintsFrom}; build the table below for `
@@ -473,7 +534,7 @@ async function refresh(place, { atStart = false } = {}) {
   placeGuard(place);
   if (atStart) {
     Object.assign(game, { slowSearch: false, searchSeconds: null, searchOver: false,
-                          parStopped: false });
+                          parStopped: false, parBound: null });
     game.par = view.answered_by === "none" ? null : view.distance;
     // hints from the instant approximation until the par's search shows the exact one
     // quick enough (a player's own choice stands)
@@ -482,9 +543,11 @@ async function refresh(place, { atStart = false } = {}) {
   }
   // a position answered by a slow search: the next ones are not searched (a player
   // stepping fast would queue searches the server can only run a few at a time)
-  const seek = view.answered_by === "none" && (atStart || !game.slowSearch);
+  const seek = view.answered_by === "none" && (atStart || !game.slowSearch)
+    && !(game.solving && game.info.improves);  // a Solve's positions: it plays on
   show(view, place, { seeking: seek });
-  if (seek) seekDistance(place, atStart);
+  if (seek && improving()) seekBest(place, atStart);
+  else if (seek) seekDistance(place, atStart);
   return view;
 }
 
@@ -501,11 +564,19 @@ function learn(state, context, distance, how) {
 }
 
 function learnPath(found, generation) {
-  // an optimal path's positions, each with the moves left after it
+  // an optimal path's positions, each with the moves left after it (and, for a puzzle
+  // whose paths improve, the rest of the path: its hints there need no search)
   if (!found.optimal || generation !== game.generation) return;
   learn(game.state, game.context, found.length, found.how);
   found.moves.forEach((move, index) => learn(move.state, move.context,
                                              found.length - index - 1, found.how));
+  if (game.info.improves) {
+    [{ state: game.state, context: game.context }, ...found.moves].forEach((at, index) => {
+      const moves = found.moves.slice(index);
+      game.paths.set(moveKey(at), { ...found, moves, length: moves.length,
+                                    lower_bound: moves.length });
+    });
+  }
   if (game.made === 0 && game.par === null && game.view && !game.view.at_target) {
     game.par = found.length;  // the start's path is its par
     game.parStopped = false;
@@ -519,12 +590,15 @@ function show(view, place, { seeking = false, facts = true } = {}) {
   game.state = view.state; game.context = view.context; game.target = view.target;
   game.shown = { state: game.state, target: game.target, context: game.context,
                  options: game.options, history: [...game.history], made: game.made,
-                 par: game.par, view, searchSeconds: game.searchSeconds,
-                 slowSearch: game.slowSearch, guide: $("guide").value, known: game.known };
+                 par: game.par, parBound: game.parBound, view,
+                 searchSeconds: game.searchSeconds,
+                 slowSearch: game.slowSearch, guide: $("guide").value, known: game.known,
+                 paths: game.paths };
   draw(seeking ? {} : game.marks);
   showPar();
   $("build").hidden = !view.buildable;
-  $("guide-box").hidden = !game.info.approximation || view.answered_by === "table";
+  $("guide-box").hidden = !game.info.approximation || game.info.improves
+    || view.answered_by === "table";
   const [text, kind] = seeking
     ? ["Searching for the fewest moves: play on meanwhile (a move or Stop ends the search).",
        ""]
@@ -576,6 +650,103 @@ function seekDistance(place, atStart) {
   });
 }
 
+function bestOf(view) {
+  // the best path so far of the position ``view`` shows, if one is known
+  const best = game.best;
+  return best && view && best.key === moveKey(view) ? best : null;
+}
+
+function seekBest(place, atStart) {
+  // an improving puzzle's position where no table answers: its instant path at once,
+  // then the exact search for the server's time, each answer shown as it comes; any
+  // action but Hint and Sequence, and any other position, end it (its request aborted,
+  // the server stops the search).  Returns the search: its ``first`` answer is awaited
+  // by a hint asked meanwhile
+  stopSeeking();
+  const seeking = { aborter: new AbortController(), atStart, began: performance.now(),
+                    best: true };
+  game.seeking = seeking;
+  const key = moveKey({ state: game.state, context: game.context });
+  const current = () => game.seeking === seeking && place === game.place;
+  const ask = (limits) => searched(`/api/play/${game.info.name}/path`,
+                                   positionParams(limits), { signal: seeking.aborter.signal });
+  const failed = (error) => {
+    if (!current() || error instanceof Cancelled) return;
+    game.seeking = null;
+    if (atStart && !game.parBound) game.parStopped = true;
+    showPar();
+    say(`${sentence(error.message)} The board still takes your moves.`, "warning");
+  };
+  seeking.first = (async () => {
+    const first = await ask({ budget: QUICK_BUDGET });
+    if (!current()) throw new Cancelled();
+    if (first.optimal) game.seeking = null;
+    bestFound(key, first, place, atStart, first.optimal);
+    if (first.optimal) return first;
+    ask({ seconds: IMPROVE_SECONDS }).then((better) => {
+      if (!current()) return;
+      game.seeking = null;
+      const took = (performance.now() - seeking.began) / 1000;
+      Object.assign(game, { searchSeconds: took, searchOver: !better.optimal });
+      if (took * 1000 > SLOW_SEARCH_MS) game.slowSearch = true;
+      bestFound(key, better, place, atStart, true);
+    }).catch(failed);
+    return first;
+  })();
+  seeking.first.catch(failed);
+  return seeking;
+}
+
+function bestFound(key, found, place, atStart, final) {
+  // a best path of the position on the board: a proved one answers it (its par, the
+  // positions on it), one not proved is shown with its bounds; a hint or a sequence on
+  // the board is drawn again from it
+  game.best = { key, found, final };
+  let view = game.view;
+  if (found.optimal) {
+    learnPath(found, game.generation);
+    if (atStart) { game.par = found.length; game.parBound = null; }
+    view = { ...view, distance: found.length, answered_by: "search", how: found.how,
+             detail: "" };
+  } else if (atStart) {
+    game.parBound = { most: found.length, least: found.lower_bound, final };
+  }
+  show(view, place, { facts: false });
+  showBest();
+}
+
+async function bestPath(generation, improve = true) {
+  // the best path known for the position on the board (an improving puzzle's): the rest
+  // of an optimal path through it, the answer of its search, else asked now (with
+  // ``improve``: the search started, to improve it while the player looks)
+  const key = moveKey({ state: game.state, context: game.context });
+  if (game.paths.has(key)) return game.paths.get(key);
+  const best = game.best && game.best.key === key ? game.best : null;
+  if (best && (best.final || (game.seeking && !best.stopped) || !improve)) return best.found;
+  if (!improve) {
+    const found = await searched(`/api/play/${game.info.name}/path`,
+                                 positionParams({ budget: QUICK_BUDGET }));
+    guard(generation);
+    learnPath(found, generation);
+    return found;
+  }
+  const seeking = game.seeking && game.seeking.best ? game.seeking
+    : seekBest(game.place, false);
+  const found = await seeking.first;
+  guard(generation);
+  return game.best && game.best.key === key ? game.best.found : found;
+}
+
+function showBest() {
+  // the hint or the sequence the board shows of the best path, drawn again from the
+  // latest one (nothing where the player has acted since)
+  const showing = game.showing;
+  const best = bestOf(game.view);
+  if (!showing || showing.generation !== game.generation || !best) return;
+  if (showing.kind === "hint") showHint(best.found, best);
+  else showPath(best.found, best);
+}
+
 function stopSeeking() {
   // the position's search ends unanswered: a search that ran past the slow mark makes the
   // next positions unsearched, as one that answered so late would
@@ -591,6 +762,7 @@ function stopSeeking() {
     }
   }
   if (seeking.atStart && game.par === null) { game.parStopped = true; showPar(); }
+  if (seeking.best && game.best && !game.best.final) game.best.stopped = true;
 }
 
 function standalone() {
@@ -622,7 +794,7 @@ async function start(position, place) {
   Object.assign(game, { state: position.state, target: position.target || "",
                         context: position.context || "", options: position.options || {},
                         history: [], made: 0, par: null, view: null, pending: true,
-                        known: new Map() });
+                        known: new Map(), paths: new Map(), best: null, parBound: null });
   $("par").textContent = "";
   say("Working out the par…");
   try {
@@ -670,7 +842,9 @@ function makeMove(move) {
   });
 }
 
-async function optimalPath(generation) {
+async function optimalPath(generation, { improve = false } = {}) {
+  // ``improve``: an improving puzzle's best path, its search left running to better it
+  if (improving()) return bestPath(generation, improve);
   const guide = approximating() ? "approximate" : "exact";
   let found;
   try {
@@ -693,18 +867,31 @@ function fromWhat(found) {
 }
 
 async function hint() {
-  cancel();
+  cancel({ keepBest: true });
   const generation = game.generation;
   await ready(generation);
   if (unanswerable()) return;
   say("Looking up the best move…");
-  const found = await optimalPath(generation);
+  const found = await optimalPath(generation, { improve: true });
   if (!found.moves.length) { say("Already at the target."); return; }
+  game.showing = { kind: "hint", generation };
+  showHint(found, bestOf(game.view));
+}
+
+function showHint(found, best) {
+  // ``best``: the position's best path so far, when ``found`` is it (an improving puzzle)
   const first = found.moves[0];
   draw({ hint: first });
-  say(`Hint${fromWhat(found)}: ${game.renderer.describe(first.label, game.state)}; `
-      + (found.optimal ? `${remain(found.length)}.`
-        : `${found.length} ${unitWord(found.length)} by this route.`));
+  const move = game.renderer.describe(first.label, game.state);
+  if (best && !found.optimal) {
+    say(`Hint, ${notProved(best)}: ${move}, on ${found.how}'s path`
+        + (best.final ? "; the server's limit ended its search."
+          : best.stopped ? "." : "; the server searches on for the optimum."));
+  } else {
+    say(`Hint${fromWhat(found)}: ${move}; `
+        + (found.optimal ? `${remain(found.length)}.`
+          : `${found.length} ${unitWord(found.length)} by this route.`));
+  }
   showHinted();  // once the words above the board are written: they may push it down
 }
 
@@ -769,17 +956,28 @@ async function showValues() {
 }
 
 async function showSequence() {
-  cancel();
+  cancel({ keepBest: true });
   const generation = game.generation;
   await ready(generation);
   if (unanswerable()) return;
-  const found = await optimalPath(generation);
+  const found = await optimalPath(generation, { improve: true });
+  game.showing = { kind: "sequence", generation };
+  showPath(found, bestOf(game.view));
+}
+
+function showPath(found, best) {
+  // ``best``: as showHint's
   draw({ sequence: found.moves });
+  const more = !best || best.stopped ? ""
+    : best.final ? "; the server's limit ended its search"
+      : "; the server searches on for the optimum";
   const which = found.optimal
-    ? `An optimal sequence${found.how === "table walk" ? "" : ` (${found.how})`}`
-    : `A sequence${fromWhat(found)}`;
-  say(found.length ? `${which} of ${found.length} ${unitWord(found.length)}, numbered on `
-      + "the board and listed under it." : "Already at the target.");
+    ? `An optimal sequence${found.how === "table walk" ? "" : ` (${found.how})`} of `
+      + `${found.length} ${unitWord(found.length)}`
+    : best ? `A sequence (${found.how}), ${notProved(best)}`
+      : `A sequence${fromWhat(found)} of ${found.length} ${unitWord(found.length)}`;
+  say(found.length ? `${which}, numbered on the board and listed under it`
+      + `${found.optimal ? "" : more}.` : "Already at the target.");
 }
 
 function undo() {
