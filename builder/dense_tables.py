@@ -87,6 +87,9 @@ class DenseTables:
         choice, colon, position = text.partition(":")
         if not colon or option is None or choice not in option.choices:
             choice, position = "", text
+        elif not position.strip():
+            raise PuzzleInputError(f"{shown(text)}: {choice}:POSITION, a {self.name} table "
+                                   "towards POSITION, needs the position after the colon")
         options = {option.name: choice} if option is not None and choice else {}
         try:
             variant = self.variant(position, position, options)
