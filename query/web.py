@@ -136,7 +136,9 @@ def create_app(data_dir: Path, allow_builds: int = 0,
     @app.middleware("http")
     async def one_scope_per_request(request: Request, call_next):
         """A request's expensive work goes through the server's gate, within one time
-        limit (``work.request_scope``)."""
+        limit (``work.request_scope``); it sees the puzzles the data directory's files
+        define as they stand (`builder define` while the server runs: no restart)."""
+        registry.use_data(data_dir)  # a stat of one folder unless its files changed
         with work.request_scope(gate, client_gone=_disconnect_probe(request)):
             return await call_next(request)
 

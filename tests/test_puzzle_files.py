@@ -201,3 +201,34 @@ def test_the_catalog_follows_the_puzzles_known_at_the_next_read(tmp_path):
     assert [row["puzzle"] for row in _sql(data, listed)] == ["turnstiles"]
     (data / "defined" / "floppy.toml").write_bytes(kept)
     assert [row["puzzle"] for row in _sql(data, listed)] == ["floppy", "turnstiles"]
+
+
+def test_a_running_server_plays_a_puzzle_defined_after_it_started(tmp_path):
+    """`builder define` while `query serve` runs: the next request knows the puzzle, its
+    path replays on the file's own moves (the reference search in this test)."""
+    from fastapi.testclient import TestClient
+
+    from builder import registry
+    from builder.command_line import default_data
+    from query.web import create_app
+
+    data = tmp_path / "data"
+    data.mkdir()
+    try:
+        client = TestClient(create_app(data))
+        listed = client.get("/api/puzzles").json()
+        assert "floppy" not in {puzzle["name"] for puzzle in listed}
+        elsewhere = {"env": dict(os.environ)}  # another process, as a user's shell
+        run_command("builder", "define", str(FILES / "floppy.toml"), "--data", str(data),
+                    check=True, **elsewhere)
+        run_command("builder", "build", "floppy", "--data", str(data), "--quiet", check=True,
+                    **elsewhere)
+        listed = client.get("/api/puzzles").json()
+        assert "floppy" in {puzzle["name"] for puzzle in listed}
+        reference = Reference(FILES / "floppy.toml")
+        start = max(reference.distances_to_solved().items(), key=lambda item: item[1])[0]
+        answer = client.get("/api/play/floppy/path", params={"state": start})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["length"] == reference.distances_to_solved()[start]
+    finally:
+        registry.use_data(default_data())  # the other tests' puzzles, not this one
