@@ -31,7 +31,9 @@ from puzzles.sliding.rules import (
     BOARDS,
     MAX_CELLS,
     MAX_SEARCH_CELLS,
+    SLIDES,
     SlidingError,
+    beside,
     goal_with_blank_at,
     lehmer_rank,
     lehmer_unrank,
@@ -106,14 +108,13 @@ class SlidingPuzzle(DensePuzzle):
         rows, columns = board
         blank = node.index(0)
         found = []
-        for other, way in ((blank - columns, "down"), (blank + columns, "up"),
-                           (blank - 1, "right"), (blank + 1, "left")):
-            same_row = other // columns == blank // columns
-            if not 0 <= other < rows * columns or (way in ("left", "right") and not same_row):
+        for way, slides in enumerate(SLIDES):
+            other = beside(blank, way, rows, columns)
+            if other < 0:
                 continue
             tiles = list(node)
             tiles[blank], tiles[other] = tiles[other], 0
-            found.append(Move(f"{node[other]} {way}", tuple(tiles)))
+            found.append(Move(f"{node[other]} {slides}", tuple(tiles)))
         return found
 
     def distance(self, tables, board: tuple[int, int], node: tuple[int, ...],

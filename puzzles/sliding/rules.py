@@ -102,6 +102,25 @@ def written(board: tuple[int, int], tiles: tuple[int, ...]) -> str:
                     for i in range(0, len(tiles), columns))
 
 
+SLIDES = ("down", "up", "right", "left")
+"""How the tile slides when the blank goes each ``beside`` way: a move's name."""
+
+
+def beside(cell, way, rows, columns):
+    """The cell beside ``cell`` in direction ``way`` (0 up, 1 down, 2 left, 3 right), or -1
+    off the board.  The sliding tiles' moves, written once: the blank goes ``way``, the
+    tile there slides into its cell (``SLIDES``).  The walk runs this as Python; the table
+    builds, the pattern databases and IDA* (``search.py``) compile it, so it keeps to what
+    numba compiles (integers only)."""
+    if way == 0:
+        return cell - columns if cell >= columns else -1
+    if way == 1:
+        return cell + columns if cell < (rows - 1) * columns else -1
+    if way == 2:
+        return cell - 1 if cell % columns > 0 else -1
+    return cell + 1 if cell % columns < columns - 1 else -1
+
+
 def goal_cell(cells: int, blank: int, tile: int) -> int:
     """Where ``tile`` stands in ``goal_with_blank_at(cells, blank)``."""
     return blank if tile == 0 else tile - 1 if tile <= blank else tile

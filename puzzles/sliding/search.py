@@ -11,22 +11,14 @@ from numba import njit
 
 from builder.contract.bits import lowest_bit, popcount
 from builder.contract.patterns import compiled_step
+from puzzles.sliding.rules import beside
 
 FACTORIALS = np.array([1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880], dtype=np.int64)
 ALL_TILES = 0x876543210  # tile k in nibble k: the tiles not yet placed while unranking
 
 
-@njit(cache=True, inline="always")
-def _beside(cell, way, rows, columns):
-    """The cell beside ``cell`` in direction ``way`` (0 up, 1 down, 2 left, 3 right: the
-    order of the adapter's moves), or -1 off the board."""
-    if way == 0:
-        return cell - columns if cell >= columns else -1
-    if way == 1:
-        return cell + columns if cell < (rows - 1) * columns else -1
-    if way == 2:
-        return cell - 1 if cell % columns > 0 else -1
-    return cell + 1 if cell % columns < columns - 1 else -1
+_beside = njit(cache=True, inline="always")(beside)
+"""``rules.beside``, compiled: the moves every kernel here makes."""
 
 
 @njit(cache=True, inline="always")
