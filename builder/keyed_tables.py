@@ -58,7 +58,7 @@ class KeyedTables:
                          encoding=f"keys: every position the search found, by the plug-in's "
                                   f"key{' (high word, low word)' if wide_keys else ''}, "
                                   f"ascending; distance: its fewest moves to "
-                                  f"{self.goal_word} ({65535 if self.wide else 255}: never); "
+                                  f"{self.goal_word} (the largest value of its type: never); "
                                   "key_index: the first key of every chunk of keys")
 
     def sparse_search(self, variant: Any, plain: bool = False,
@@ -74,12 +74,12 @@ class KeyedTables:
         if kernel is not None:
             return SparseSearch(starts, kernel.successors, kernel.most_moves, targets,
                                 None if given is not None else kernel.goal,
-                                kernel.predecessors, kernel.parameters, self.wide,
+                                kernel.predecessors, kernel.parameters, None,
                                 self.shards, key_words=self.key_words)
         moves = _PlainMoves(self, variant, forward=True)
         return SparseSearch(starts, moves, 0, targets,
                             None if given is not None else _PlainGoal(self, variant, moves),
-                            _PlainMoves(self, variant, forward=False), (), self.wide,
+                            _PlainMoves(self, variant, forward=False), (), None,
                             self.shards, key_words=self.key_words)
 
     def default_tables(self) -> list[TableSpec]:

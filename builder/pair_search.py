@@ -1,6 +1,6 @@
 """The engine's search between two positions of a keyed puzzle that no table holds (a
 target other than the goal): breadth-first from both ends over the plug-in's moves (and
-its moves undone, ``unmoves``), within the plug-in's ``pair_search_positions``.  Towards
+its moves undone, ``unmoves``), within ``MOST_POSITIONS``.  Towards
 the goal there is none: a position no table holds wants a table from it (`builder build
 NAME VARIANT:START`), as the missing table's error says."""
 
@@ -15,6 +15,11 @@ from builder.contract.errors import MissingTableError, UnreachableError
 from builder.contract.keyed import GOAL, KeyedPuzzle
 from builder.contract.work import checkpoint
 
+
+MOST_POSITIONS = 500_000
+"""The most positions the search between two positions no table holds may visit (a path
+to a target that is not the goal); past it, the error says how far apart they are at
+least."""
 
 def pair_path(puzzle: Any, variant: Any, node: Hashable, target: Hashable
               ) -> FoundPath | None:
@@ -31,7 +36,7 @@ def _searched_path(puzzle: KeyedPuzzle, variant: Any, start: Hashable,
     the smaller frontier first (moves that cannot be undone go backwards by
     ``unmoves``).  Each side maps a position to (the position one step nearer its end,
     its depth); the moves' labels are read once the path is found."""
-    budget = puzzle.pair_search_positions
+    budget = MOST_POSITIONS
     ahead: dict[Hashable, tuple] = {start: (None, 0)}
     behind: dict[Hashable, tuple] = {target: (None, 0)}
     if start == target:

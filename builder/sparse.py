@@ -363,9 +363,32 @@ def level_search(folder: Path, roots: np.ndarray, moves, most: int,
             bar.update(found)
 
 
+def search_never(search: SparseSearch) -> int:
+    """The "never" a search marks unreached positions with as it runs: a byte's, or 16
+    bits' where the search is wide or leaves the width to the engine."""
+    return NEVER_NARROW if search.wide is False else NEVER_WIDE
+
+
+def stored_distances(distance: np.ndarray, search: SparseSearch) -> np.ndarray:
+    """The distances as the table stores them: bytes or 16 bits as the search says, or,
+    where it leaves that to the engine, bytes when every distance fits one (255 then
+    "never"), else 16 bits."""
+    if search.wide:
+        return distance.astype(np.uint16)
+    if search.wide is False:
+        return distance.astype(np.uint8)
+    unreached = distance == NEVER_WIDE
+    reached = distance[~unreached]
+    if reached.size and int(reached.max()) >= NEVER_NARROW - 1:
+        return distance.astype(np.uint16)
+    narrow = distance.astype(np.uint8)
+    narrow[unreached] = NEVER_NARROW
+    return narrow
+
+
 def too_deep(deepest: int) -> ValueError:
     return ValueError(f"the search goes deeper than {deepest} levels: too deep for its table "
-                      "(declare the search wide)")
+                      "(declare the search wide, or leave its width to the engine)")
 
 
 def _inbox(sends: Iterable[list[Sent]]) -> dict[int, list[Sent]]:
@@ -499,7 +522,7 @@ def size_text(count: int) -> str:
 
 def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bool,
                       label: str, shards: int) -> tuple[np.ndarray, np.ndarray]:
-    never = NEVER_WIDE if search.wide else NEVER_NARROW
+    never = search_never(search)
     undone = search.predecessors if search.predecessors is not None else search.successors
     settings = {"search": repr(replace(search, memory=None, shards=0))}
     words = search.key_words
@@ -529,12 +552,12 @@ def _search_in_shards(search: SparseSearch, folder: Path, executor, progress: bo
         # each shard's keys are sorted: a stable sort merges the runs
         keys = np.sort(np.concatenate([_load(within / f"{shard}.npy", words)
                                        for shard in range(shards)]), kind="stable")
-        distance = np.full(len(keys), never, np.uint16 if search.wide else np.uint8)
+        distance = np.full(len(keys), never, np.uint16)
         for level, reached in levels:
             distance[np.searchsorted(keys, reached)] = level
-        return keys, distance
+        return keys, stored_distances(distance, search)
     order = np.argsort(keys, kind="stable")
-    return keys[order], distance[order].astype(np.uint16 if search.wide else np.uint8)
+    return keys[order], stored_distances(distance[order], search)
 
 
 def progress_bar(label: str, phase: str, progress: bool, total: int | None = None) -> tqdm:
@@ -554,18 +577,17 @@ def plain_search(search: SparseSearch, progress: bool = False, label: str = "spa
     on_positions = getattr(search.successors, "on_positions", None)
     if on_positions is not None:
         return positions_search(search, PositionMoves(*on_positions()), progress, label)
-    never = NEVER_WIDE if search.wide else NEVER_NARROW
-    distance_type = np.uint16 if search.wide else np.uint8
+    never = search_never(search)
     words = search.key_words
     if not search.starts:  # every position that reaches a target: its level is its distance
         undone = search.predecessors if search.predecessors is not None else search.successors
         with progress_bar(label, "distances", progress) as bar:
             keys, levels = _plain_levels(distinct(keys_of(search.targets, words)),
                                          plain_expander(undone), never - 1, bar, None)
-        distance = np.empty(len(keys), distance_type)
+        distance = np.empty(len(keys), np.uint16)
         for level, reached in enumerate(levels):
             distance[np.searchsorted(keys, reached)] = level
-        return keys, distance
+        return keys, stored_distances(distance, search)
     moved: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     # the expansion lives on through the goal test, which may ask it for the positions
     expand = plain_expander(search.successors)
@@ -575,7 +597,7 @@ def plain_search(search: SparseSearch, progress: bool = False, label: str = "spa
     del expand
     with progress_bar(label, "distances", progress, len(keys)) as bar:
         distance = _distances_back(keys, moved, targets, never, bar)
-    return keys, distance.astype(distance_type)
+    return keys, stored_distances(distance, search)
 
 
 class PositionMoves(NamedTuple):
@@ -603,7 +625,7 @@ def positions_search(search: SparseSearch, moves: PositionMoves, progress: bool 
     successors kept as numbers; the distances are then found backwards over those numbers
     by numpy, and only at the end is each position encoded, once, into its key.  No key
     is decoded but the starts' and targets'."""
-    never = NEVER_WIDE if search.wide else NEVER_NARROW
+    never = search_never(search)
     forward = bool(search.starts)
     roots = [moves.decode(key) for key in (search.starts if forward else search.targets)]
     number: dict = {}
@@ -664,7 +686,7 @@ def positions_search(search: SparseSearch, moves: PositionMoves, progress: bool 
     if len(keys) > 1 and not (keys[1:] != keys[:-1]).all():
         raise ValueError(f"{label}: two positions share a key (the plug-in's encode is not "
                          "one to one)")
-    return keys, distance[order].astype(np.uint16 if search.wide else np.uint8)
+    return keys, stored_distances(distance[order], search)
 
 
 def _distances_back_by_number(counts: np.ndarray, successors: np.ndarray,

@@ -161,7 +161,7 @@ def _check_sparse(spec, group) -> str | None:
     what reaches the targets; where it holds what its starts reach, it is damage)."""
     from builder.contract.keys import ints_of, key_dtype, keys_of, sortable
     from builder.kernels.recurrence import UNHELD
-    from builder.sparse import NEVER_NARROW, NEVER_WIDE, distinct, sparse_chunk, targets_in
+    from builder.sparse import distinct, sparse_chunk, targets_in
 
     search = spec.sparse
     keys, distance = sortable(group["keys"][...]), group["distance"][...]
@@ -173,7 +173,7 @@ def _check_sparse(spec, group) -> str | None:
         return "keys are not strictly ascending"
     if not np.array_equal(sortable(group["key_index"][...]), keys[::sparse_chunk(spec)]):
         return "key_index is not the first key of every chunk of keys"
-    never = NEVER_WIDE if search.wide else NEVER_NARROW
+    never = int(np.iinfo(distance.dtype).max)  # bytes or 16 bits, as the search stored them
     # without starts the table holds what reaches the given targets: they are its roots
     targets = (targets_in(search, keys) if search.starts
                else distinct(keys_of(search.targets, search.key_words)))

@@ -10,7 +10,7 @@ from itertools import pairwise
 
 import pytest
 
-from builder import registry
+from builder import pair_search, registry
 from query.api import open_tablebase
 from query.walk import Tables
 from tests import reference
@@ -106,7 +106,7 @@ def test_a_path_between_two_positions_is_as_short_as_a_plain_search(data_for):
 def test_a_pair_search_past_its_budget_is_one_line(data_for, monkeypatch):
     from builder.contract.errors import MissingTableError
 
-    monkeypatch.setattr(type(KLOTSKI), "pair_search_positions", 50)
+    monkeypatch.setattr(pair_search, "MOST_POSITIONS", 50)
     with open_tablebase(data_for(KLOTSKI)) as tablebase, pytest.raises(
             MissingTableError, match="no path found within 50 positions searched"):
         tablebase.puzzle("klotski").path(CLASSIC, "-AAB.CAAB.DEEF.DG-F.HGIJ")

@@ -59,3 +59,33 @@ def test_the_engine_chooses_the_width_where_a_spec_leaves_it(states):
     found = breadth_first(states, [0], kernel(back_one), 1, (states,), wide=None)
     assert found.dtype == (np.uint8 if states - 1 < 255 else np.uint16)
     assert found.tolist() == [(states - state) % states for state in range(states)]
+
+
+def forward_one(key, parameters, out):
+    """A chain of ``parameters[0]`` keys: one move from k to k + 1 (the last stays)."""
+    if key + 1 < parameters[0]:
+        out[0] = key + 1
+        return 1
+    return 0
+
+
+def back_one_chain(key, parameters, out):
+    if key > 0:
+        out[0] = key - 1
+        return 1
+    return 0
+
+
+@pytest.mark.parametrize(("length", "shards"), [(200, 1), (260, 1)])
+def test_a_sparse_search_takes_bytes_where_they_hold_every_distance(tmp_path, length, shards):
+    """A chain from key 0 to its last key: key k is length - 1 - k moves from the end, and
+    the engine stores bytes only where the longest of those fits one."""
+    from builder.contract.specs import SparseSearch
+    from builder.sparse import sparse_search
+
+    search = SparseSearch((0,), forward_one, 1, targets=(length - 1,),
+                          predecessors=back_one_chain, parameters=(length,), shards=shards)
+    keys, distance = sparse_search(search, tmp_path)
+    assert keys.tolist() == list(range(length))
+    assert distance.dtype == (np.uint8 if length - 1 < 254 else np.uint16)
+    assert distance.tolist() == [length - 1 - key for key in range(length)]

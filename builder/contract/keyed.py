@@ -66,9 +66,6 @@ class KeyedPuzzle(WalkablePuzzle):
     goal_word: ClassVar[str] = "solved"
     """How the goal is written: `query path STATE solved`.
     Example: ``goal_word = "cleared"``."""
-    wide: ClassVar[bool] = False
-    """Distances beyond 254 moves (16-bit tables).
-    Example: ``wide = True``."""
     shards: ClassVar[int] = 1
     """Partitions of the build (more: less memory per task; the same table).
     Example: ``shards = 4``."""
@@ -245,10 +242,6 @@ class KeyedPuzzle(WalkablePuzzle):
         Example: ``{"metric": "block"}``."""
         return _engine(self).table_options(self, attributes)
 
-    pair_search_positions: ClassVar[int] = 500_000
-    """The most positions the engine's search between two positions no table holds may
-    visit (a path to a target that is not the goal: ``builder.pair_search``).
-    Example: ``50_000``."""
 
 
 def _engine(puzzle: KeyedPuzzle) -> Any:

@@ -112,9 +112,10 @@ class SparseSearch:
     ``goal``: a function ``(keys: int64 array, parameters) -> bool array``, by import
     path or callable.  With two-word keys a kernel has the type
     ``builder.kernels.graph_bfs.WIDE_MOVES`` (a key is a row of its high and low word,
-    uint64) and ``goal`` takes an ``(n, 2)`` uint64 array of such rows.  ``shards``: the partitions of the level-synchronous search (more
-    shards, less memory per task; the table is the same bytes).  Distances are bytes
-    (255: never) unless ``wide`` (16 bits, 65535: never).
+    uint64) and ``goal`` takes an ``(n, 2)`` uint64 array of such rows.  ``shards``: the
+    partitions of the level-synchronous search (more shards, less memory per task; the
+    table is the same bytes).  Distances are bytes (255: never) where every one fits a
+    byte, else 16 bits (65535: never), unless ``wide`` says which.
     """
 
     starts: tuple[int, ...]
@@ -124,7 +125,9 @@ class SparseSearch:
     goal: Any = None
     predecessors: Any = None
     parameters: tuple[int, ...] = ()
-    wide: bool = False
+    wide: bool | None = None
+    """16-bit distances; None (the default): the engine chooses, bytes where every
+    distance fits one."""
     shards: int = 1
     memory: int | None = None
     """Bytes a shard's task may hold: where a level would need more, the search starts
