@@ -9,8 +9,10 @@ A search trusts nothing a pattern table says about itself: before any search rea
 table, its length and type are those its spec's ranking needs (the kernel never reads
 past it) and its values obey the spec's shortest-path recurrence, at every entry of a
 small table and at sampled entries of a large one; then at the entries the search reads
-at its start and along the path it found.  A table that fails is refused with a
-one-line error.
+at its start and along the path it found.  An array of least values (a fold, or a search
+folded as it ran) obeys no recurrence: a large one is held to 0 at its goal's entry, and
+`builder verify` re-derives it whole.  A table that fails is refused with a one-line
+error.
 """
 
 from __future__ import annotations
