@@ -22,7 +22,7 @@ from builder.contract.base import DistanceArray, TableLookup
 from builder.contract.errors import MissingTableError, PuzzleInputError, shown
 from builder.contract.keyed import GOAL, KeyedPuzzle
 from builder.contract.keys import ints_of, key_limit, keys_of, sortable
-from builder.contract.specs import SparseSearch, TableSpec
+from builder.contract.specs import Canonical, SparseSearch, TableSpec
 
 LEVELS_FOLDER = "levels"
 """Where the tables from starts a user gives are stored: ``NAME/levels/VARIANT-LABEL``."""
@@ -72,9 +72,14 @@ class KeyedTables:
         given = self.targets(variant)
         targets = tuple(checked_key(self, variant, p) for p in given) if given is not None else ()
         if kernel is not None:
-            return SparseSearch(starts, kernel.successors, kernel.most_moves, targets,
+            successors, predecessors = kernel.successors, kernel.predecessors
+            if kernel.canonical is not None:  # moves on positions, then each one's key
+                successors = Canonical(successors, kernel.canonical)
+                predecessors = (None if predecessors is None
+                                else Canonical(predecessors, kernel.canonical))
+            return SparseSearch(starts, successors, kernel.most_moves, targets,
                                 None if given is not None else kernel.goal,
-                                kernel.predecessors, kernel.parameters, None,
+                                predecessors, kernel.parameters, None,
                                 self.shards, key_words=self.key_words)
         moves = _PlainMoves(self, variant, forward=True)
         return SparseSearch(starts, moves, 0, targets,

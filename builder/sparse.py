@@ -64,7 +64,7 @@ from builder.contract.keys import (
     words_in,
     words_of,
 )
-from builder.contract.specs import MAX_SHARDS, SparseSearch, resolved
+from builder.contract.specs import MAX_SHARDS, SparseSearch, is_kernel, resolved
 from builder.contract.specs import kernel as compiled_kernel
 from builder.contract.work import checkpoint
 from builder.execute import InProcess
@@ -111,7 +111,7 @@ def successors_of(frontier: np.ndarray, moves, most: int, parameters: tuple[int,
     words = words_in(frontier)
     if len(frontier) == 0:
         return empty_keys(words)
-    if not isinstance(moves, str):  # the plain-Python start
+    if not is_kernel(moves):  # the plain-Python start
         expand = plain_expander(moves)
         return distinct(np.concatenate([expand(frontier[i:i + PLAIN_BLOCK])[1]
                                         for i in range(0, len(frontier), PLAIN_BLOCK)]))

@@ -95,12 +95,12 @@ def test_the_built_in_kernels_run_alike_compiled_and_as_python():
     Python: compiled by the engine they give what they give as Python."""
     from puzzles.cube.search import cube_moves
     from puzzles.pegs import rules
-    from puzzles.pegs.search import jumps
+    from puzzles.pegs.search import canonical, jumps
 
     draw = random.Random(11)
     start = rules.START
     for moves, parameters, keys in (
-            (jumps, (), [rules.canonical(start ^ draw.getrandbits(33) & start)
+            (jumps, (), [canonical(start ^ draw.getrandbits(33) & start)
                          for _ in range(30)]),
             (cube_moves, (1,), [])):
         values = np.array(parameters or (0,), np.int64)
@@ -119,3 +119,29 @@ def test_the_built_in_kernels_run_alike_compiled_and_as_python():
             count = moves(key, values, as_python)
             assert compiled(np.int64(key), values, as_compiled) == count
             assert list(as_compiled[:count]) == list(as_python[:count])
+
+
+def test_moves_then_canonical_compile_into_one_kernel_that_keys_every_position():
+    """Peg solitaire writes its jumps on positions and its key once each; the engine's
+    kernel is the jumps, then the key of each position reached.  The key is checked
+    against the eight symmetries of the square written out here."""
+    from builder.contract.specs import Canonical
+    from puzzles.pegs import rules
+    from puzzles.pegs.search import canonical, jumps
+
+    def images(mask):
+        squares = [rules.SQUARES[hole] for hole in range(rules.HOLES) if mask >> hole & 1]
+        turns = [lambda r, c: (r, c), lambda r, c: (c, 6 - r), lambda r, c: (6 - r, 6 - c),
+                 lambda r, c: (6 - c, r), lambda r, c: (r, 6 - c), lambda r, c: (6 - r, c),
+                 lambda r, c: (c, r), lambda r, c: (6 - c, 6 - r)]
+        return [sum(1 << rules.INDEX[turn(*square)] for square in squares) for turn in turns]
+
+    both = kernel(Canonical(kernel_path(jumps), kernel_path(canonical)))
+    draw = random.Random(3)
+    out = np.zeros(80, np.int64)
+    for _ in range(40):
+        mask = rules.START & ~draw.getrandbits(33) | (1 << rules.CENTRE)
+        count = both(np.int64(mask), np.zeros(0, np.int64), out)
+        raw = np.zeros(80, np.int64)
+        assert jumps(mask, np.zeros(0, np.int64), raw) == count
+        assert list(out[:count]) == [min(images(int(after))) for after in raw[:count]]

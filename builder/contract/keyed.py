@@ -54,9 +54,14 @@ class KeyKernel:
     parameters: tuple[int, ...] = ()
     predecessors: Any = None
     goal: Any = None
+    canonical: Any = None
+    """Where the moves give positions rather than keys (the puzzle's symmetries reduce
+    positions to keys): ``canonical(position) -> key``, in the same subset, which the
+    engine applies to every position the moves reach; the walk and ``encode`` may run
+    the same functions as Python, so no move is written twice."""
 
     def __post_init__(self):
-        for name in ("successors", "predecessors", "goal"):
+        for name in ("successors", "predecessors", "goal", "canonical"):
             object.__setattr__(self, name, kernel_path(getattr(self, name)))
 
 

@@ -142,7 +142,7 @@ class SparseSearch:
     @property
     def plain(self) -> bool:
         """Built from plain-Python moves (no kernel)."""
-        return not isinstance(self.successors, str)
+        return not is_kernel(self.successors)
 
 
 SPARSE_ARRAYS = ("keys", "distance", "key_index")
@@ -173,6 +173,22 @@ def kernel_path(function: Any) -> Any:
     return f"{module}:{name}"
 
 
+@dataclass(frozen=True)
+class Canonical:
+    """Moves then, on every position they reach, ``canonical`` (a symmetry's least image:
+    the key): the kernel the engine compiles from a plug-in's moves on positions and its
+    key of a position, each written once (``KeyKernel.canonical``).  Both by import path."""
+
+    moves: str
+    canonical: str
+
+
+def is_kernel(moves: Any) -> bool:
+    """True for moves the engine compiles (an import path, or ``Canonical``), False for a
+    plain-Python start's callable."""
+    return isinstance(moves, (str, Canonical))
+
+
 def resolved(function: Any) -> Any:
     """A kernel given as ``"package.module:name"``, imported; any other value as it is."""
     if isinstance(function, str):
@@ -192,10 +208,42 @@ def kernel(function: Any) -> Any:
     subset of Python numba compiles, which the walk also runs as Python) compiled for
     ``moves_signature`` and cached on disk, once per process, with every plain function of
     its own it calls (``numba_ready``)."""
+    if isinstance(function, Canonical):
+        return _canonical_kernel(function)
     found = resolved(function)
     if isinstance(found, types.FunctionType):
         return _compiled_once(found)
     return found
+
+
+def _moves_then_canonical(position, parameters, out):
+    count = MOVES(position, parameters, out)  # noqa: F821 (given by _canonical_kernel)
+    for at in range(count):
+        out[at] = CANONICAL(out[at])  # noqa: F821
+    return count
+
+
+@functools.cache
+def _canonical_kernel(both: Canonical) -> Callable:
+    """``Canonical`` compiled: a copy of ``_moves_then_canonical`` naming the plug-in's two
+    functions compiled, cached on disk under a name of its own (numba's cache tells
+    functions apart by their names)."""
+    from numba import njit
+
+    moves, canonical = resolved(both.moves), resolved(both.canonical)
+    helpers = {"MOVES": _compiled_plain(moves), "CANONICAL": _compiled_plain(canonical)}
+    template = _moves_then_canonical
+    ready = types.FunctionType(template.__code__, {**template.__globals__, **helpers},
+                               template.__name__)
+    ready.__qualname__ = "moves_then_canonical__" + "__".join(
+        "".join(ch if ch.isalnum() else "_" for ch in path)
+        for path in (both.moves, both.canonical))
+    return njit(moves_signature(), cache=True)(ready)
+
+
+def _compiled_plain(function: Callable) -> Callable:
+    """A plain function compiled as a helper (a numba function as it is)."""
+    return _compiled_helper(function) if isinstance(function, types.FunctionType) else function
 
 
 @functools.cache

@@ -1,5 +1,6 @@
 """English peg solitaire (33 holes) as a plug-in: the adapter the engine calls.  The
-rules and notation are ``rules.py``; the jumps on keys for the build ``search.py``.
+board and notation are ``rules.py``; the jumps and the key, each written once, are
+``search.py``, which the engine compiles for the build and the walk runs as Python.
 
 Table (``pegs/english``): sparse, every position reachable from the standard start (the
 centre empty) up to the board's eight symmetries, each with the jumps it needs to finish
@@ -45,13 +46,19 @@ class PegsPuzzle(KeyedPuzzle):
         return rules.format_board(mask)
 
     def moves(self, board: str, node: int) -> list[Move]:
-        return [Move(label, after) for label, after in rules.jumps(node)]
+        from puzzles.pegs.search import jumps, run
+
+        return [Move(rules.jump_name(node, after), after) for after in run(jumps, node)]
 
     def unmoves(self, board: str, position: int) -> list[int]:
-        return rules.unjumps(position)
+        from puzzles.pegs.search import run, unjumps
+
+        return run(unjumps, position)
 
     def encode(self, board: str, position: int) -> int:
-        return rules.canonical(position)
+        from puzzles.pegs.search import canonical
+
+        return int(canonical(position))
 
     def decode(self, board: str, key: int) -> int:
         return key
@@ -77,6 +84,6 @@ class PegsPuzzle(KeyedPuzzle):
         return name
 
     def kernel(self, board: str) -> KeyKernel:
-        from puzzles.pegs.search import jumps, unjumps  # its look-up tables: built here only
+        from puzzles.pegs.search import canonical, jumps, unjumps
 
-        return KeyKernel(jumps, len(rules.JUMPS), predecessors=unjumps)
+        return KeyKernel(jumps, len(rules.JUMPS), predecessors=unjumps, canonical=canonical)

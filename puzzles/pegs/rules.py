@@ -82,24 +82,16 @@ def hole_name(hole: int) -> str:
     return f"{'abcdefg'[column]}{row + 1}"
 
 
-def jumps(mask: int) -> list[tuple[str, int]]:
-    """Every jump: (label, position after)."""
-    return [(f"{hole_name(start)}-{hole_name(to)}", mask ^ (1 << start | 1 << over | 1 << to))
-            for start, over, to in JUMPS
-            if mask >> start & 1 and mask >> over & 1 and not mask >> to & 1]
-
-
-def unjumps(mask: int) -> list[int]:
-    """The positions one jump before ``mask``."""
-    return [mask ^ (1 << start | 1 << over | 1 << to)
-            for start, over, to in JUMPS
-            if not mask >> start & 1 and not mask >> over & 1 and mask >> to & 1]
+def jump_name(before: int, after: int) -> str:
+    """The jump from position ``before`` to ``after``, by its holes from and to
+    (``d2-d4``): the peg gone from one end of the three holes it changes, arrived at the
+    other."""
+    arrived = after & ~before
+    for start, over, to in JUMPS:
+        if 1 << to == arrived and before ^ after == (1 << start | 1 << over | 1 << to):
+            return f"{hole_name(start)}-{hole_name(to)}"
+    raise PegsError(f"no jump leads from {format_board(before)} to {format_board(after)}")
 
 
 def image(mask: int, symmetry: int) -> int:
     return sum(1 << IMAGES[symmetry][i] for i in range(HOLES) if mask >> i & 1)
-
-
-def canonical(mask: int) -> int:
-    """The least of a position's eight images: its key."""
-    return min(image(mask, symmetry) for symmetry in range(len(SYMMETRIES)))

@@ -1,12 +1,13 @@
-"""Peg solitaire's jumps on keys, for the engine's sparse search: the same jumps as
-``rules.jumps`` and ``rules.unjumps``, each position after a jump written as its key (the
-least of its eight images, as ``rules.canonical``), in plain Python that the engine
-compiles.  An image is made from lookup tables of seven holes at a time, so a key costs
-40 look-ups, not 264 bit moves."""
+"""Peg solitaire's jumps and its key, each written once, in plain Python that the engine
+compiles for the sparse search (``KeyKernel(jumps, ..., canonical=canonical)``: every
+position a jump reaches made its key) and that the adapter runs as Python for the walk,
+the moves undone and ``encode``.  An image is made from lookup tables of seven holes at a
+time, so a key costs 40 look-ups, not 264 bit moves."""
 
 from __future__ import annotations
 
 import numpy as np
+
 from puzzles.pegs.rules import HOLES, IMAGES, JUMPS
 
 _JUMPS = np.array(JUMPS, dtype=np.int64)
@@ -28,7 +29,8 @@ def _image_tables() -> np.ndarray:
 _IMAGE = _image_tables()
 
 
-def _key(mask):
+def canonical(mask):
+    """A position's key: the least of its eight images' masks."""
     best = -1
     for symmetry in range(_IMAGE.shape[0]):
         image = 0
@@ -39,23 +41,34 @@ def _key(mask):
     return best
 
 
-def jumps(key, parameters, out):
+def jumps(mask, parameters, out):
+    """Every position one jump from ``mask``: a peg over a neighbouring peg into the empty
+    hole beyond, the peg jumped over removed."""
     count = 0
     for j in range(_JUMPS.shape[0]):
         start, over, to = _JUMPS[j, 0], _JUMPS[j, 1], _JUMPS[j, 2]
-        if (key >> start) & 1 and (key >> over) & 1 and not (key >> to) & 1:
-            out[count] = _key(key ^ ((1 << start) | (1 << over) | (1 << to)))
+        if (mask >> start) & 1 and (mask >> over) & 1 and not (mask >> to) & 1:
+            out[count] = mask ^ ((1 << start) | (1 << over) | (1 << to))
             count += 1
     return count
 
 
-def unjumps(key, parameters, out):
+def unjumps(mask, parameters, out):
+    """Every position one jump before ``mask`` (jumps cannot be undone)."""
     count = 0
     for j in range(_JUMPS.shape[0]):
         start, over, to = _JUMPS[j, 0], _JUMPS[j, 1], _JUMPS[j, 2]
-        if not (key >> start) & 1 and not (key >> over) & 1 and (key >> to) & 1:
-            out[count] = _key(key ^ ((1 << start) | (1 << over) | (1 << to)))
+        if not (mask >> start) & 1 and not (mask >> over) & 1 and (mask >> to) & 1:
+            out[count] = mask ^ ((1 << start) | (1 << over) | (1 << to))
             count += 1
     return count
 
 
+def run(moves, mask: int) -> list[int]:
+    """``jumps`` or ``unjumps`` run as Python: the positions, in the kernel's order."""
+    out = np.empty(len(JUMPS), np.int64)
+    count = moves(mask, _NO_PARAMETERS, out)
+    return [int(after) for after in out[:count]]
+
+
+_NO_PARAMETERS = np.zeros(0, np.int64)
