@@ -55,7 +55,10 @@ class KlotskiPuzzle(KeyedPuzzle):
                           "+---   ---+"])  # the exit, below the two middle columns
 
     def moves(self, metric: str, node: tuple[int, ...]) -> list[Move]:
-        return [Move(label, after) for label, after in rules.moves(node, metric)]
+        from puzzles.klotski.search import run
+
+        return [Move(rules.move_name(node, after, metric), after)
+                for after in map(rules.decode, run(metric, rules.encode(node)))]
 
     def encode(self, metric: str, position: tuple[int, ...]) -> int:
         return rules.encode(position)

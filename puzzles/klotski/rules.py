@@ -1,4 +1,5 @@
-"""Klotski (Huarong Dao) rules in plain Python: the board, its notation, the moves.
+"""Klotski (Huarong Dao) rules in plain Python: the board, its notation, the names of
+its moves (the moves themselves are ``search.py``'s, written once).
 
 The board is 4 cells wide and 5 high.  The classic blocks: one 2×2, four 1×2 standing,
 one 2×1 lying, four 1×1, and two holes.  Notation: five rows of four cells joined by
@@ -144,42 +145,33 @@ def is_goal(cells: tuple[int, ...]) -> bool:
     return cells[GOAL_CELL] == SQUARE
 
 
-def _placed(cells: tuple[int, ...], anchor: int, shape: int, to: int) -> tuple[int, ...]:
-    moved = list(cells)
-    for cell in _CELLS[anchor, shape]:
-        moved[cell] = EMPTY
-    for cell in _CELLS[to, shape]:
-        moved[cell] = COVERED
-    moved[to] = shape
-    return tuple(moved)
-
-
 def _steps(anchor: int, shape: int, free: frozenset[int]) -> list[tuple[str, int]]:
     """Where one step of the block at ``anchor`` takes it, and which way."""
     return [(way, to) for way, to, covered in _STEPS[anchor, shape] if covered <= free]
 
 
-def moves(cells: tuple[int, ...], metric: str) -> list[tuple[str, tuple[int, ...]]]:
-    """Every move: (label, position after).  ``cell``: one block one cell; ``block``: one
-    block to every place it reaches along free cells (one move however far; the label
-    lists the steps of the shortest way)."""
-    letters = letters_of(cells)
-    empty = frozenset(cell for cell in range(CELLS) if cells[cell] == EMPTY)
-    found = []
-    for anchor, shape in blocks(cells):
-        free = empty.union(_CELLS[anchor, shape])
-        if metric == "cell":
-            for way, to in _steps(anchor, shape, free):
-                found.append((f"{letters[anchor]} {way}", _placed(cells, anchor, shape, to)))
-            continue
-        ways = {anchor: []}
-        queue = [anchor]
-        for place in queue:  # breadth first: each place by its fewest steps
-            for way, to in _steps(place, shape, free):
-                if to not in ways:
-                    ways[to] = [*ways[place], way]
-                    queue.append(to)
-        for to in queue[1:]:
-            found.append((f"{letters[anchor]} {' '.join(ways[to])}",
-                          _placed(cells, anchor, shape, to)))
-    return found
+def move_name(before: tuple[int, ...], after: tuple[int, ...], metric: str) -> str:
+    """The move from ``before`` to ``after`` as a player reads it: the block's letter and
+    its steps (``cell``: one; ``block``: the fewest along free cells, breadth first in the
+    order of ``DIRECTIONS``).  The moves themselves are ``search.py``'s, written once."""
+    letters = letters_of(before)
+    moved = [(anchor, shape) for anchor, shape in blocks(before) if after[anchor] != shape]
+    arrived = [cell for cell in range(CELLS)
+               if after[cell] not in (EMPTY, COVERED) and before[cell] != after[cell]]
+    if len(moved) != 1 or len(arrived) != 1:
+        raise KlotskiError(f"no one block moves from {format_cells(before)} to "
+                           f"{format_cells(after)}")
+    (anchor, shape), target = moved[0], arrived[0]
+    free = frozenset(cell for cell in range(CELLS) if before[cell] == EMPTY).union(
+        _CELLS[anchor, shape])
+    ways = {anchor: []}
+    queue = [anchor]
+    for place in queue:  # breadth first: each place by its fewest steps
+        for way, to in _steps(place, shape, free):
+            if to not in ways:
+                ways[to] = [*ways[place], way]
+                queue.append(to)
+    if target not in ways or (metric == "cell" and len(ways[target]) != 1):
+        raise KlotskiError(f"{format_cells(after)} is no {metric} move from "
+                           f"{format_cells(before)}")
+    return f"{letters[anchor]} {' '.join(ways[target])}"
