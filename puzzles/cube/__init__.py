@@ -53,8 +53,11 @@ class CubePuzzle(KeyedPuzzle):
         return rules.format_cube(position)
 
     def moves(self, metric: str, node) -> list[Move]:
-        return [Move(label, rules.turned(node, face, times))
-                for label, face, times in rules.turn_names(metric)]
+        from puzzles.cube.search import run
+
+        # the kernel writes every turn, in the order of turn_names
+        return [Move(label, rules.decode(key)) for (label, _, _), key in
+                zip(rules.turn_names(metric), run(metric, rules.encode(node)), strict=True)]
 
     def encode(self, metric: str, position) -> int:
         return rules.encode(position)

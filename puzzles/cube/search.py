@@ -1,6 +1,6 @@
 """The 2×2×2 cube's kernels, in plain Python the engine compiles: its moves on keys for
-the engine's sparse search, the same turns as ``rules.turned`` (a test checks the tables
-are identical); the moves of a pattern's abstract states for the breadth-first search of
+the engine's sparse search and, run as Python, the walk's (``run``), written once from the
+turns' tables in ``rules``; the moves of a pattern's abstract states for the breadth-first search of
 its database; and the step of IDA* on the pattern databases.  A key holds the corner in
 each place (3 bits each) and then each place's twist (2 bits each).  Parameters:
 ``(quarter,)``: 1 for the quarter-turn metric.  Turns can be undone, so the moves are
@@ -44,6 +44,13 @@ def cube_moves(key, parameters, out):
             out[count] = turned
             count += 1
     return count
+
+
+def run(metric: str, key: int) -> list[int]:
+    """``cube_moves`` of ``metric`` run as Python: the keys after each turn, in order."""
+    out = np.empty(9, np.int64)
+    parameters = np.array([int(metric == "quarter")], np.int64)
+    return [int(after) for after in out[:cube_moves(key, parameters, out)]]
 
 
 # Pattern databases.  A pattern sees the places and twists of a few corners
