@@ -74,6 +74,9 @@ def bench_setup_commands(rows) -> None:
         seconds, status, last = _timed(["make", "test"], clone, Path(folder) / "test.log")
         suite = _suite_summary(Path(folder) / "test.log") or last
         print(f"make test: {seconds:.1f} s, rc {status}: {suite}")
+        for line in (Path(folder) / "test.log").read_text(errors="replace").splitlines():
+            if line.startswith(("FAILED ", "ERROR ")):
+                print(line)
         rows.append(row("make_test_fresh_clone", seconds, None,
                         "`make test` right after that `make tables`: the test tools "
                         "installed, the tables found current, the suite run in three "
