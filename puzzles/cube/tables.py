@@ -57,7 +57,7 @@ def pattern_table(metric: str, corners: tuple[str, ...]) -> TableSpec:
     """The pattern database of ``corners`` (names, as ``rules.PLACES``) in ``metric``."""
     if metric not in METRICS:
         raise CubeError(f"metric {metric[:20]!r}: choose half or quarter")
-    from puzzles.cube.search import corner_neighbours
+    from puzzles.cube.patterns import corner_neighbours
 
     corners = corners_named("-".join(corners))
     numbers = tuple(PLACES.index(corner) for corner in corners)
@@ -89,7 +89,7 @@ def search_for(tables, metric: str, node, patterns: list[tuple[str, ...]] | None
     """IDA* from position ``node`` to the solved cube on the default pattern databases of
     ``metric`` (or the ``patterns`` named), each a group of its own (the search takes the
     largest value); None where one of them is not stored."""
-    from puzzles.cube.search import pattern_step
+    from puzzles.cube.patterns import pattern_step
 
     specs = [pattern_table(metric, corners) for corners in (patterns or PATTERNS.values())]
     stored = tables.stored(("cube", PATTERNS_FOLDER, metric))
