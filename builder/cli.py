@@ -275,7 +275,7 @@ def _built(data: Path, results, started: float, puzzles, force: bool = False) ->
 
 
 SUPPLIED = ("data", "tables", "executor", "progress")
-"""Parameters of a plug-in's build command that the engine fills (``Building.build_command``)."""
+"""Parameters of a plug-in's build command that the engine fills (``Building.build_commands``)."""
 
 
 def _mount_build_commands() -> None:

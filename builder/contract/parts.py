@@ -172,21 +172,17 @@ class Building(Part):
 
         raise PuzzleInputError(f"{puzzle.name} takes no table choice")
 
-    def build_command(puzzle) -> Callable[..., list[TableSpec]] | None:
-        """The choices of `builder NAME`: a function whose keyword parameters are typer
-        options (``Annotated[int, typer.Option(help=...)] = 4``), returning the specs to
-        build; its docstring is the command's help.  Parameters named ``data`` (the data
-        directory, a Path), ``tables`` (a ``TableLookup`` over it) and ``executor`` (where
-        chunk tasks run; it adds `--workers` and `--scheduler`) are supplied by the engine,
-        not options.  None (the default): `builder NAME` builds ``default_tables()``.
-        Example: ``return lambda size=3: [lamps_table(size)]``  (`builder lamps --size 4`)."""
-        return None
-
     def build_commands(puzzle) -> dict[str, Callable[..., list[TableSpec]] | None]:
-        """Every `builder` command of the plug-in, by command name (each as
-        ``build_command``); by default the one command named after the puzzle.
-        Example: ``return {"lamps": build, "lamps-all": build_all}``."""
-        return {puzzle.name: Building.of(puzzle).build_command()}
+        """Its `builder` commands, by command name: each a function whose keyword
+        parameters are typer options (``Annotated[int, typer.Option(help=...)] = 4``),
+        returning the specs to build; its docstring is the command's help.  Parameters
+        named ``data`` (the data directory, a Path), ``tables`` (a ``TableLookup`` over it)
+        and ``executor`` (where chunk tasks run; it adds `--workers` and `--scheduler`) are
+        supplied by the engine, not options.  By default the one command named after the
+        puzzle, with no options (None): `builder NAME` builds ``default_tables()``.
+        Example: ``return {"lamps": lambda size=3: [lamps_table(size)]}``  (`builder lamps
+        --size 4`)."""
+        return {puzzle.name: None}
 
     def kernel_modules(puzzle) -> tuple[str, ...]:
         """Modules of numba kernels its queries run that no table's build imports (a

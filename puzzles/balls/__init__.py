@@ -215,7 +215,7 @@ class BallsPuzzle(WalkablePuzzle):
         return self.table({"tubes": tubes, "capacity": capacity, "colours": colours,
                            "rules": rules})
 
-    def build_command(self):
+    def build_commands(self) -> dict:
         def balls(
             tubes: Annotated[int, typer.Option("--tubes", help="Number of tubes T.")] = 4,
             capacity: Annotated[int, typer.Option("--capacity", help="Balls per tube c.")] = 4,
@@ -238,7 +238,7 @@ class BallsPuzzle(WalkablePuzzle):
             return [self.table({"tubes": tubes, "capacity": capacity, "colours": colours,
                                 "rules": check_rules(rules)})]
 
-        return balls
+        return {self.name: balls}
 
     catalog_tables = (
         CatalogTable("balls_move_counts", "tubes INTEGER, capacity INTEGER, colours INTEGER, "

@@ -244,7 +244,7 @@ class LucasPuzzle(WalkablePuzzle):
         raise LucasError(f"{shown(text)}: 'forward' (the classic rule's tables) or a largest "
                          "n such as 8 (the document's table, n = 1 .. 8)")
 
-    def build_command(self):
+    def build_commands(self) -> dict:
         def lucas(
             max_n: Annotated[int, typer.Option(
                 "--max-n", help="Search n = 1 .. this (at most 11: n = 12 has 67.6 million "
@@ -258,7 +258,7 @@ class LucasPuzzle(WalkablePuzzle):
             """
             return [document_table(max_n), self.default_tables()[1]]
 
-        return lucas
+        return {self.name: lucas}
 
     catalog_tables = (CatalogTable(
         "lucas_runs", "n INTEGER, states BIGINT, reachable_states BIGINT, moves INTEGER, "

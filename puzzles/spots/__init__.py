@@ -50,7 +50,7 @@ class SpotsPuzzle(Puzzle):
     def default_tables(self) -> list[TableSpec]:
         return [self.table({})]
 
-    def build_command(self):
+    def build_commands(self) -> dict:
         def spots(
             sets: Annotated[int, typer.Option(help="How many random disc sets.", min=1,
                                               max=100_000_000)] = RANDOM_SETS,
@@ -65,7 +65,7 @@ class SpotsPuzzle(Puzzle):
             """
             return [self.table({"sets": sets, "seed": seed})]
 
-        return spots
+        return {self.name: spots}
 
     catalog_tables = (CatalogTable("spots_solution_counts", "solutions INTEGER, sets BIGINT"),)
     catalog_views = VIEWS
