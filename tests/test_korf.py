@@ -191,7 +191,8 @@ def test_a_budget_ends_the_search_in_one_line_naming_the_bound_proved(data_dir):
 
 def test_a_users_budget_bounds_the_api_and_the_commands_searches(data_dir):
     """``budget=`` and ``seconds=`` (`--budget`, `--seconds`) end the search in one line
-    naming the bound proved, which --json carries; one budget is shared by all of a
+    naming the bound proved, which --json carries (a path asked ``optimal``: else the
+    instant path answers, tests/test_sliding_approximate.py); one budget is shared by all of a
     question's searches (`query moves`: the position's, then one per move, the one that
     runs out named); a table answers whatever the budget; a budget that is no number of
     nodes is refused before any search."""
@@ -205,7 +206,7 @@ def test_a_users_budget_bounds_the_api_and_the_commands_searches(data_dir):
     assert str(stopped.value).endswith(f"at least {stopped.value.lower_bound} moves")
     assert stopped.value.lower_bound <= 80 and stopped.value.after is None
     quick = written(KORF["instances"][QUICK[0] - 1]["tiles"])  # the quickest
-    found = sliding.path(quick, KORF_GOAL, budget=1_000_000)
+    found = sliding.path(quick, KORF_GOAL, budget=1_000_000, optimal=True)
     assert found.length == 47
     # a node more than the position's own search: one of its moves' searches runs out
     with pytest.raises(SearchLimitError) as stopped:
@@ -220,7 +221,7 @@ def test_a_users_budget_bounds_the_api_and_the_commands_searches(data_dir):
         with pytest.raises(PuzzleInputError):
             sliding.distance(first, **wrong)
     run = run_command("query", "path", first, SLIDING.default_target((4, 4)), "--budget",
-                      "20000", "--json", "--data", str(data_dir))
+                      "20000", "--optimal", "--json", "--data", str(data_dir))
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
     answer = json.loads(run.stdout)
     assert answer["length"] is None and answer["lower_bound"] == stopped_bound(run.stderr)

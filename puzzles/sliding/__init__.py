@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from math import factorial, lgamma, log
 
-from builder.contract.base import DistanceArray, Move
+from builder.contract.base import DistanceArray, FoundPath, Move
 from builder.contract.dense import DensePuzzle, StoredDistance
 from builder.contract.errors import MissingTableError, UnreachableError, shown
 from builder.contract.patterns import PatternSearch
@@ -45,6 +45,7 @@ from puzzles.sliding.rules import (
 from puzzles.sliding.tables import (
     default_blank,
     default_partition,
+    guide_for,
     pattern_set,
     pattern_table,
     search_for,
@@ -148,6 +149,21 @@ class SlidingPuzzle(DensePuzzle):
         if parity(node, board[1]) != parity(target, board[1]):
             raise UnreachableError(self.explain_unreachable(board, node, target))
         return search_for(tables, board, node, target)
+
+    def approximate_path(self, tables, board: tuple[int, int], node: tuple[int, ...],
+                         target: tuple[int, ...]) -> FoundPath | None:
+        # a path at once where the exact search may be slow: boards no full table holds,
+        # once their pattern tables are stored (else the missing tables' advice stands)
+        from puzzles.sliding import approximate  # numpy, imported only when asked
+
+        if not searched_board(*board):
+            return None
+        if parity(node, board[1]) != parity(target, board[1]):
+            raise UnreachableError(self.explain_unreachable(board, node, target))
+        guide = guide_for(tables, board, node, target, approximate.MOST_ENTRIES)
+        if guide is None and search_for(tables, board, node, target) is None:
+            return None
+        return approximate.approximate(tables, board, node, target, guide, self.moves)
 
     def table(self, identity: dict) -> TableSpec:
         rows, columns = identity.get("rows"), identity.get("columns")

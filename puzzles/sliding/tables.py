@@ -164,6 +164,25 @@ def search_for(tables, board: tuple[int, int], node: tuple[int, ...],
     return None
 
 
+def guide_for(tables, board: tuple[int, int], node: tuple[int, ...],
+              target: tuple[int, ...], most_entries: int) -> PatternSearch | None:
+    """``search_for`` on the smallest stored set of pattern tables (Manhattan's aside)
+    none of whose tables has more than ``most_entries`` entries, for an estimate read
+    at once rather than a search: None where no such set is stored."""
+    rows, columns = board
+    cells = rows * columns
+    for name in reversed(_candidates(rows, columns)):
+        if name == "manhattan":
+            continue
+        parts = partition_named(rows, columns, default_blank(rows, columns), name) or ()
+        if any(perm(cells, len(part)) > most_entries for part in parts):
+            continue
+        search = search_for(tables, board, node, target, partition=name)
+        if search is not None:
+            return search
+    return None
+
+
 def _search(board, node, target, goal_blank, turned, specs, reflect, dual, name
             ) -> PatternSearch:
     rows, columns = board
