@@ -202,8 +202,10 @@ def best_within_limits(puzzle, tables, variant, node, target) -> FoundPath | Non
         first = walking.approximate_path(tables, variant, node, target)
     except MissingTableError:
         return None
-    if first is None or not first.labels:
-        return first
+    if first is None:
+        return None
+    if not first.labels:  # already there: no path is shorter
+        return replace(first, optimal=True, details={**first.details, "lower_bound": 0})
     unit = Describing.of(puzzle).unit
     try:
         searched = patterns.run(tables, replace(search, longest=first.length - 1), unit)
