@@ -248,6 +248,8 @@ def _estimates(tables: TableLookup, search: PatternSearch) -> _Estimates:
 def start_estimate(tables: TableLookup, search: PatternSearch) -> int | None:
     """The pattern databases' estimate at the search's start (None: they say the goal is
     never reached)."""
+    if search.passes is not None:
+        return search.estimate
     estimates = _estimates(tables, search)
     start = np.asarray(search.start, np.int64)
     indices = start[search.indices_at:search.indices_at + len(estimates.offsets)]
@@ -281,9 +283,10 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     from builder.contract.specs import resolved
     from builder.kernels import ida
 
-    estimates = _estimates(tables, search)
-    first = estimates.groups == 0
-    if search.parity and not first[:int(first.sum())].all():
+    own = search.passes  # a plug-in's own pass: no table read here
+    estimates = None if own else _estimates(tables, search)
+    first = None if own else estimates.groups == 0
+    if not own and search.parity and not first[:int(first.sum())].all():
         raise ValueError(f"{search.how}: a search by parity lists its first group's tables "
                          "first")
     width = len(search.start)
@@ -292,13 +295,14 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     redundant = np.zeros((search.moves, search.moves), np.uint8)
     for previous, following in search.redundant:
         redundant[previous, following] = 1
-    step = resolved(search.step)
+    step = None if own else resolved(search.step)
     parameters = np.ascontiguousarray(search.parameters, dtype=np.int64)
     goal = np.ascontiguousarray(search.goal, dtype=np.int64)
     estimate = start_estimate(tables, search)
-    _check_entries(tables, search, estimates,
-                   rows[:1, search.indices_at:search.indices_at + len(estimates.offsets)],
-                   "at the search's start")
+    if not own:
+        _check_entries(tables, search, estimates,
+                       rows[:1, search.indices_at:search.indices_at + len(estimates.offsets)],
+                       "at the search's start")
     if estimate is None:
         raise UnreachableError(f"{search.how}: the goal can never be reached from here")
     stop = stop_signal()
@@ -318,7 +322,7 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
         timer.daemon = True
         timer.start()
     bound, nodes, bounds = estimate, 0, 0
-    iteration = (ida.iteration_children_first
+    iteration = (None if own else ida.iteration_children_first
                  if estimates.values.nbytes > ida.CACHED_BYTES else ida.iteration)
 
     def stopped(words: str) -> SearchLimitError:
@@ -351,13 +355,17 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
                 bar.set_postfix_str(f"bound {bound}, {nodes:,} nodes", refresh=True)
                 counted[0] = 0
                 with counting(lambda: (bound, nodes + int(counted[0])), unit):
-                    status, length, following, made = iteration(
-                        step, parameters, estimates.values, estimates.offsets,
-                        estimates.lengths, estimates.groups, np.int64(estimates.count),
-                        np.int64(search.parity),
-                        np.int64(search.indices_at), goal, rows,
-                        np.int64(bound), np.int64(search.moves), redundant,
-                        np.int64(most_nodes - nodes), stop.flag, deadline, counted)
+                    if own:
+                        status, length, following, made = own(
+                            rows, bound, most_nodes - nodes, stop.flag, deadline, counted)
+                    else:
+                        status, length, following, made = iteration(
+                            step, parameters, estimates.values, estimates.offsets,
+                            estimates.lengths, estimates.groups, np.int64(estimates.count),
+                            np.int64(search.parity),
+                            np.int64(search.indices_at), goal, rows,
+                            np.int64(bound), np.int64(search.moves), redundant,
+                            np.int64(most_nodes - nodes), stop.flag, deadline, counted)
                 nodes += int(made)
                 bounds += 1
                 bar.update(1)
@@ -366,10 +374,11 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
                                    int(following))
                 if status == ida.FOUND:
                     path = rows[:length + 1].copy()
-                    looked_up = path[:, search.indices_at:
-                                     search.indices_at + len(estimates.offsets)]
-                    _check_entries(tables, search, estimates, looked_up,
-                                   "along the path found")
+                    if not own:
+                        looked_up = path[:, search.indices_at:
+                                         search.indices_at + len(estimates.offsets)]
+                        _check_entries(tables, search, estimates, looked_up,
+                                       "along the path found")
                     return Searched(path, nodes, bounds, estimate)
                 if status == ida.STOPPED:
                     reported(ended=True)  # a server's stop: its own reason

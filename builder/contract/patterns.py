@@ -117,3 +117,15 @@ class PatternSearch:
     """Every path to the goal has the parity of the first group's sum (each move changes
     it by one, as the tiles' taxicab distances), so a group whose sum has the other parity
     bounds it one higher; the first group's tables come first in ``patterns``."""
+    passes: Callable[..., tuple[int, int, int, int]] | None = None
+    """A plug-in's own depth-first pass in place of the engine's kernel, for an estimate
+    no table of bytes expresses (values stored modulo 3, looked up by symmetry class) or a
+    pass shared by threads: ``passes(rows, bound, nodes, stop, deadline, counted)``
+    searches every path from ``rows[0]`` to cost ``bound`` as ``builder.kernels.ida``'s
+    ``iteration`` does (at most ``nodes`` nodes; the one-byte flags ``stop`` and
+    ``deadline`` end it; the nodes so far in ``counted[0]`` as it goes) and returns its
+    ``(status, length, next bound, nodes)``; FOUND: rows ``0 .. length`` are the path,
+    each row's first entries its position as ``encode`` gives it.  ``patterns`` is then
+    empty and ``step`` unused: the engine reads no table."""
+    estimate: int = 0
+    """The estimate at the start, where ``passes`` searches."""

@@ -102,7 +102,11 @@ class RubikPuzzle(WalkablePuzzle):
                                 "searched on its pattern databases")
 
     def pattern_search(self, tables, metric: str, node, target) -> PatternSearch:
-        return search_for(tables, metric, node, SOLVED if target == GOAL else target)
+        from puzzles.rubik import optimal  # numpy: imported where a search needs it
+
+        goal = SOLVED if target == GOAL else target
+        found = optimal.search_for(tables, node, goal) if metric == "half" else None
+        return found or search_for(tables, metric, node, goal)
 
     approximation = "Kociemba's two-phase search"
 
@@ -112,6 +116,10 @@ class RubikPuzzle(WalkablePuzzle):
     def table(self, identity: dict) -> TableSpec:
         if identity.get("method") == "two-phase":
             return twophase.pruning_table()
+        if identity.get("method") == "optimal":
+            from puzzles.rubik import optimal
+
+            return optimal.table_spec()
         corners, edges = identity.get("corners"), identity.get("edges")
         if not (isinstance(corners, list) and isinstance(edges, list)
                 and all(isinstance(piece, int) for piece in corners + edges)):
@@ -124,17 +132,24 @@ class RubikPuzzle(WalkablePuzzle):
     def table_for(self, text: str) -> TableSpec | list[TableSpec]:
         if text.strip().lower() == twophase.BUILD:
             return twophase.pruning_table()
+        if text.strip().lower() == "optimal":
+            from puzzles.rubik import optimal
+
+            return optimal.table_spec()
         metric, _, choice = text.strip().lower().partition(":")
         if metric not in METRICS:
             raise RubikError(f"{shown(text)}: a metric (half or quarter), then optionally "
                              f":{' or :'.join(SETS)} (a set of pattern databases) or a "
                              "pattern's pieces such as :urf-ufl-ur; or twophase (the "
-                             "two-phase search's pruning table)")
+                             "two-phase search's pruning table); or optimal (the optimal "
+                             "search's phase-1 table)")
         if not choice or choice in SETS:
             return pattern_set(metric, choice or DEFAULT_SET)
         return named_pattern(metric, choice)
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        if attributes.get("method") == "optimal":
+            return []  # residues modulo 3, no distances
         if attributes.get("method") == "two-phase":
             return [DistanceArray("two-phase", what, name)
                     for name, (what, *_) in twophase.ARRAYS.items()]
