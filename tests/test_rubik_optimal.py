@@ -304,10 +304,25 @@ def test_the_stored_table_holds_at_sampled_entries(stored_residues):
     assert optimal.check_sampled(stored_residues, 300, np.random.default_rng(5)) is None
 
 
-def test_the_stored_table_decodes_kociembas_distribution(stored_residues, tables):
+def test_the_stored_table_has_kociembas_distribution(stored_residues, tables):
+    """The raw coordinates its build counted at each depth, read through the classes."""
     attributes = tables.require(optimal.TABLE)
-    by_depth = attributes["entries_by_depth"]
-    assert len(by_depth) == len(PHASE1_COUNTS) and sum(by_depth) == optimal.ENTRIES
+    assert tuple(attributes["coordinates_by_depth"]) == PHASE1_COUNTS
+    assert sum(attributes["entries_by_depth"]) == optimal.ENTRIES
+
+
+def test_the_stored_table_finds_korfs_lengths_with_the_inverse_bound(tables,
+                                                                      stored_residues):
+    rng = np.random.default_rng(12)
+    for length in (9, 10, 11, 12):
+        labels = scramble(rng, length)
+        start = play(flat(SOLVED), labels)
+        node = RUBIK.parse("half", shown(start))
+        search = optimal.search_for(tables, node, rules.SOLVED, threads=2, inverse=True)
+        found = patterns.found_path(RUBIK, "half", node, search,
+                                    patterns.run(tables, search, progress=False))
+        assert found.length == korf_length(tables, node), labels
+        assert play(start, found.labels) == flat(SOLVED)
 
 
 def test_query_path_proves_a_scramble_with_the_stored_table(tables, stored_residues):

@@ -4,9 +4,12 @@ and notation are ``rules.py``; the pattern databases and the search on them
 
 No table holds the cube's 4.3 × 10^19 positions: a path is found by IDA* on pattern
 databases (tables ``rubik/patterns/METRIC/``: the corners and two patterns of six edges,
-or of seven where they are built), optimal in the metric asked for; or at once, not
-shortest in general, by Kociemba's two-phase search (``twophase.py``, its pruning table
-``rubik/twophase/pruning``), the walk's approximate path.  A position is its stickers or
+or of seven where they are built), optimal in the metric asked for; in the half-turn
+metric, where its table is built (``rubik/optimal/phase1``), by IDA* on a
+symmetry-reduced phase-1 table looked up in three directions and on the inverse
+(``optimal.py``); or at once, not shortest in general, by Kociemba's two-phase search
+(``twophase.py``, its pruning table ``rubik/twophase/pruning``), the walk's approximate
+path.  A position is its stickers or
 a scramble; a path is printed in Singmaster notation (R, R', R2).
 """
 
@@ -157,6 +160,22 @@ class RubikPuzzle(WalkablePuzzle):
         shown = name if name == "corners" else name.replace("-", " ").upper()
         return [DistanceArray(f"{attributes['metric']} pattern {shown}",
                               f"to {GOAL_WORD}", "estimate")]
+
+    def verify_checks(self, attributes: dict) -> str:
+        if attributes.get("method") != "optimal":
+            return ""
+        return ("the optimal table's fewest turns, read down its residues, are 1 + the "
+                "least of the 18 turns' and equal at the 16 symmetric images")
+
+    def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
+        if attributes.get("method") != "optimal":
+            return None
+        import numpy as np
+
+        from puzzles.rubik import optimal
+
+        return optimal.check_sampled(np.ascontiguousarray(read(optimal.ARRAY), np.uint8),
+                                     samples, rng)
 
     def table_options(self, attributes: dict) -> dict[str, str]:
         return {"metric": attributes.get("metric", "half")}

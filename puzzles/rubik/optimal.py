@@ -50,7 +50,8 @@ THREADS = len(os.sched_getaffinity(0))
 """Threads a search shares each pass among: the CPUs this process may run on, unless
 ``RUBIK_THREADS`` in the environment says how many."""
 PREFIX = 3
-"""Turns of each work item a pass shares out (243 paths of two turns)."""
+"""Turns of each work item a pass shares out among its threads (3,240 paths of three
+turns: enough that the last ones taken end together)."""
 BUILD_THREADS = 2
 
 
@@ -214,9 +215,11 @@ def _build(progress: bool = False) -> Computed:
     from puzzles.rubik import optimal_kernels as kernels
 
     distance = distances(progress)
-    counts = np.bincount(distance)
+    found = coordinates()
+    raw = kernels.raw_counts(distance, found.class_symmetry, found.twist_conjugate)
     return Computed({ARRAY: kernels.packed_residues(distance)},
-                    {"entries_by_depth": [int(count) for count in counts]})
+                    {"entries_by_depth": [int(count) for count in np.bincount(distance)],
+                     "coordinates_by_depth": [int(count) for count in np.trim_zeros(raw, "b")]})
 
 
 # ---- the table as a search reads it

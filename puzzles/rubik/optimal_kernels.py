@@ -140,6 +140,19 @@ def flip_twist_distances():
     return distance
 
 
+@njit(types.int64[::1](types.uint8[::1], types.uint32[::1], _U16), cache=True, nogil=True)
+def raw_counts(distance, class_symmetry, twist_conjugate):
+    """How many of the 2,217,093,120 raw coordinates (twist, flip, slice) lie each number
+    of turns from H, read through their classes' entries."""
+    counts = np.zeros(256, np.int64)
+    for code in range(len(class_symmetry)):
+        packed = class_symmetry[code]
+        base = np.int64(packed >> 4) * TWISTS
+        for twist in range(TWISTS):
+            counts[distance[base + twist_conjugate[twist, packed & 15]]] += 1
+    return counts
+
+
 @njit(types.uint8[::1](types.uint8[::1]), cache=True, nogil=True)
 def packed_residues(distance):
     """Each entry's value modulo 3, four entries a byte (entry i in bits 2(i % 4))."""
