@@ -311,8 +311,9 @@ def check_sampled(packed: np.ndarray, samples: int, rng) -> str | None:
     from puzzles.rubik.symmetry import SYMMETRIES
     from puzzles.rubik.twophase_search import FLIP_MOVES, SLICE_MOVES, SLICE_SOLVED, TWIST_MOVES
 
+    from puzzles.rubik.symmetry import D4H, conjugated_flip_slices
+
     found = coordinates()
-    images = _flip_slice_images()
 
     def read(twist: int, flip: int, slice_: int) -> int:
         return int(kernels.phase1_distance(twist, flip, slice_, packed, found.class_symmetry,
@@ -331,19 +332,13 @@ def check_sampled(packed: np.ndarray, samples: int, rng) -> str | None:
             return (f"twist {twist}, flip {flip}, slice {slice_} reads {value} turns, its "
                     f"turns' least {min(after)}")
         for symmetry in range(1, SYMMETRIES):
-            code = int(images[slice_ * 2048 + flip, symmetry])
+            code = int(conjugated_flip_slices(D4H[symmetry], np.array([slice_ * 2048 + flip])
+                                              )[0])
             image = read(int(found.twist_conjugate[twist, symmetry]), code & 2047, code >> 11)
             if image != value:
                 return (f"twist {twist}, flip {flip}, slice {slice_} reads {value} turns, its "
                         f"image by symmetry {symmetry} {image}")
     return None
-
-
-@cache
-def _flip_slice_images() -> np.ndarray:
-    from puzzles.rubik.symmetry import D4H, conjugated_flip_slices
-
-    return np.stack([conjugated_flip_slices(matrix) for matrix in D4H], axis=1)
 
 
 # ---- the search

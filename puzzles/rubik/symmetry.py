@@ -187,12 +187,10 @@ def _slice_ranks(occupied: np.ndarray) -> np.ndarray:
     return (occupied * weights[np.arange(12), seen.clip(0, 4)]).sum(axis=1)
 
 
-def conjugated_flip_slices(matrix: Matrix) -> np.ndarray:
-    """The flip-slice coordinate of every flip-slice coordinate's position conjugated by
-    a symmetry of D4h.  Such a symmetry keeps the slice edges in the slice, and an edge's
-    flip there is its flip here, changed or not by the place and by whether the edge is a
-    slice edge (which one does not matter); so the image's flips are the flips moved to
-    the image places, then changed where the slice's places say."""
+@cache
+def _flip_slice_parts(matrix: Matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(each flip moved, each slice's flip changes, each slice moved): see
+    ``conjugated_flip_slices``."""
     action = edge_action(matrix)
     occupied = _slice_sets()
     into = np.argsort(action.goes)  # the place whose edge each place receives
@@ -201,7 +199,19 @@ def conjugated_flip_slices(matrix: Matrix) -> np.ndarray:
     flips = np.arange(2048)[:, None] >> np.arange(11) & 1
     flips = np.hstack([flips, flips.sum(axis=1, keepdims=True) % 2])
     moved = (flips[:, into][:, :11] << np.arange(11)).sum(axis=1)
-    slices = _slice_ranks(occupied[:, into])
+    return moved, changes, _slice_ranks(occupied[:, into])
+
+
+def conjugated_flip_slices(matrix: Matrix, codes: np.ndarray | None = None) -> np.ndarray:
+    """The flip-slice coordinate of every flip-slice coordinate's position (or of
+    ``codes``'s) conjugated by a symmetry of D4h.  Such a symmetry keeps the slice edges
+    in the slice, and an edge's flip there is its flip here, changed or not by the place
+    and by whether the edge is a slice edge (which one does not matter); so the image's
+    flips are the flips moved to the image places, then changed where the slice's places
+    say."""
+    moved, changes, slices = _flip_slice_parts(matrix)
+    if codes is not None:
+        return slices[codes // 2048] * 2048 + (moved[codes % 2048] ^ changes[codes // 2048])
     return (slices[:, None] * 2048 + (moved[None, :] ^ changes[:, None])).reshape(-1)
 
 
