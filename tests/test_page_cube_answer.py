@@ -177,9 +177,9 @@ def test_a_hint_comes_at_once_not_yet_proved_then_the_proved_hint_replaces_it(
         open_cube(tab, server, START)
         wait_text(tab, "#par", r"^Par: not yet proved optimal")
         tab.click("#hint")
-        wait_text(tab, "#status", r"^Hint, not yet proved optimal \(at most \d+ turns, at "
-                                  r"least \d+\): turn [URFDLB] .*, on Kociemba's two-phase "
-                                  r"search's path; the server searches on for the optimum\.$")
+        wait_text(tab, "#status", r"^Hint \(Kociemba's two-phase search\), not yet proved "
+                                  r"optimal \(at most \d+ turns, at least \d+\): turn [URFDLB] "
+                                  r"[a-z ]+; the server searches on for the optimum\.$")
         assert tab.locator("#board .hinted").count()
         release(tab, held)
         wait_text(tab, "#status", r"^Hint \(IDA\* on pattern databases: optimal\)")

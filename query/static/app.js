@@ -884,7 +884,7 @@ function showHint(found, best) {
   draw({ hint: first });
   const move = game.renderer.describe(first.label, game.state);
   if (best && !found.optimal) {
-    say(`Hint, ${notProved(best)}: ${move}, on ${found.how}'s path`
+    say(`Hint (${found.how}), ${notProved(best)}: ${move}`
         + (best.final ? "; the server's limit ended its search."
           : best.stopped ? "." : "; the server searches on for the optimum."));
   } else {
