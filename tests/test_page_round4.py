@@ -22,7 +22,10 @@ from tests.test_web_app import PHONE, text, wait_text
 
 FIFTEEN = "1,2,3,4.5,6,7,8.9,10,11,12.13,14,15,0"
 HARD_FIFTEEN = "0,12,9,13.15,11,10,14.3,7,2,5.4,8,6,1"
-"""A 15-puzzle whose search runs past the server's limit (the par is not worked out)."""
+"""A 15-puzzle 80 moves from its target, which the server's limit stops the search of: the
+page answers it at once with a quick path not proved optimal, then searches on."""
+NOT_YET_PROVED = r"^Par: not yet proved optimal \(at most \d+ moves, at least \d+\)\.$"
+"""The par of a position answered at once by its quick path while the search runs on."""
 
 
 @pytest.fixture(scope="module")
@@ -93,19 +96,29 @@ def slid(state: str, tile: str) -> str:
     return ".".join(",".join(cells[i:i + width]) for i in range(0, len(cells), width))
 
 
+def open_hard_fifteen(page, server: str) -> str:
+    """The page on ``HARD_FIFTEEN``, once its quick path is the par and the search for a
+    shorter one shows its progress: the watch of that search."""
+    open_page(page, server, "sliding", state=HARD_FIFTEEN, target=FIFTEEN,
+              **{"set.board": "4x4"})
+    wait_text(page, "#par", NOT_YET_PROVED)
+    searching(page)
+    return watches(page, "path")[-1]
+
+
 # ---- item 1: a tap always moves, a search never holds play up, Stop stops it ----------
 def test_a_tap_moves_the_tile_while_the_par_is_searched_and_ends_that_search(phone,
                                                                             server):
-    open_page(phone, server, "sliding", state=HARD_FIFTEEN, target=FIFTEEN,
-              **{"set.board": "4x4"})
-    searching(phone)
-    par_search = watches(phone, "position")[-1]
+    """The quick path is the par at once; the search for a shorter one runs on while the
+    player plays, and a tap ends it (the par keeps the quick path's bounds)."""
+    par_search = open_hard_fifteen(phone, server)
     assert search_state(server, par_search)["state"] == "running"
+    par = text(phone, "#par")
     phone.tap('#board [aria-label="tile 15"]')
     wait_text(phone, "#made", "^1$")
     assert text(phone, "#state-text") == slid(HARD_FIFTEEN, "15")
     wait_ended(server, par_search)  # the server's search stopped with the page's request
-    assert "not worked out" in text(phone, "#par")
+    assert text(phone, "#par") == par
     # and back: the tap is made at once again, whatever is searched meanwhile
     phone.tap('#board [aria-label="tile 15"]')
     wait_text(phone, "#made", "^2$")
@@ -113,20 +126,23 @@ def test_a_tap_moves_the_tile_while_the_par_is_searched_and_ends_that_search(pho
 
 
 def test_stop_stops_the_par_search_and_a_hint_search_and_play_goes_on(phone, server):
-    open_page(phone, server, "sliding", state=HARD_FIFTEEN, target=FIFTEEN,
-              **{"set.board": "4x4"})
-    searching(phone)
+    """Stop ends the search that improves the par; a hint then comes at once from the
+    quick path, not proved, and starts the search again, which Stop ends too."""
+    par_search = open_hard_fifteen(phone, server)
     assert phone.is_enabled("#stop")
     phone.click("#stop")
     wait_text(phone, "#status", "^Stopped")
-    wait_ended(server, watches(phone, "position")[-1])
+    wait_ended(server, par_search)
     assert phone.is_disabled("#stop") and phone.is_hidden("#search-box")
     phone.click("#hint")
+    wait_text(phone, "#status", r"^Hint \(.+\), not yet proved optimal \(at most \d+ moves, "
+              r"at least \d+\): slide tile \d+ \w+; the server searches on for the optimum\.$")
     searching(phone)
-    assert phone.is_enabled("#stop")
+    hint_search = watches(phone, "path")[-1]
+    assert hint_search != par_search and phone.is_enabled("#stop")
     phone.click("#stop")
     wait_text(phone, "#status", "^Stopped")
-    wait_ended(server, watches(phone, "path")[-1])
+    wait_ended(server, hint_search)
     phone.tap('#board [aria-label="tile 12"]')
     wait_text(phone, "#made", "^1$")
     assert text(phone, "#state-text") == slid(HARD_FIFTEEN, "12")
@@ -146,22 +162,24 @@ COUNT_GROWS_WITHIN_A_BOUND = """() => {
 
 def test_a_long_bounds_node_count_grows_while_it_is_searched(phone, server):
     """The count of nodes searched moves on within one bound (it stood still for 12 s
-    on one bound while only the seconds moved)."""
-    open_page(phone, server, "sliding", state=HARD_FIFTEEN, target=FIFTEEN,
-              **{"set.board": "4x4"})
-    searching(phone)
+    on one bound while only the seconds moved), while the quick path stands as the par."""
+    par_search = open_hard_fifteen(phone, server)
     phone.wait_for_function(COUNT_GROWS_WITHIN_A_BOUND, polling=100)
+    assert re.match(NOT_YET_PROVED, text(phone, "#par"))
     phone.click("#stop")
-    wait_ended(server, watches(phone, "position")[-1])
+    wait_ended(server, par_search)
 
 
 SLOW_SEARCHES = """(start) => {
-    // every position searched, but the start, answers 1.5 s late, as on a busy server
+    // every search of a position, but the start's, answers 1.5 s late, as on a busy
+    // server: its distance searched, or its path (the quick one and the search's)
     const real = window.fetch;
     window.fetch = async (...request) => {
         const answer = await real(...request);
-        const asked = new URL(String(request[0]), location.href).searchParams;
-        if (asked.get('search') === 'true' && asked.get('state') !== start) {
+        const asked = new URL(String(request[0]), location.href);
+        const searches = asked.searchParams.get('search') === 'true'
+            || asked.pathname.endsWith('/path');
+        if (searches && asked.searchParams.get('state') !== start) {
             await new Promise((resolve) => setTimeout(resolve, 1500));
         }
         return answer;

@@ -27,6 +27,7 @@ from builder.contract.dense import DensePuzzle, StoredDistance
 from builder.contract.errors import MissingTableError, UnreachableError, shown
 from builder.contract.patterns import PatternSearch
 from builder.contract.specs import BreadthFirstSearch, TableSpec
+from puzzles.sliding import approximate
 from puzzles.sliding.rules import (
     BOARDS,
     MAX_CELLS,
@@ -62,6 +63,7 @@ class SlidingPuzzle(DensePuzzle):
                "up to the 15-puzzle (4x4) by search")
     example = ("867.254.301", "123.456.780")
     renderer = "renderer.js"
+    approximation = approximate.HOW  # the page answers a 4x4 board best so far, as the CLI
 
     def recognises(self, text: str) -> bool:
         text = text.strip()
@@ -154,8 +156,6 @@ class SlidingPuzzle(DensePuzzle):
                          target: tuple[int, ...]) -> FoundPath | None:
         # a path at once where the exact search may be slow: boards no full table holds,
         # once their pattern tables are stored (else the missing tables' advice stands)
-        from puzzles.sliding import approximate  # numpy, imported only when asked
-
         if not searched_board(*board):
             return None
         if parity(node, board[1]) != parity(target, board[1]):
