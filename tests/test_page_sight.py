@@ -19,6 +19,7 @@ import pytest
 from builder import registry
 from builder.contract.parts import Walking
 from tests.browser import axe_findings, kept_tab
+from tests.commands import wait_for
 from tests.test_web_app import PHONE, made, open_game, shared_game, text, wait_text
 
 READ_CELLS = """() => [...document.querySelectorAll('#board .cell')].map((e) => {
@@ -402,6 +403,10 @@ def test_stop_abandons_a_long_deal_and_keeps_the_game_and_its_settings(phone, se
     phone.fill("#setting-colours", "14")
     phone.click("#new")
     wait_text(phone, "#status", "^Dealing…")
+    # Stop while the deal's request is in flight: the route holds it once the page sends
+    # it (Playwright calls the route while the test waits on the page)
+    wait_for(lambda: bool(held), "the deal's request, held",
+             pause=lambda: phone.wait_for_timeout(20))
     assert text(phone, "#par") == "" and phone.is_enabled("#stop")
     phone.click("#stop")
     assert text(phone, "#status") == "Stopped: the game on the board stands."
