@@ -52,7 +52,7 @@ THREADS = len(os.sched_getaffinity(0))
 PREFIX = 3
 """Turns of each work item a pass shares out among its threads (3,240 paths of three
 turns: enough that the last ones taken end together)."""
-BUILD_THREADS = 2
+BUILD_THREADS = THREADS
 
 
 def table_spec() -> TableSpec:
@@ -129,7 +129,7 @@ def _inverse_terms() -> np.ndarray:
 
 @cache
 def coordinates() -> Coordinates:
-    """Made once a process (about a second)."""
+    """Made once a process."""
     from puzzles.rubik.symmetry import SPIN_MATRIX, flip_slice_classes, move_map, twist_conjugates
 
     classes = flip_slice_classes()

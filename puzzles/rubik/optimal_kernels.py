@@ -21,7 +21,12 @@ the F-B axis), each image's coordinates kept up to date by the two-phase move ta
 moved by the turn each turn of the cube is on that image (``axis_moves``).  A path to
 solved is at least as long as the largest of the three; one more where all three are
 equal and not 0 (the last turn of a shortest path into H of an axis is a quarter turn of
-a face off that axis, and no quarter turn is off all three).
+a face off that axis, and no quarter turn is off all three); and, where asked, at least
+as long as the three of its inverse, bounded by the two-phase tables and a table of the
+flips with the twists and raised to the residues (``_inverse_bound``).  A node's
+children are all made before any is looked at, their entries asked for first
+(``prefetch``), so that their cache misses overlap (``_children``); a pass is shared by
+threads, each taking the next of its paths' first turns (``search``).
 """
 
 from __future__ import annotations
@@ -50,9 +55,9 @@ LONGEST = 32
 FOUND, EXHAUSTED, STOPPED, OVER_BUDGET = 0, 1, 2, 3
 """A pass's status, as the engine's IDA* numbers them (``PatternSearch.passes``)."""
 UNBOUNDED = 1 << 30
+"""No cost past the bound was seen (the engine's "no next bound")."""
 MOST_TURNS = 12
 """The most turns any position lies from H."""
-"""No cost past the bound was seen (the engine's "no next bound")."""
 POLL = 1 << 12
 """Nodes between two looks at the flags."""
 NEXT_PREFIX, FINDS, BUDGET = 0, 1, 2
