@@ -40,6 +40,26 @@ def small_data(tmp_path) -> Path:
     return data
 
 
+def _locked(lock: Path) -> bool:
+    """True while another process holds the data directory's lock (a lock file may be there
+    a moment before it is taken, or after it is let go)."""
+    import fcntl
+
+    try:
+        descriptor = os.open(lock, os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    else:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(descriptor)
+
+
 def _post(server: str, path: str) -> dict:
     request = urllib.request.Request(f"{server}{path}", method="POST")
     with urllib.request.urlopen(request, timeout=120) as answer:
@@ -72,17 +92,21 @@ def test_a_builder_started_during_a_web_build_is_refused_and_the_table_is_whole(
     try:
         for target in TARGETS:
             job = _post(server, f"/api/play/tricolore/table?state={START}&target={target}")
-            deadline, looks = time.monotonic() + 300, 0  # only a hang reaches it
-            while not lock.exists() and time.monotonic() < deadline:
+            deadline, looks, caught = time.monotonic() + 300, 0, False  # only a hang ends it
+            while not caught and time.monotonic() < deadline:
+                if lock.exists():  # stopped, it can neither take nor let go of the lock
+                    process.send_signal(signal.SIGSTOP)
+                    caught = _locked(lock)
+                    if caught:  # stopped while it builds: the second builder starts now
+                        break
+                    process.send_signal(signal.SIGCONT)
                 looks += 1
                 if looks % 50 == 0 and _get(server, f"/api/jobs/{job['id']}")["state"] in (
                         "done", "failed"):
                     break
                 time.sleep(0.002)
-            process.send_signal(signal.SIGSTOP)
-            if lock.exists():  # stopped while it builds: the second builder starts now
+            if caught:
                 break
-            process.send_signal(signal.SIGCONT)
             _job_ended(server, job["id"])
         else:
             pytest.fail(f"no build of {len(TARGETS)} was caught holding the lock")
