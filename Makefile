@@ -57,6 +57,8 @@ bench: tables
 	$(VENV)/bin/builder build rubik half:7-7 --data $(DATA) --quiet
 	$(VENV)/bin/python bench/rubik.py --data $(DATA)
 	$(VENV)/bin/python bench/twophase.py --data $(DATA)
+	$(VENV)/bin/builder build rubik optimal --data $(DATA) --quiet
+	$(VENV)/bin/python bench/rubik_optimal.py --data $(DATA)
 	$(VENV)/bin/python bench/setup_commands.py --data $(DATA)
 	$(VENV)/bin/python bench/performance_doc.py --data $(DATA)
 

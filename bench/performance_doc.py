@@ -52,6 +52,9 @@ GROUPS = (
     Group("The 3×3×3 cube at once", ("rubik_twophase_",), ("bench/twophase.py",),
           "Kociemba's two-phase search against the kociemba package on the same 20 random "
           "cubes; its pruning table's build"),
+    Group("The 3×3×3 cube, optimal at depth", ("rubik_optimal_",), ("bench/rubik_optimal.py",),
+          "Reid's method on the symmetry-reduced phase-1 table looked up in three directions "
+          "and on the inverse, against Korf's pattern databases; the table's build"),
     Group("The 3×3×3 cube", ("rubik_",), ("bench/rubik.py",),
           "random scrambles by IDA* on pattern databases, Korf's set against the seven-edge "
           "set, the superflip under a budget; the pattern databases' builds"),
