@@ -98,11 +98,7 @@ class DistanceArray:
 
     def never_in(self, values: Any) -> int:
         """The "never" value of ``values`` (a numpy array read from the table)."""
-        if self.never is not None:
-            return self.never
-        import numpy as np
-
-        return int(np.iinfo(values.dtype).max)
+        return never_of(values) if self.never is None else self.never
 
 
 @dataclass(frozen=True)
@@ -126,13 +122,20 @@ class CatalogTable:
     every row; the ``select`` list must pass it through as a column of its own."""
 
 
-def stored_distances(values: Any) -> list[int | None]:
-    """Distances as a breadth-first array stores them (numpy, unsigned), None where it
-    stores "never" (its type's largest value), so a plug-in never names that value.
-    Example: ``stored_distances(tables.computed(spec)["moves"][ranks])``."""
+def never_of(values: Any) -> int:
+    """The value an array of distances (numpy, unsigned) stores for "never": its type's
+    largest, as the engine's searches write it.
+    Example: ``reachable = clicks[clicks != never_of(clicks)]``."""
     import numpy as np
 
-    never = np.iinfo(values.dtype).max
+    return int(np.iinfo(values.dtype).max)
+
+
+def stored_distances(values: Any) -> list[int | None]:
+    """Distances as a breadth-first array stores them (numpy, unsigned), None where it
+    stores "never" (``never_of``), so a plug-in never names that value.
+    Example: ``stored_distances(tables.computed(spec)["moves"][ranks])``."""
+    never = never_of(values)
     return [None if value == never else int(value) for value in values.tolist()]
 
 

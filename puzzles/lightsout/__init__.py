@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.contract.base import CatalogTable, DistanceArray, FoundPath, Move, WalkablePuzzle
+from builder.contract.base import (
+    CatalogTable,
+    DistanceArray,
+    FoundPath,
+    Move,
+    WalkablePuzzle,
+    never_of,
+)
 from builder.contract.errors import MissingTableError, UnreachableError
 from builder.contract.specs import TableSpec
 from puzzles.lightsout.rules import LightsOut
@@ -104,7 +111,7 @@ class LightsOutPuzzle(WalkablePuzzle):
                           "table_buttons": TABLE_BUTTONS},
             compute=compute_table, chunk=1 << 20,
             encoding="clicks_5x5[state]: fewest clicks between all off and the state "
-                     "(bit i = button i, row-major), 255 = unreachable")
+                     "(bit i = button i, row-major); the byte's largest value: unreachable")
 
     def default_tables(self) -> list[TableSpec]:
         return [self.table({})]
@@ -119,11 +126,13 @@ class LightsOutPuzzle(WalkablePuzzle):
     def catalog_rows(self, attributes: dict, read) -> dict[str, list[tuple]]:
         import numpy as np
 
-        counts = np.bincount(read("clicks_5x5"), minlength=256)
+        stored = read("clicks_5x5")
+        never = never_of(stored)
+        counts = np.bincount(stored, minlength=never + 1)
         return {
             "lightsout_boards": [(row["rows"], row["cols"], row["nullity"],
                                   row["max_min_clicks"]) for row in attributes["summary"]],
-            "lightsout_5x5_clicks": [(None if clicks == 255 else clicks, int(states))
+            "lightsout_5x5_clicks": [(None if clicks == never else clicks, int(states))
                                      for clicks, states in enumerate(counts) if states],
         }
 
@@ -140,10 +149,11 @@ class LightsOutPuzzle(WalkablePuzzle):
         clicks = read("clicks_5x5")
         if np.flatnonzero(clicks == 0).tolist() != [0]:  # checked whole: a forgery that
             return "clicks_5x5 is 0 elsewhere than at the dark board (or not there)"  # shifts all
+        never = never_of(clicks)
         for state in rng.integers(0, 1 << board.n_buttons, samples):
             after = [int(clicks[state ^ mask]) for mask in board.click_masks]
-            reachable = [value for value in after if value != 255]
-            expected = 0 if state == 0 else (min(reachable) + 1 if reachable else 255)
+            reachable = [value for value in after if value != never]
+            expected = 0 if state == 0 else (min(reachable) + 1 if reachable else never)
             if int(clicks[state]) != expected:
                 return f"clicks_5x5: state {board.format(int(state))} holds " \
                        f"{int(clicks[state])}, the recurrence gives {expected}"

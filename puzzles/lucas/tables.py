@@ -101,8 +101,8 @@ def document_table(max_n: int) -> TableSpec:
                               "the standard start / to the inverted goal, -1 = unreachable")
 
 
-DENSE_RANK = ("rank = gap * C(2n, n) + colex rank of the A cells among the non-gap cells; "
-              "255 = the target can no longer be reached")
+DENSE_RANK = "rank = gap * C(2n, n) + colex rank of the A cells among the non-gap cells"
+"""How the classic rule's tables rank an arrangement (the engine adds what "never" is)."""
 
 
 def verify_sample(attributes: dict, read, samples: int, rng) -> str | None:
