@@ -33,7 +33,7 @@ from builder.contract.base import (
     stored_distances,
 )
 from builder.contract.errors import PuzzleInputError, shown
-from builder.contract.specs import TableSpec, kernel_path, resolved
+from builder.contract.specs import TableSpec, kernel_path, run_moves
 
 
 @dataclass(frozen=True)
@@ -95,13 +95,8 @@ class DensePuzzle(WalkablePuzzle):
         written = self.move_kernel(variant)
         if written is None:  # the hooks' check refuses a plug-in that gives neither
             raise TypeError(f"{self.name}: move_kernel gave no moves for this variant")
-        import numpy as np
-
-        out = np.empty(written.most, np.int64)
-        count = resolved(written.function)(int(node), np.asarray(written.parameters,
-                                                                 np.int64), out)
-        return [Move(self.move_label(variant, node, after), after)
-                for after in out[:count].tolist()]
+        return [Move(self.move_label(variant, node, after), after) for after in
+                run_moves(written.function, node, written.most, written.parameters)]
 
     # ---- with ``positions``, the engine keeps the tables (builder/dense_tables.py) ---------
 

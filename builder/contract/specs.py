@@ -202,6 +202,18 @@ def resolved(function: Any) -> Any:
     return function
 
 
+def run_moves(function: Any, position: int, most: int,
+               parameters: tuple[int, ...] = ()) -> list[int]:
+    """A moves kernel run as Python (a walk's moves from the function the tables' search
+    compiles): the positions it writes from ``position``, in its order, at most ``most``.
+    Example: ``run_moves(jumps, mask, 76)``."""
+    import numpy as np
+
+    out = np.empty(most, np.int64)
+    count = resolved(function)(int(position), np.asarray(parameters, np.int64), out)
+    return out[:count].tolist()
+
+
 def kernel(function: Any) -> Any:
     """A moves kernel (``BreadthFirstSearch.neighbours``, ``SparseSearch.successors``):
     ``resolved``, and where it is a plain Python function (moves written once, in the

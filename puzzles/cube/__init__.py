@@ -15,7 +15,7 @@ from builder.contract.base import DistanceArray, Move, PuzzleOption
 from builder.contract.errors import shown
 from builder.contract.keyed import GOAL, KeyedPuzzle, KeyKernel
 from builder.contract.patterns import PatternSearch
-from builder.contract.specs import TableSpec
+from builder.contract.specs import TableSpec, run_moves
 from puzzles.cube import rules
 from puzzles.cube.rules import METRICS, SOLVED, CubeError
 from puzzles.cube.tables import corners_named, pattern_set, pattern_table, search_for
@@ -53,11 +53,12 @@ class CubePuzzle(KeyedPuzzle):
         return rules.format_cube(position)
 
     def moves(self, metric: str, node) -> list[Move]:
-        from puzzles.cube.search import run
-
+        kernel = self.kernel(metric)
         # the kernel writes every turn, in the order of turn_names
-        return [Move(label, rules.decode(key)) for (label, _, _), key in
-                zip(rules.turn_names(metric), run(metric, rules.encode(node)), strict=True)]
+        return [Move(label, rules.decode(key)) for (label, _, _), key in zip(
+            rules.turn_names(metric), run_moves(kernel.successors, rules.encode(node),
+                                                kernel.most_moves, kernel.parameters),
+            strict=True)]
 
     def encode(self, metric: str, position) -> int:
         return rules.encode(position)

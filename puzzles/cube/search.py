@@ -1,5 +1,5 @@
 """The 2×2×2 cube's moves on keys, in plain Python (no numba here): compiled by the
-engine for the sparse search, and run as Python for the walk (``run``), written once from
+engine for the sparse search, and run as Python for the walk, written once from
 the turns' tables in ``rules``.  A key holds the corner in each place (3 bits each) and
 then each place's twist (2 bits each).  Parameters: ``(quarter,)``: 1 for the quarter-turn
 metric.  Turns can be undone, so the moves are also the moves undone.  The pattern
@@ -41,10 +41,3 @@ def cube_moves(key, parameters, out):
             out[count] = turned
             count += 1
     return count
-
-
-def run(metric: str, key: int) -> list[int]:
-    """``cube_moves`` of ``metric`` run as Python: the keys after each turn, in order."""
-    out = np.empty(9, np.int64)
-    parameters = np.array([int(metric == "quarter")], np.int64)
-    return [int(after) for after in out[:cube_moves(key, parameters, out)]]

@@ -11,9 +11,13 @@ from __future__ import annotations
 from builder.contract.base import Move, PuzzleOption
 from builder.contract.errors import shown
 from builder.contract.keyed import KeyedPuzzle, KeyKernel
+from builder.contract.specs import run_moves
 from puzzles.klotski import rules
 from puzzles.klotski.rules import CLASSIC, METRICS, KlotskiError
 
+
+MOST_MOVES = 64
+"""Room for every move from one position (the kernels stop writing past it)."""
 
 class KlotskiPuzzle(KeyedPuzzle):
     """The variant is the metric."""
@@ -55,10 +59,11 @@ class KlotskiPuzzle(KeyedPuzzle):
                           "+---   ---+"])  # the exit, below the two middle columns
 
     def moves(self, metric: str, node: tuple[int, ...]) -> list[Move]:
-        from puzzles.klotski.search import run
+        from puzzles.klotski import search
 
-        return [Move(rules.move_name(node, after, metric), after)
-                for after in map(rules.decode, run(metric, rules.encode(node)))]
+        moves = getattr(search, f"{metric}_moves")
+        return [Move(rules.move_name(node, after, metric), after) for after in
+                map(rules.decode, run_moves(moves, rules.encode(node), MOST_MOVES))]
 
     def encode(self, metric: str, position: tuple[int, ...]) -> int:
         return rules.encode(position)
@@ -75,4 +80,4 @@ class KlotskiPuzzle(KeyedPuzzle):
     def kernel(self, metric: str) -> KeyKernel:
         from puzzles.klotski import search
 
-        return KeyKernel(getattr(search, f"{metric}_moves"), 64, goal=search.at_goal)
+        return KeyKernel(getattr(search, f"{metric}_moves"), MOST_MOVES, goal=search.at_goal)

@@ -1,5 +1,5 @@
 """Klotski's moves on keys, written once, in plain Python: the engine compiles them for
-the sparse search and the walk runs them as Python (``run``), each move named by
+the sparse search and the walk runs them as Python, each move named by
 ``rules.move_name``; nothing is allocated per block.  A key holds three bits per cell
 (``rules.BITS``): the shape anchored there, ``EMPTY`` or ``COVERED``.  Moves can be
 undone, so the moves are also the moves undone."""
@@ -120,13 +120,3 @@ def block_moves(key, parameters, out):
 def at_goal(keys: np.ndarray, parameters) -> np.ndarray:
     """Which keys have the 2×2 block's top-left cell at the goal cell."""
     return ((np.asarray(keys) >> (BITS * GOAL_CELL)) & 7) == SQUARE
-
-
-def run(metric: str, key: int) -> list[int]:
-    """The moves of ``metric`` from ``key`` run as Python: the keys after, in order."""
-    out = np.empty(64, np.int64)
-    moves = cell_moves if metric == "cell" else block_moves
-    return [int(after) for after in out[:moves(key, _NO_PARAMETERS, out)]]
-
-
-_NO_PARAMETERS = np.zeros(0, np.int64)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from builder.contract.base import Move
 from builder.contract.errors import shown
 from builder.contract.keyed import KeyedPuzzle, KeyKernel
+from builder.contract.specs import run_moves
 from puzzles.pegs import rules
 from puzzles.pegs.rules import GOAL, STANDARD, START, PegsError
 
@@ -46,14 +47,15 @@ class PegsPuzzle(KeyedPuzzle):
         return rules.format_board(mask)
 
     def moves(self, board: str, node: int) -> list[Move]:
-        from puzzles.pegs.search import jumps, run
+        from puzzles.pegs.search import jumps
 
-        return [Move(rules.jump_name(node, after), after) for after in run(jumps, node)]
+        return [Move(rules.jump_name(node, after), after)
+                for after in run_moves(jumps, node, len(rules.JUMPS))]
 
     def unmoves(self, board: str, position: int) -> list[int]:
-        from puzzles.pegs.search import run, unjumps
+        from puzzles.pegs.search import unjumps
 
-        return run(unjumps, position)
+        return run_moves(unjumps, position, len(rules.JUMPS))
 
     def encode(self, board: str, position: int) -> int:
         from puzzles.pegs.search import canonical

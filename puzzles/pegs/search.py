@@ -62,13 +62,3 @@ def unjumps(mask, parameters, out):
             out[count] = mask ^ ((1 << start) | (1 << over) | (1 << to))
             count += 1
     return count
-
-
-def run(moves, mask: int) -> list[int]:
-    """``jumps`` or ``unjumps`` run as Python: the positions, in the kernel's order."""
-    out = np.empty(len(JUMPS), np.int64)
-    count = moves(mask, _NO_PARAMETERS, out)
-    return [int(after) for after in out[:count]]
-
-
-_NO_PARAMETERS = np.zeros(0, np.int64)
