@@ -7,7 +7,7 @@ breadth-first kernel over the plug-in's moves; a table towards any other target 
 request (``NAME/VARIANT/TARGET``, searched when asked where nobody stored it); where a
 distance sits, the catalog's view of each table and the positions behind its entries.
 
-``DensePuzzle``'s defaults of these hooks hand the work to ``DenseTables`` below, which
+``DenseSearch``'s defaults of these hooks hand the work to ``DenseTables`` below, which
 this module puts in place when it is imported (the registry imports it), for a plug-in
 that declares ``positions``; one that does not says where its distances are stored
 itself (``stored_distance`` and the building hooks)."""
@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from builder.contract.base import DistanceArray
-from builder.contract.dense import DensePuzzle, StoredDistance
+from builder.contract.dense import DensePuzzle, DenseSearch, StoredDistance
 from builder.contract.errors import PuzzleInputError, shown
 from builder.contract.parts import Describing
 from builder.contract.specs import BreadthFirstSearch, TableSpec
@@ -180,4 +180,4 @@ def _choice_prefix(puzzle: DensePuzzle, variant: Any) -> str:
     return f"{choice}:" if choice else ""
 
 
-DensePuzzle._engine_hooks = DenseTables
+DenseSearch._engine_hooks = DenseTables

@@ -4,7 +4,7 @@ table's spec and search (from the plug-in's compiled kernel, or from its plain-P
 moves: the *plain-Python start*), the look-up of a distance, the catalog's view of the
 table, the positions behind its entries, and the tables from starts a user gives.
 
-``KeyedPuzzle``'s defaults of these hooks hand the work to ``KeyedTables`` below, which
+``KeyedSearch``'s defaults of these hooks hand the work to ``KeyedTables`` below, which
 this module puts in place when it is imported (the registry imports it): the contract
 declares them, the engine does them, and a plug-in may still write any of them itself
 (calling ``super()`` for the engine's)."""
@@ -20,7 +20,7 @@ import numpy as np
 
 from builder.contract.base import DistanceArray, TableLookup
 from builder.contract.errors import MissingTableError, PuzzleInputError, shown
-from builder.contract.keyed import GOAL, KeyedPuzzle
+from builder.contract.keyed import GOAL, KeyedPuzzle, KeyedSearch
 from builder.contract.keys import ints_of, key_limit, keys_of, sortable
 from builder.contract.specs import Canonical, SparseSearch, TableSpec
 
@@ -320,4 +320,4 @@ def checked_key(puzzle, variant: Any, position: Hashable) -> int:
     return key
 
 
-KeyedPuzzle._engine_hooks = KeyedTables
+KeyedSearch._engine_hooks = KeyedTables

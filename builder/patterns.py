@@ -512,9 +512,9 @@ def check_estimates(puzzle: Any, tables: TableLookup, attributes: dict, read,
     sampled entries of each of its distance arrays whose positions the plug-in names:
     the estimate at the start of a search never exceeds the distance (admissible).  (What
     is wrong or None, what was checked: "" where no search applies.)"""
-    from builder.contract.parts import Cataloguing, Dealing
+    from builder.contract.parts import Cataloguing, Dealing, offers
 
-    if not hasattr(type(puzzle), "pattern_search"):
+    if not offers(puzzle, "pattern_search"):
         return None, ""
     checked = 0
     for distances in Cataloguing.of(puzzle).catalog_distances(attributes):

@@ -51,7 +51,7 @@ from builder.contract.errors import (
     PuzzleInputError,
     shown,
 )
-from builder.contract.parts import Charting, Describing, Playing, Walking
+from builder.contract.parts import Charting, Describing, Playing, Walking, offers
 from query.walk import legal_moves
 
 GENERIC_RENDERER = "/static/generic.js"
@@ -188,7 +188,7 @@ def _improves(puzzle: Puzzle) -> bool:
     """The puzzle's path within a budget is its instant solver's, improved by its exact
     pattern search (``query.walk.best_within_limits``)."""
     return bool(Playing.of(puzzle).approximation) and all(
-        hasattr(type(puzzle), hook) for hook in ("pattern_search", "approximate_path"))
+        offers(puzzle, hook) for hook in ("pattern_search", "approximate_path"))
 
 
 def _path_limits(budget: int | None, seconds: float | None

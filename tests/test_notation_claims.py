@@ -16,7 +16,7 @@ import pytest
 from builder import registry
 from builder.contract.base import Move, WalkablePuzzle
 from builder.contract.errors import PuzzleInputError
-from builder.contract.parts import Describing
+from builder.contract.parts import Describing, OwnSearch
 from tests.commands import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,9 +160,18 @@ def test_an_installed_package_never_takes_a_built_in_name_whatever_the_order(
 
 # --- a faulty plug-in breaks nothing else ------------------------------------------------
 
+class LampsSearch(OwnSearch):
+    """Lamps's own tables, read and catalogued as a plug-in's own search."""
+
+    def distance(self, tables, lamps, state, target):
+        return (state ^ target).bit_count()
+
+
 class Lamps(WalkablePuzzle):
     """Lamps in a row, any one toggled by a move: the fewest moves are the lamps that
     differ (written here as a plug-in would be, without tables)."""
+
+    own_search = LampsSearch
 
     name = "lamps"
     summary = "lamps in a row"
@@ -185,9 +194,6 @@ class Lamps(WalkablePuzzle):
 
     def moves(self, lamps, state):
         return [Move(str(i), state ^ 1 << i) for i in range(lamps)]
-
-    def distance(self, tables, lamps, state, target):
-        return (state ^ target).bit_count()
 
 
 class RaisingRecognition(Lamps):

@@ -20,8 +20,10 @@ from builder.contract.parts import (
     Describing,
     Playing,
     Printing,
+    SEARCH_MEMBERS,
     Verifying,
     Walking,
+    search_of,
 )
 from query import walk as engine_walk
 
@@ -67,12 +69,14 @@ PARTS = [Describing, Walking, Building, Cataloguing, Dealing, Verifying, Printin
 
 
 def test_the_core_is_eight_members_and_the_parts_are_disjoint():
+    """The notation, the moves and the one hook of an own search (``distance`` is the
+    search's: a declared puzzle's is the engine's)."""
     from builder.contract.base import WalkablePuzzle
 
     core = {name for klass in (Puzzle, WalkablePuzzle) for name in vars(klass)
             if not name.startswith("_")} | set(Puzzle.__annotations__)
     assert core == {"name", "recognises", "variant", "parse", "format", "default_target",
-                    "moves", "distance"}
+                    "own_search", "moves"}
     seen: set[str] = set(core)
     for part in PARTS:
         assert part.members and not part.members & seen, part.__name__
@@ -86,8 +90,9 @@ def test_what_a_plug_in_defines_under_a_parts_name_takes_the_parts_parameters(pu
     for part in PARTS:
         for name in part.members:
             default = part.__dict__[name]
-            if not callable(default) or not hasattr(type(puzzle), name):
+            owner = type(search_of(puzzle)) if name in SEARCH_MEMBERS else type(puzzle)
+            if not callable(default) or not hasattr(owner, name):
                 continue
-            given = list(inspect.signature(getattr(type(puzzle), name)).parameters)
+            given = list(inspect.signature(getattr(owner, name)).parameters)
             expected = list(inspect.signature(default).parameters)
             assert len(given) == len(expected), f"{puzzle.name}.{name}{given} vs {expected}"

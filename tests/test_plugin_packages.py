@@ -19,6 +19,12 @@ BIN = Path(sys.executable).parent
 
 LAMPS = '''
 from builder.contract.base import Move, WalkablePuzzle
+from builder.contract.parts import OwnSearch
+
+
+class LampsSearch(OwnSearch):
+    def distance(self, tables, lamps, state, target):
+        return (state ^ target).bit_count()
 
 
 class Lamps(WalkablePuzzle):
@@ -28,6 +34,7 @@ class Lamps(WalkablePuzzle):
     summary = "a row of lamps; a move toggles one lamp"
     example = ("1100", "0000")
     unit = "toggles"
+    own_search = LampsSearch
 
     def recognises(self, text):
         return bool(text) and set(text) <= {"0", "1"} and len(text) == 7
@@ -44,9 +51,6 @@ class Lamps(WalkablePuzzle):
     def moves(self, lamps, state):
         return [Move(f"toggle {lamp}", state ^ (1 << (lamps - 1 - lamp)))
                 for lamp in range(lamps)]
-
-    def distance(self, tables, lamps, state, target):
-        return (state ^ target).bit_count()
 '''
 
 
@@ -83,7 +87,7 @@ def test_an_installed_plug_in_is_in_every_listing_and_answers_by_the_engines_wal
     ("lamps = lamps_plugin:Move", LAMPS, "is not a puzzle class"),
     ("bulbs = lamps_plugin:Lamps", LAMPS, "the entry point's name must be the puzzle's"),
     ("lamps = lamps_plugin:Lamps", LAMPS.replace("def distance", "def distanse"),
-     "abstract method distance"),
+     "did you mean distance?"),
     ("lamps = lamps_plugin:Lamps",
      LAMPS + "\n    def defualt_target(self, lamps):\n        return '0' * lamps\n",
      "did you mean default_target?"),

@@ -294,9 +294,6 @@ def test_a_misspelled_hook_is_refused_in_one_line_naming_the_nearest_hook():
         def moves(self, lamps, state):
             return [Move(str(i), state ^ 1 << i) for i in range(lamps)]
 
-        def distance(self, tables, lamps, state, target):
-            return (state ^ target).bit_count()
-
         def defualt_target(self, lamps):
             return "0" * lamps
 
@@ -310,6 +307,26 @@ def test_a_misspelled_hook_is_refused_in_one_line_naming_the_nearest_hook():
     Lamps.default_target = lambda self, lamps: "0" * lamps
     assert registry.registered((Lamps(),))[0].name == "lamps"
 
+    # a member of its own search, defined on the puzzle, is refused and sent there
+    Lamps.distance = lambda self, tables, lamps, state, target: (state ^ target).bit_count()
+    with pytest.raises(UnknownHookError) as refused:
+        registry.registered((Lamps(),))
+    message = str(refused.value)
+    assert "\n" not in message and "'distance'" in message and "own_search" in message
+
+
+def test_a_puzzle_declares_at_most_thirty_names_and_its_own_search_the_rest():
+    """The contract a person reads whole: the names a puzzle class may define are at most
+    30 (the aim of the declared contract), the rest of what the engine reads is its own
+    search's, and no name is both."""
+    from builder.contract import hooks
+
+    declared, searched = hooks.puzzle_hooks(), hooks.search_hooks()
+    assert len(declared) <= 30, sorted(declared)
+    assert not set(declared) & set(searched)
+    assert {"name", "parse", "format", "moves", "encode", "positions", "own_search"} <= set(
+        declared)
+
 
 def test_every_hook_is_declared_in_the_one_contract_module():
     """Each part of the contract lives in builder.contract, and every registered plug-in's
@@ -317,13 +334,15 @@ def test_every_hook_is_declared_in_the_one_contract_module():
     from builder.contract import hooks, parts
 
     assert all(part.__module__ == "builder.contract.parts" for part in parts.PARTS)
-    declared = hooks.hooks()
+    declared, searched = hooks.puzzle_hooks(), hooks.search_hooks()
     for puzzle in registry.PUZZLES:
         package = type(puzzle).__module__  # the plug-in's package, wherever it is installed
-        for cls in type(puzzle).__mro__:
-            if cls.__module__ == package or cls.__module__.startswith(package + "."):
-                assert {name for name in vars(cls) if not name.startswith("_")} <= set(
-                    declared), puzzle.name
+        search = type(puzzle).own_search
+        for kind, allowed in ((type(puzzle), declared), (search, searched)):
+            for cls in kind.__mro__:
+                if cls.__module__ == package or cls.__module__.startswith(package + "."):
+                    assert {name for name in vars(cls) if not name.startswith("_")} <= set(
+                        allowed), (puzzle.name, cls)
 
 
 def test_a_dense_plug_in_that_writes_no_moves_is_refused_in_one_line():

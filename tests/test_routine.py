@@ -12,7 +12,7 @@ from numba import njit
 from builder import catalog, registry, routine, verify
 from builder.contract.base import CatalogTable, DistanceArray, Move, WalkablePuzzle
 from builder.contract.errors import OneLineError, PuzzleInputError
-from builder.contract.parts import Building
+from builder.contract.parts import Building, OwnSearch
 from builder.contract.specs import BreadthFirstSearch, Computed, TableSpec
 from builder.kernels.graph_bfs import breadth_first
 from builder.store import SEALED_CATALOG
@@ -45,24 +45,8 @@ def one_way_moves(state, parameters, out):
     return 2
 
 
-class Ring(WalkablePuzzle):
-    name, unit, summary = "ring", "steps", "a ring of 300 positions"
-    example = ("r17", "r0")
-
-    def recognises(self, text):
-        return text.startswith("r") and text[1:].isdigit()
-
-    def variant(self, start, target, options):
-        return RING
-
-    def parse(self, variant, text):
-        return int(text[1:]) % RING
-
-    def format(self, variant, state):
-        return f"r{state}"
-
-    def moves(self, variant, node):
-        return [Move(f"{step:+d}", (node + step) % RING) for step in STEPS]
+class RingSearch(OwnSearch):
+    """Ring's own tables, read and catalogued as a plug-in's own search."""
 
     def distance(self, tables, variant, node, target):
         if target == 0:
@@ -93,6 +77,7 @@ class Ring(WalkablePuzzle):
 
     catalog_tables = (CatalogTable("ring_farthest",
                                    "target INTEGER, position INTEGER, steps INTEGER"),)
+
     catalog_views = ("CREATE VIEW ring_farthest_count AS SELECT target, count(*) AS positions "
                      "FROM ring_farthest GROUP BY target ORDER BY target")
 
@@ -100,6 +85,27 @@ class Ring(WalkablePuzzle):
         steps = read("steps")
         return {"ring_farthest": [(attributes["to"], int(position), int(steps[position]))
                                   for position in np.flatnonzero(steps == steps.max())]}
+
+
+class Ring(WalkablePuzzle):
+    own_search = RingSearch
+    name, unit, summary = "ring", "steps", "a ring of 300 positions"
+    example = ("r17", "r0")
+
+    def recognises(self, text):
+        return text.startswith("r") and text[1:].isdigit()
+
+    def variant(self, start, target, options):
+        return RING
+
+    def parse(self, variant, text):
+        return int(text[1:]) % RING
+
+    def format(self, variant, state):
+        return f"r{state}"
+
+    def moves(self, variant, node):
+        return [Move(f"{step:+d}", (node + step) % RING) for step in STEPS]
 
 
 def farthest_rows(to: int) -> list[tuple[int, int, int]]:

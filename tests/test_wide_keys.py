@@ -20,7 +20,7 @@ from numba import njit
 
 from builder import registry
 from builder.contract.base import Move
-from builder.contract.keyed import GOAL, KeyedPuzzle, KeyKernel
+from builder.contract.keyed import GOAL, KeyedPuzzle, KeyedSearch, KeyKernel
 from builder.contract.keys import ints_of, sortable
 from builder.routine import build_table
 from query.walk import Tables, walk
@@ -40,15 +40,22 @@ def inversions(row: tuple[int, ...]) -> int:
     return sum(a > b for a, b in itertools.combinations(row, 2))
 
 
+class StripSearch(KeyedSearch):
+    """Strip's own tables, read and catalogued as a plug-in's own search."""
+
+    key_words = 2
+
+
 class Strip(KeyedPuzzle):
     """A position is the window's tiles, left to right (a permutation of 0..7); a move
     swaps the tiles of slots 9+i and 10+i.  The table holds what the sorted row reaches;
     the goal is the sorted row."""
 
+    own_search = StripSearch
+
     name = "strip-test"
     summary = "test strip"
     example = ("10234567", "solved")
-    key_words = 2
 
     def recognises(self, text):
         return len(text) == TILES and text.isdigit()
@@ -214,8 +221,11 @@ def test_verify_passes_the_table_and_finds_a_forgery(built, tmp_path, monkeypatc
 
 
 def test_a_key_too_wide_for_its_words_is_refused_by_name():
-    class OneWord(Strip):
+    class OneWordSearch(StripSearch):
         key_words = 1
+
+    class OneWord(Strip):
+        own_search = OneWordSearch
 
     with pytest.raises(ValueError, match="does not fit 1 word"):
         OneWord().sparse_search("swaps")

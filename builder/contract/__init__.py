@@ -7,11 +7,13 @@ builder.contract.hooks`` writes it).
   ``MissingTableError``...);
 - ``base``: the core a plug-in implements (``Puzzle``, ``WalkablePuzzle``), what the
   engine lends it (``TableLookup``) and the value types (``Move``, ``FoundPath``...);
-- ``parts``: every optional hook, grouped by the consumer that reads it; ``hooks``: the
-  check that refuses a plug-in member that no part or core declares;
-- ``dense``: ``DensePuzzle``, for puzzles whose positions rank densely (the plug-in says
-  where a distance is stored, the engine reads it); ``keyed``: ``KeyedPuzzle``, for
-  puzzles whose tables are sparse (positions as keys);
+- ``parts``: every optional hook, grouped by the consumer that reads it, and
+  ``OwnSearch``, behind which a puzzle keeps a search of its own; ``hooks``: the
+  declaration's names (at most 30) and the search's, and the check that refuses a
+  plug-in member the contract does not declare;
+- ``dense``: ``DensePuzzle``, for puzzles whose positions rank densely (from its ranks
+  the engine keeps its tables, ``DenseSearch``), ``keyed``: ``KeyedPuzzle``, for puzzles
+  whose tables are sparse (positions as keys; ``KeyedSearch``);
 - ``specs``: table specs as data; ``keys``: one- and two-word keys as numpy arrays;
 - ``patterns``: pattern databases and the exact search (IDA*) the engine runs on them;
 - ``bits``, ``intrinsics``: helpers for a plug-in's numba kernels;

@@ -1,20 +1,28 @@
 """The interface every puzzle plug-in implements, and what the engine lends it.
 
 A plug-in knows its puzzle: how positions are written (``recognises``, ``variant``,
-``parse``, ``format``), which moves a position has (``moves``), and how a position's
-distance to a target is read from its tables (``distance``).  The engine knows none of
-that: it picks the plug-in whose notation matches (``builder.registry``), and
-walks, values moves and prints through these hooks alone.  A plug-in imports no engine
-module; the engine lends it a ``TableLookup`` that reads any stored array by table and
-array name, with every chunk checked against its checksums.
+``parse``, ``format``) and which moves a position has (``moves``).  A dense or keyed
+puzzle (``builder.contract.dense``, ``builder.contract.keyed``) also says how its
+positions are numbered, and the engine keeps its tables; a puzzle with tables of its
+own reads a position's distance from them on its own search (``own_search``, an
+``OwnSearch`` of ``builder.contract.parts``).  The engine knows none of that: it picks
+the plug-in whose notation matches (``builder.registry``), and walks, values moves and
+prints through these hooks alone.  A plug-in imports no engine module; the engine lends
+it a ``TableLookup`` that reads any stored array by table and array name, with every
+chunk checked against its checksums.
 
 A worked example, a row of lamps where a move toggles one lamp and its right-hand
 neighbour, with a hypothetical table ``lamps/N.zarr`` holding ``to_dark[state]``:
 
+>>> from builder.contract.parts import OwnSearch
+>>> class LampsSearch(OwnSearch):
+...     def distance(self, tables, lamps, state, target):
+...         return tables.distance(("lamps", str(lamps)), "to_dark", state ^ target)
 >>> class Lamps(WalkablePuzzle):
 ...     name, unit = "lamps", "toggles"
 ...     summary = "a row of lamps; a toggle flips a lamp and its right neighbour"
 ...     example = ("1100", "0000")
+...     own_search = LampsSearch
 ...     def recognises(self, text):
 ...         return bool(text) and set(text) <= {"0", "1"}
 ...     def variant(self, start, target, options):
@@ -26,9 +34,6 @@ neighbour, with a hypothetical table ``lamps/N.zarr`` holding ``to_dark[state]``
 ...     def moves(self, lamps, state):
 ...         return [Move(f"toggle {i}", state ^ (3 << i) & ((1 << lamps) - 1))
 ...                 for i in range(lamps)]
-...     def distance(self, tables, lamps, state, target):
-...         found = tables.value(("lamps", str(lamps)), "to_dark", state ^ target)
-...         return None if found == 255 else found
 >>> lamps = Lamps()
 >>> lamps.recognises("1100"), lamps.format(4, lamps.parse(4, "1100"))
 (True, '1100')
@@ -251,14 +256,17 @@ class PuzzleOption:
 class Puzzle(ABC):
     """The core every puzzle plug-in implements: its name and its notation (see the module
     docstring for a worked example).  A puzzle whose positions can be walked derives from
-    ``WalkablePuzzle``, which adds play (``moves``, ``distance``): eight members in all.
+    ``WalkablePuzzle``, which adds its moves; one whose positions rank densely or have
+    keys derives from ``DensePuzzle`` or ``KeyedPuzzle``, and the engine keeps its tables.
 
-    Everything else is an optional part, every one declared (with its defaults) in
-    ``builder.contract.parts``, grouped by the consumer that reads it, and offered by a plug-in
-    simply by defining the member; a public member no part declares is refused when the
-    plug-in is registered.  The engine reads a plug-in through a part
-    (``Walking.of(puzzle).start_node(...)``): what the plug-in defines, else the part's
-    default.
+    A puzzle declares itself in at most 30 names (``builder.contract.hooks.puzzle_hooks``:
+    these, the dense or keyed core's, and a few of the parts' in
+    ``builder.contract.parts``: its summary, example, unit, options, drawing and
+    renderer).  Everything else, a search of its own with its tables, catalog and checks,
+    is an ``OwnSearch`` behind the one hook ``own_search``.  A public member the contract
+    does not declare is refused when the plug-in is registered.  The engine reads a
+    plug-in through a part (``Walking.of(puzzle).start_node(...)``): what the plug-in
+    (or its own search) defines, else the part's default.
     """
 
     name: ClassVar[str]
@@ -291,10 +299,28 @@ class Puzzle(ABC):
         Example: ``return "000.000.000"``."""
         return None
 
+    own_search: ClassVar[Any] = None
+    """A puzzle the engine cannot derive tables for from its declaration (its own click
+    tables, a solver, pattern databases) names here the class of its own search, a
+    ``builder.contract.parts.OwnSearch``: its tables, how they are read, catalogued,
+    dealt and verified, its own commands.  Every such hook is defined there, never on
+    the puzzle.  Default: the engine's search (a dense or keyed puzzle's tables derived
+    from its declaration; none for a plain puzzle).
+    Example: ``own_search = LampsSearch``."""
+
+    def __getattr__(self, name: str) -> Any:
+        # the puzzle's own search answers for its members (``self.distance(...)``)
+        from builder.contract.parts import SEARCH_MEMBERS, search_of
+
+        if name in SEARCH_MEMBERS:
+            return getattr(search_of(self), name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
 
 class WalkablePuzzle(Puzzle):
-    """A puzzle whose positions are walked from its tables: it adds ``moves`` and
-    ``distance`` to the notation (every puzzle but the Spot Colour discs)."""
+    """A puzzle whose positions are walked from its tables: it adds ``moves`` to the
+    notation (every puzzle but the Spot Colour discs); the distance a walk follows is
+    read by the engine's tables or by its own search (``own_search``)."""
 
     @abstractmethod
     def moves(self, variant: Any, node: Hashable) -> Iterable[Move]:
@@ -303,12 +329,6 @@ class WalkablePuzzle(Puzzle):
         nearer the target, so moves that cost are worth making lazily).
         Example: ``return [Move(f"button {b}", node ^ mask) for b, mask in enumerate(MASKS)]``."""
 
-    @abstractmethod
-    def distance(self, tables: TableLookup, variant: Any, node: Hashable,
-                 target: Hashable) -> int | None:
-        """Fewest moves from a walk node to the target, from the tables; None when the
-        target cannot be reached from it.
-        Example: ``return tables.distance(("lamps", "tables"), "clicks", node ^ target)``."""
 
 
 def walkable(puzzle: Puzzle) -> bool:
@@ -340,11 +360,19 @@ class PartView:
     __slots__ = ("part", "puzzle")
 
     def __init__(self, puzzle: Puzzle, part: type[Part]):
-        self.puzzle, self.part = puzzle, part
+        from builder.contract.parts import OwnSearch
+
+        # a part's default run on an own search sees the puzzle through the part too
+        self.puzzle = puzzle.puzzle if isinstance(puzzle, OwnSearch) else puzzle
+        self.part = part
 
     def __getattr__(self, name: str) -> Any:
         if name not in self.part.members:
             raise AttributeError(f"{self.part.__name__} has no member {name!r}")
+        from builder.contract.parts import SEARCH_MEMBERS, search_of
+
+        if name in SEARCH_MEMBERS:
+            return getattr(search_of(self.puzzle), name)
         if hasattr(type(self.puzzle), name) or name in vars(self.puzzle):
             return getattr(self.puzzle, name)
         default = self.part.__dict__[name]

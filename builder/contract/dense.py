@@ -33,6 +33,7 @@ from builder.contract.base import (
     stored_distances,
 )
 from builder.contract.errors import PuzzleInputError, shown
+from builder.contract.parts import OwnSearch
 from builder.contract.specs import TableSpec, kernel_path, run_moves
 
 
@@ -74,9 +75,7 @@ class DensePuzzle(WalkablePuzzle):
     """A walkable puzzle whose distances are read from dense breadth-first arrays (see the
     module's docstring)."""
 
-    _engine_hooks: ClassVar[Any] = None
-    """The engine's implementation of the table hooks, put here when the engine is loaded
-    (``builder.dense_tables``, which the registry imports)."""
+    own_search: ClassVar[Any] = None  # DenseSearch, set below once it is defined
 
     def move_kernel(self, variant: Any) -> MoveKernel | None:
         """The moves written once (None: the plug-in writes ``moves`` itself).
@@ -136,46 +135,58 @@ class DensePuzzle(WalkablePuzzle):
         Example: ``return renamed(node, target), renamed(target, target)``."""
         return node, target
 
+
+class DenseSearch(OwnSearch):
+    """What the engine derives from a dense puzzle's declaration (``builder/
+    dense_tables.py``): its tables, where each distance is stored, the look-up, the
+    catalog's rows.  A dense puzzle with tables of its own shape (pattern databases, a
+    table per board) derives its ``own_search`` from this class and says where a
+    distance is stored (``stored_distance``) and which tables it builds."""
+
+    _engine_hooks: ClassVar[Any] = None
+    """The engine's implementation of the table hooks, put here when the engine is loaded
+    (``builder.dense_tables``, which the registry imports)."""
+
     def stored_distance(self, variant: Any, node: Hashable, target: Hashable
                         ) -> StoredDistance:
         """Where the fewest moves from ``node`` to ``target`` are stored; a
         ``MissingTableError`` when no table can hold them (say a board size without
         tables), naming what answers instead.
         Example: ``StoredDistance(towards(variant), "moves", node, build=str(variant))``."""
-        return _engine(self).stored_distance(self, variant, node, target)
+        return _engine().stored_distance(self.puzzle, variant, node, target)
 
     def table(self, identity: dict[str, Any]) -> TableSpec:
         """A variant's table (``{"variant": NAME}``, with ``"target"`` for one towards
         another target).
         Example: ``puzzle.table({"variant": "4x5"})``."""
-        return _engine(self).table(self, identity)
+        return _engine().table(self.puzzle, identity)
 
     def default_tables(self) -> list[TableSpec]:
         """The table of every variant in ``table_variants``.
         Example: ``[puzzle.table({"variant": "3x3"}), ...]``."""
-        return _engine(self).default_tables(self)
+        return _engine().default_tables(self.puzzle)
 
     def table_for(self, text: str) -> TableSpec | list[TableSpec]:
         """A variant's name, a choice of the puzzle's one option (every variant with it),
         or ``[CHOICE:]POSITION``: a table towards POSITION.
         Example: ``puzzle.table_for("4:1010.0101.1010.0101")``."""
-        return _engine(self).table_for(self, text)
+        return _engine().table_for(self.puzzle, text)
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         """A table's one array, towards its target.
         Example: ``[DistanceArray("4x5", "to 0000.0000.0000.0000.0000", "moves")]``."""
-        return _engine(self).catalog_distances(self, attributes)
+        return _engine().catalog_distances(self.puzzle, attributes)
 
     def entry_positions(self, attributes: dict, distances: DistanceArray, entries: Any,
                         read: Any) -> list[tuple[str, str]] | None:
         """Each entry's position, towards the table's target.
         Example: ``[("1010.0101.1010", "0000.0000.0000")]``."""
-        return _engine(self).entry_positions(self, attributes, distances, entries, read)
+        return _engine().entry_positions(self.puzzle, attributes, distances, entries, read)
 
     def table_options(self, attributes: dict) -> dict[str, str]:
         """The choice of the puzzle's one option that gives the table's variant.
         Example: ``{"rows": "4"}``."""
-        return _engine(self).table_options(self, attributes)
+        return _engine().table_options(self.puzzle, attributes)
 
     def distance(self, tables: TableLookup, variant: Any, node: Hashable,
                  target: Hashable) -> int | None:
@@ -192,8 +203,11 @@ class DensePuzzle(WalkablePuzzle):
                                        f"{' ' + where.build if where.build else ''}`")
 
 
-def _engine(puzzle: DensePuzzle) -> Any:
-    if DensePuzzle._engine_hooks is None:
-        raise TypeError(f"{puzzle.name}: a dense puzzle's tables are the engine's: load "
-                        "puzzles through builder.registry (which imports builder.dense_tables)")
-    return DensePuzzle._engine_hooks
+def _engine() -> Any:
+    if DenseSearch._engine_hooks is None:
+        raise TypeError("a dense puzzle's tables are the engine's: load puzzles through "
+                        "builder.registry (which imports builder.dense_tables)")
+    return DenseSearch._engine_hooks
+
+
+DensePuzzle.own_search = DenseSearch

@@ -8,10 +8,10 @@ from __future__ import annotations
 import difflib
 
 from builder.contract.base import Puzzle, WalkablePuzzle
-from builder.contract.dense import DensePuzzle
+from builder.contract.dense import DensePuzzle, DenseSearch
 from builder.contract.errors import PuzzleInputError
-from builder.contract.keyed import KeyedPuzzle
-from builder.contract.parts import PARTS
+from builder.contract.keyed import KeyedPuzzle, KeyedSearch
+from builder.contract.parts import PARTS, SEARCH_MEMBERS, OwnSearch
 
 
 class UnknownHookError(PuzzleInputError):
@@ -22,53 +22,103 @@ def _core_classes() -> tuple[type, ...]:
     return (Puzzle, WalkablePuzzle, DensePuzzle, KeyedPuzzle)
 
 
-def hooks() -> dict[str, str]:
-    """Every hook a plug-in may define, and where it is declared (a core class or a part)."""
+def _search_classes() -> tuple[type, ...]:
+    return (OwnSearch, DenseSearch, KeyedSearch)
+
+
+def puzzle_hooks() -> dict[str, str]:
+    """The hooks a puzzle class may define (its declaration), and where each is declared."""
     found: dict[str, str] = {}
     for core in _core_classes():
         names = set(vars(core)) | set(getattr(core, "__annotations__", {}))
-        found.update({name: core.__name__ for name in names if not name.startswith("_")})
+        found.update({name: core.__name__ for name in names
+                      if not name.startswith("_") and name not in found})
     for part in PARTS:
         found.update({name: part.__name__ for name in part.members})
+    return {name: where for name, where in found.items() if name not in SEARCH_MEMBERS}
+
+
+def search_hooks() -> dict[str, str]:
+    """The hooks a puzzle's own search may define (``OwnSearch``), and where each is
+    declared (a part, or the engine's derived search that adds it)."""
+    found = {name: part.__name__ for part in PARTS for name in part.members
+             if name in SEARCH_MEMBERS}
+    for derived in (DenseSearch, KeyedSearch):
+        found.update({name: derived.__name__ for name in vars(derived)
+                      if name in SEARCH_MEMBERS and name not in found})
     return found
+
+
+def hooks() -> dict[str, str]:
+    """Every hook a plug-in may define, on its puzzle or on its own search."""
+    return {**puzzle_hooks(), **search_hooks()}
 
 
 def check_hooks(plugin: type) -> None:
     """Refuse a plug-in class that defines a public member the contract does not declare
-    (``defualt_target``: "did you mean default_target?"): one line, naming the class."""
-    known = hooks()
-    core = _core_classes()
+    (``defualt_target``: "did you mean default_target?"), or a member of its own search
+    on the puzzle itself: one line, naming the class."""
     if (issubclass(plugin, DensePuzzle) and plugin.moves is DensePuzzle.moves
             and plugin.move_kernel is DensePuzzle.move_kernel):
         raise UnknownHookError(f"plug-in {plugin.__module__}.{plugin.__qualname__} gives "
                                "neither moves nor move_kernel: write its moves once, in one "
                                "of them")
-    for cls in plugin.__mro__:
-        if cls in core or cls is object or cls.__module__.startswith("abc"):
+    _check_members(plugin, puzzle_hooks(), _core_classes(), "no hook")
+    search = plugin.own_search
+    if search is not None and not (isinstance(search, type) and issubclass(search, OwnSearch)):
+        raise UnknownHookError(f"plug-in {plugin.__module__}.{plugin.__qualname__}: "
+                               "own_search must be a class derived from OwnSearch")
+    if search is not None:
+        _check_members(search, search_hooks(), _search_classes(), "no hook of a search")
+
+
+def _check_members(cls: type, known: dict[str, str], contract: tuple[type, ...],
+                   what: str) -> None:
+    for owner in cls.__mro__:
+        if owner in contract or owner is object or owner.__module__.startswith("abc"):
             continue
-        for name in vars(cls):
+        for name in vars(owner):
             if name.startswith("_") or name in known:
                 continue
+            if name in SEARCH_MEMBERS:
+                raise UnknownHookError(
+                    f"plug-in {cls.__module__}.{cls.__qualname__} defines {name!r}, which "
+                    "belongs to its own search: define it on a class derived from OwnSearch "
+                    "and name that class with own_search = ...")
             nearest = difflib.get_close_matches(name, known, n=1)
             hint = (f"did you mean {nearest[0]}?" if nearest else
-                    "no hook has that name (see builder/contract/parts.py), or make it private "
+                    f"{what} has that name (see docs/contract.md), or make it private "
                     "with a leading underscore")
-            raise UnknownHookError(f"plug-in {plugin.__module__}.{plugin.__qualname__} "
-                                   f"defines {name!r}, which is no hook: {hint}")
+            raise UnknownHookError(f"plug-in {cls.__module__}.{cls.__qualname__} "
+                                   f"defines {name!r}, which is {what}: {hint}")
 
 
 def _declarations() -> list[tuple[type, list[str]]]:
-    """Each core class and part with the hooks it declares first (in source order)."""
+    """Each core class and part with the hooks it declares first (in source order): the
+    puzzle's declaration, then its own search's."""
+    return _puzzle_declarations() + _search_declarations()
+
+
+def _declared_in(classes: tuple[type, ...], known: dict[str, str]
+                 ) -> list[tuple[type, list[str]]]:
     seen: set[str] = set()
     found = []
-    known = hooks()
-    # the most general first: a core class that gives a part's hook its own default (a
-    # keyed puzzle's table) does not declare it
-    for cls in (Puzzle, WalkablePuzzle, *PARTS, DensePuzzle, KeyedPuzzle):
+    for cls in classes:
         names = [name for name in _source_order(cls) if name in known and name not in seen]
         seen.update(names)
         found.append((cls, names))
     return found
+
+
+def _puzzle_declarations() -> list[tuple[type, list[str]]]:
+    # the most general first: a core class that gives a hook its own default (a keyed
+    # puzzle's format) does not declare it
+    return _declared_in((Puzzle, WalkablePuzzle, *PARTS, DensePuzzle, KeyedPuzzle),
+                        puzzle_hooks())
+
+
+def _search_declarations() -> list[tuple[type, list[str]]]:
+    return _declared_in((*PARTS, DenseSearch, KeyedSearch), search_hooks())
 
 
 def _source_order(cls: type) -> list[str]:
@@ -116,26 +166,37 @@ def hook_documentation(cls: type, name: str) -> tuple[str, str]:
 
 def reference() -> str:
     """The whole contract as one page (``docs/contract.md``): every hook a plug-in may
-    define, where it is declared, its signature or default, and its docstring with its
-    example.  ``python -m builder.contract.hooks`` prints it."""
-    declared = _declarations()
-    total = sum(len(names) for _, names in declared)
+    define, on its puzzle or on its own search, where it is declared, its signature or
+    default, and its docstring with its example.  ``python -m builder.contract.hooks``
+    prints it."""
+    declaration, search = _puzzle_declarations(), _search_declarations()
+    count = sum(len(names) for _, names in declaration)
     out = ["# The plug-in contract", "",
            "Generated from `builder/contract` by `python -m builder.contract.hooks` (a test "
-           "checks it is current): every hook a puzzle plug-in may define, "
-           f"{total} in all, each with its signature or default and an example.  A plug-in "
-           "derives from one core class and defines what it needs; every other hook has a "
-           "default.  How to write one: [adding-a-puzzle.md](adding-a-puzzle.md).", ""]
-    for cls, names in declared:
-        if not names:
-            continue
-        summary = (inspect_doc(cls).split("\n\n")[0]).replace("\n", " ")
-        kind = "core class" if cls in _core_classes() else "part"
-        out += [f"## {cls.__name__} ({kind}, `{cls.__module__}`)", "", summary, ""]
-        for name in names:
-            signature, doc = hook_documentation(cls, name)
-            out += [f"### `{name}`", "", "```python", signature.replace("'", ""), "```", "",
-                    doc.replace("\nExample: ", "\n\nExample: "), ""]
+           "checks it is current).  How to write a puzzle: "
+           "[adding-a-puzzle.md](adding-a-puzzle.md).", "",
+           f"A puzzle declares itself in at most the {count} names of the first half: its "
+           "notation, its positions, its moves written once and its goal.  The engine "
+           "derives its tables, their look-up, the catalog's rows, verify and the walk from "
+           "that.  Every name has a default but the notation's.", "",
+           "A puzzle the engine cannot derive tables for (its own click tables, a solver, "
+           "pattern databases) keeps them behind the one hook `own_search`: a class derived "
+           "from `OwnSearch` that defines what it needs of the second half.", ""]
+    for title, declared in ((f"The puzzle: {count} names", declaration),
+                            (f"Its own search: {sum(len(n) for _, n in search)} names",
+                             search)):
+        out += [f"# {title}", ""]
+        for cls, names in declared:
+            if not names:
+                continue
+            summary = (inspect_doc(cls).split("\n\n")[0]).replace("\n", " ")
+            kind = "core class" if cls in _core_classes() else (
+                "derived search" if cls in _search_classes() else "part")
+            out += [f"## {cls.__name__} ({kind}, `{cls.__module__}`)", "", summary, ""]
+            for name in names:
+                signature, doc = hook_documentation(cls, name)
+                out += [f"### `{name}`", "", "```python", signature.replace("'", ""), "```",
+                        "", doc.replace("\nExample: ", "\n\nExample: "), ""]
     return "\n".join(out).rstrip() + "\n"
 
 

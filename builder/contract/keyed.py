@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from builder.contract.base import DistanceArray, TableLookup, WalkablePuzzle
+from builder.contract.parts import OwnSearch
 from builder.contract.errors import PuzzleInputError, shown
 from builder.contract.specs import SparseSearch, TableSpec, kernel_path
 
@@ -68,15 +69,11 @@ class KeyKernel:
 class KeyedPuzzle(WalkablePuzzle):
     """A walkable puzzle whose tables are sparse (see the module's docstring)."""
 
-    goal_word: ClassVar[str] = "solved"
-    """How the goal is written: `query path STATE solved`.
-    Example: ``goal_word = "cleared"``."""
+    own_search: ClassVar[Any] = None  # KeyedSearch, set below once it is defined
+
     shards: ClassVar[int] = 1
     """Partitions of the build (more: less memory per task; the same table).
     Example: ``shards = 4``."""
-    key_words: ClassVar[int] = 1
-    """64-bit words per key: 1 (keys below 2**63), or 2 (below 2**128).
-    Example: ``key_words = 2``."""
 
     @abstractmethod
     def encode(self, variant: Any, position: Hashable) -> int:
@@ -170,41 +167,51 @@ class KeyedPuzzle(WalkablePuzzle):
         Example: ``return KeyKernel(slides, 4, goal=at_goal)``."""
         return None
 
-    # ---- what the engine makes of the hooks above ----------------------------------------
-
-    def parse_target(self, variant: Any, text: str) -> Hashable:
-        if text.strip().lower() == self.goal_word:
-            return GOAL
-        return self.parse(variant, text)
+    def format(self, variant: Any, state: Hashable) -> str:
+        return self.goal_word if state == GOAL else self.format_position(variant, state)
 
     def default_target(self, variant: Any) -> str:
         return self.goal_word
-
-    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
-        return self.is_goal(variant, node) if target == GOAL else node == target
-
-    def format(self, variant: Any, state: Hashable) -> str:
-        return self.goal_word if state == GOAL else self.format_position(variant, state)
 
     @abstractmethod
     def format_position(self, variant: Any, position: Hashable) -> str:
         """A position's notation.
         Example: ``return ".".join(ROWS[row] for row in position)``."""
 
-    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
-        return f"{self.format(variant, start)} can never reach {self.goal_word}"
 
-    # ---- what the engine derives (builder/keyed_tables.py); a plug-in may extend it -------
+class KeyedSearch(OwnSearch):
+    """What the engine derives from a keyed puzzle's declaration (``builder/
+    keyed_tables.py``): its tables, the goal word, the look-up, the catalog's rows.  A
+    keyed puzzle that adds tables of its own (pattern databases) derives its
+    ``own_search`` from this class and calls ``super()``."""
 
     _engine_hooks: ClassVar[Any] = None
     """The engine's implementation of the hooks below, put here when the engine is loaded
     (``builder.keyed_tables``, which the registry imports)."""
 
+    goal_word: ClassVar[str] = "solved"
+    """How the goal is written: `query path STATE solved`.
+    Example: ``goal_word = "cleared"``."""
+    key_words: ClassVar[int] = 1
+    """64-bit words per key: 1 (keys below 2**63), or 2 (below 2**128).
+    Example: ``key_words = 2``."""
+
+    def parse_target(self, variant: Any, text: str) -> Hashable:
+        if text.strip().lower() == self.goal_word:
+            return GOAL
+        return self.parse(variant, text)
+
+    def at_target(self, variant: Any, node: Hashable, target: Hashable) -> bool:
+        return self.is_goal(variant, node) if target == GOAL else node == target
+
+    def explain_unreachable(self, variant: Any, start: Hashable, target: Hashable) -> str:
+        return f"{self.format(variant, start)} can never reach {self.goal_word}"
+
     def table(self, identity: dict[str, Any]) -> TableSpec:
         """The sparse table of a variant (``{"variant": NAME}``), or of every position
         reachable from a start a user gave (``"start"``, ``"label"``).
         Example: ``puzzle.table({"variant": "block"})``."""
-        return _engine(self).table(self, identity)
+        return _engine().table(self.puzzle, identity)
 
     def sparse_search(self, variant: Any, plain: bool = False,
                       starts: list[Hashable] | None = None) -> SparseSearch:
@@ -212,45 +219,47 @@ class KeyedPuzzle(WalkablePuzzle):
         where a kernel exists (the same table, slower); ``starts``: from these positions
         instead of the variant's own.
         Example: ``puzzle.sparse_search("block", plain=True)``."""
-        return _engine(self).sparse_search(self, variant, plain, starts)
+        return _engine().sparse_search(self.puzzle, variant, plain, starts)
 
     def default_tables(self) -> list[TableSpec]:
         """The table of every variant in ``table_variants``.
         Example: ``[puzzle.table({"variant": "block"})]``."""
-        return _engine(self).default_tables(self)
+        return _engine().default_tables(self.puzzle)
 
     def table_for(self, text: str) -> TableSpec:
         """A variant's name: its table; ``[VARIANT:][LABEL=]START``: a table of every
         position reachable from START, in the puzzle's ``levels`` folder.
         Example: ``puzzle.table_for("block:mine=START")``."""
-        return _engine(self).table_for(self, text)
+        return _engine().table_for(self.puzzle, text)
 
     def distance(self, tables: TableLookup, variant: Any, node: Hashable,
                  target: Hashable) -> int | None:
         """The fewest moves to the goal, read from the variant's table or a level's.
         Example: ``puzzle.distance(tables, "block", position, GOAL)``."""
-        return _engine(self).distance(self, tables, variant, node, target)
+        return _engine().distance(self.puzzle, tables, variant, node, target)
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         """The table's one distance array, towards the goal word.
         Example: ``[DistanceArray("block", "to solved", "distance")]``."""
-        return _engine(self).catalog_distances(self, attributes)
+        return _engine().catalog_distances(self.puzzle, attributes)
 
     def entry_positions(self, attributes: dict, distances: DistanceArray, entries: Any,
                         read: Any) -> list[tuple[str, str]]:
         """The positions of the table's entries, each towards the goal word.
         Example: ``[("ABBC.ABBC.DEEF.DGHF.I__J", "solved")]``."""
-        return _engine(self).entry_positions(self, attributes, distances, entries, read)
+        return _engine().entry_positions(self.puzzle, attributes, distances, entries, read)
 
     def table_options(self, attributes: dict) -> dict[str, str]:
         """The puzzle's one option set to the table's variant, if it has one.
         Example: ``{"metric": "block"}``."""
-        return _engine(self).table_options(self, attributes)
+        return _engine().table_options(self.puzzle, attributes)
 
 
+def _engine() -> Any:
+    if KeyedSearch._engine_hooks is None:
+        raise TypeError("a keyed puzzle's tables are the engine's: load puzzles through "
+                        "builder.registry (which imports builder.keyed_tables)")
+    return KeyedSearch._engine_hooks
 
-def _engine(puzzle: KeyedPuzzle) -> Any:
-    if KeyedPuzzle._engine_hooks is None:
-        raise TypeError(f"{puzzle.name}: a keyed puzzle's tables are the engine's: load "
-                        "puzzles through builder.registry (which imports builder.keyed_tables)")
-    return KeyedPuzzle._engine_hooks
+
+KeyedPuzzle.own_search = KeyedSearch

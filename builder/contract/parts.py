@@ -20,11 +20,15 @@ Charting        ``query plot``, the web                charts from the catalog
 Playing         ``query serve``                        renderer, endpoints, hints
 ==============  =====================================  ==================================
 
-A plug-in offers a part's hook simply by defining the member; the engine reads it through
-the part (``Walking.of(puzzle).start_node(...)``): the plug-in's member, else the part's
-default, which is handed the puzzle as its first argument (``puzzle``, never a part).
-``builder.contract.hooks`` refuses a plug-in that defines a public member no part or core
-declares.
+A puzzle declares itself with a few of these (``summary``, ``example``, ``unit``,
+``options``, ``drawing``, ``renderer``); the rest (``SEARCH_MEMBERS``) belong to a
+puzzle's own search, an ``OwnSearch`` (below) that a puzzle the engine cannot derive
+tables for names with its one hook ``own_search``.  A plug-in offers a hook simply by
+defining the member, on the puzzle or on its search; the engine reads it through the
+part (``Walking.of(puzzle).start_node(...)``): the plug-in's member, else the part's
+default, which is handed the puzzle (or its search, which answers for the puzzle) as its
+first argument (``puzzle``, never a part).  ``builder.contract.hooks`` refuses a plug-in
+that defines a public member the contract does not declare, or a search's on the puzzle.
 """
 
 from __future__ import annotations
@@ -83,6 +87,17 @@ class Walking(Part):
     """What the walk asks of a walkable puzzle beyond its core (all optional): targets
     in words, walk nodes that carry more than a position, batched distances, and the
     searches where no table answers."""
+
+    def distance(puzzle, tables: TableLookup, variant: Any, node: Hashable,
+                 target: Hashable) -> int | None:
+        """Fewest moves from a walk node to the target, read from the puzzle's own tables;
+        None when the target cannot be reached from it.  A declared puzzle (dense or
+        keyed) never writes it: the engine reads the tables it built.
+        Example: ``return tables.distance(("lamps", "tables"), "clicks", node ^ target)``."""
+        from builder.contract.errors import MissingTableError
+
+        raise MissingTableError(f"{puzzle.name} reads no tables: its own search gives no "
+                                "distance")
 
     def parse_target(puzzle, variant: Any, text: str) -> Hashable:
         """A target from its notation (a plug-in may accept words such as 'cleared').
@@ -380,3 +395,70 @@ class Playing(Part):
 PARTS: tuple[type[Part], ...] = (Describing, Walking, Building, Cataloguing, Dealing,
                                  Verifying, Printing, Charting, Playing)
 """Every optional part of the contract, in the order the table above lists them."""
+
+
+SEARCH_PARTS: tuple[type[Part], ...] = (Walking, Building, Cataloguing, Dealing, Verifying,
+                                        Charting)
+"""The parts that are a puzzle's own search, whole: its tables, how they are read,
+catalogued, dealt and verified, and the charts drawn from them."""
+
+SEARCH_MEMBERS: frozenset[str] = frozenset().union(
+    *(part.members for part in SEARCH_PARTS),
+    ("variant_fields", "goal_words", "path_words", "move_shown_after", "step_value",
+     "query_commands", "top_level_commands", "web_routes", "approximation", "node_context",
+     "resume_node",
+     # the engine's derived searches' own (``DenseSearch``, ``KeyedSearch``)
+     "stored_distance", "sparse_search", "goal_word", "key_words"))
+"""Every hook that belongs to a puzzle's own search rather than to its declaration: a
+plug-in defines them on its ``OwnSearch`` class, never on the puzzle."""
+
+
+class OwnSearch:
+    """A puzzle's own search, for the puzzles the engine cannot derive tables for from
+    their declaration (click tables searched by a method of their own, a ball solver, a
+    pattern database): everything beyond the declared puzzle, behind the one hook
+    ``own_search``.  Its members are the ``SEARCH_MEMBERS`` of the parts above, each with
+    the part's default; a subclass defines those it needs.  It is made with the puzzle and
+    hands every other name to it, so its methods write ``self.parse(...)`` or
+    ``self.name`` as the puzzle's own would.
+
+    A dense or keyed puzzle that only adds to what the engine derives (more tables, say
+    pattern databases) derives from ``DenseSearch`` or ``KeyedSearch`` instead and
+    calls ``super()``.
+    Example: ``class LampsSearch(OwnSearch): def distance(self, tables, variant, node,
+    target): ...``, then ``own_search = LampsSearch`` on the puzzle."""
+
+    def __init__(self, puzzle: Any):
+        self.puzzle = puzzle
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        part = _SEARCH_DEFAULT.get(name)
+        if part is not None:
+            default = part.__dict__[name]
+            return default.__get__(self, type(self)) if callable(default) else default
+        return getattr(self.puzzle, name)
+
+
+_SEARCH_DEFAULT: dict[str, type[Part]] = {
+    name: part for part in PARTS for name in part.members if name in SEARCH_MEMBERS}
+
+
+def search_of(puzzle: Any) -> OwnSearch:
+    """The puzzle's own search (its ``own_search`` class, made once per puzzle)."""
+    if not hasattr(type(puzzle), "own_search"):
+        return puzzle  # not a plug-in (a test's stand-in): it answers for itself
+    made = vars(puzzle).get("_own_search")
+    if made is None:
+        made = (type(puzzle).own_search or OwnSearch)(puzzle)
+        vars(puzzle)["_own_search"] = made
+    return made
+
+
+def offers(puzzle: Any, name: str) -> bool:
+    """Whether a plug-in gives a hook of its own (on its own search, for a search's
+    member) rather than leaving the part's default."""
+    if name in SEARCH_MEMBERS:
+        return hasattr(type(search_of(puzzle)), name)
+    return hasattr(type(puzzle), name)

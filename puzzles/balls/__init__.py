@@ -24,6 +24,7 @@ from builder.contract.base import (
 )
 from builder.contract.cli_options import Limit
 from builder.contract.errors import shown
+from builder.contract.parts import OwnSearch
 from builder.contract.specs import TableSpec
 from puzzles.balls.rules import (
     BALLS,
@@ -62,57 +63,20 @@ def _move_label(source: int, destination: int) -> str:
     return f"{source} -> {destination}"
 
 
-class BallsPuzzle(WalkablePuzzle):
-    """Ball tubes as a plug-in: a state's distance is its symmetry class's, found by its
-    class key in the table of its (tubes, capacity, colours)."""
-
-    name = "balls"
-    summary = "ball tubes: move a top ball onto its colour or an empty tube until sorted"
-    example = ("rggb|brrg|gbbr|", "cleared")
-    renderer = "renderer.js"
-    options = (PuzzleOption(
-        "rules", RULES_HELP, RULES),)
-
-    def recognises(self, text: str) -> bool:
-        """Tubes of letters (a colour each) joined by '|', empty tubes included."""
-        text = text.strip()
-        return "|" in text and all(ch == "|" or ch in ascii_letters for ch in text)
-
-    def variant(self, start: str, target: str, options: dict) -> Balls:
-        return Balls.of_state(start, options.get("rules") or BALLS)
+class BallsSearch(OwnSearch):
+    """The ball tubes' own search: the tables of every tube shape by symmetry class, the
+    solver beyond them, the catalog's rows and the commands `query balls ...`."""
 
     def variant_fields(self, rules: Balls) -> dict:
         """Water sort is said (`"rules": "water"`); the document's ball rule needs no
         word."""
         return {"rules": WATER} if rules.water else {}
 
-    def parse(self, rules: Balls, text: str) -> tuple[int, ...]:
-        return rules.parse(text)
-
     def parse_target(self, rules: Balls, text: str) -> str:
         return check_cleared(text)
 
-    def format(self, rules: Balls, state) -> str:
-        return "cleared" if state == "cleared" else rules.format(state)
-
-    def drawing(self, rules: Balls, state) -> str:
-        if state == "cleared":
-            return ""
-        tubes = rules.format(state).split("|")  # each tube's balls, top first
-        rows = [" ".join(f"|{tube[len(tube) - rules.capacity + row]}|"
-                         if len(tube) >= rules.capacity - row else "| |" for tube in tubes)
-                for row in range(rules.capacity)]
-        return "\n".join([*rows, " ".join(f" {n} " for n in range(len(tubes))).rstrip()])
-
-    def default_target(self, rules: Balls) -> str:
-        return "cleared"
-
     def at_target(self, rules: Balls, node, target) -> bool:
         return rules.is_cleared(node)
-
-    def moves(self, rules: Balls, node: tuple[int, ...]) -> list[Move]:
-        return [Move(_move_label(source, destination), following)
-                for source, destination, following in rules.legal_moves(node)]
 
     def distance(self, tables, rules: Balls, node: tuple[int, ...], target) -> int | None:
         return self.distances(tables, rules, [node], target)[0]
@@ -124,9 +88,6 @@ class BallsPuzzle(WalkablePuzzle):
         table = self._last_table.get((tables, rules), lambda: _balls_table(tables, rules))
         found = table.moves_of_states(np.array(nodes, dtype=np.int64)).tolist()
         return [None if moves == 255 else moves for moves in found]
-
-    _last_table: ClassVar[KeptLast] = KeptLast()
-    """A walk asks once a step, in one game."""
 
     goal_words = ("clearable", "cleared")
 
@@ -247,6 +208,7 @@ class BallsPuzzle(WalkablePuzzle):
                                      "symmetries BIGINT, classes BIGINT, "
                                      "search_seconds DOUBLE"),
     )
+
     catalog_views = VIEWS
 
     def catalog_rows(self, attributes: dict, read) -> dict[str, list[tuple]]:
@@ -259,3 +221,50 @@ class BallsPuzzle(WalkablePuzzle):
 
     def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
         return verify_sample(attributes, read, samples, rng)
+
+
+class BallsPuzzle(WalkablePuzzle):
+    """Ball tubes as a plug-in: a state's distance is its symmetry class's, found by its
+    class key in the table of its (tubes, capacity, colours)."""
+
+    own_search = BallsSearch
+
+    name = "balls"
+    summary = "ball tubes: move a top ball onto its colour or an empty tube until sorted"
+    example = ("rggb|brrg|gbbr|", "cleared")
+    renderer = "renderer.js"
+    options = (PuzzleOption(
+        "rules", RULES_HELP, RULES),)
+
+    def recognises(self, text: str) -> bool:
+        """Tubes of letters (a colour each) joined by '|', empty tubes included."""
+        text = text.strip()
+        return "|" in text and all(ch == "|" or ch in ascii_letters for ch in text)
+
+    def variant(self, start: str, target: str, options: dict) -> Balls:
+        return Balls.of_state(start, options.get("rules") or BALLS)
+
+    def parse(self, rules: Balls, text: str) -> tuple[int, ...]:
+        return rules.parse(text)
+
+    def format(self, rules: Balls, state) -> str:
+        return "cleared" if state == "cleared" else rules.format(state)
+
+    def drawing(self, rules: Balls, state) -> str:
+        if state == "cleared":
+            return ""
+        tubes = rules.format(state).split("|")  # each tube's balls, top first
+        rows = [" ".join(f"|{tube[len(tube) - rules.capacity + row]}|"
+                         if len(tube) >= rules.capacity - row else "| |" for tube in tubes)
+                for row in range(rules.capacity)]
+        return "\n".join([*rows, " ".join(f" {n} " for n in range(len(tubes))).rstrip()])
+
+    def default_target(self, rules: Balls) -> str:
+        return "cleared"
+
+    def moves(self, rules: Balls, node: tuple[int, ...]) -> list[Move]:
+        return [Move(_move_label(source, destination), following)
+                for source, destination, following in rules.legal_moves(node)]
+
+    _last_table: ClassVar[KeptLast] = KeptLast()
+    """A walk asks once a step, in one game."""

@@ -13,7 +13,7 @@ import re
 
 from builder.contract.base import DistanceArray, Move, PuzzleOption
 from builder.contract.errors import shown
-from builder.contract.keyed import GOAL, KeyedPuzzle, KeyKernel
+from builder.contract.keyed import GOAL, KeyKernel, KeyedPuzzle, KeyedSearch
 from builder.contract.patterns import PatternSearch
 from builder.contract.specs import TableSpec, run_moves
 from puzzles.cube import rules
@@ -21,8 +21,55 @@ from puzzles.cube.rules import METRICS, SOLVED, CubeError
 from puzzles.cube.tables import corners_named, pattern_set, pattern_table, search_for
 
 
+class CubeSearch(KeyedSearch):
+    """The engine's keyed tables of each metric, with the pattern databases the exact
+    search reads beyond them."""
+
+    def pattern_search(self, tables, metric: str, node, target) -> PatternSearch | None:
+        return search_for(tables, metric, node) if target in (GOAL, SOLVED) else None
+
+    def table(self, identity: dict) -> TableSpec:
+        if "corners" in identity:
+            corners = identity["corners"]
+            if not (isinstance(corners, list) and all(isinstance(c, str) for c in corners)):
+                raise CubeError("a pattern table names its corners")
+            return pattern_table(str(identity.get("variant", "")), tuple(corners))
+        return super().table(identity)
+
+    def default_tables(self) -> list[TableSpec]:
+        return super().default_tables() + [spec for metric in METRICS
+                                           for spec in pattern_set(metric)]
+
+    def table_for(self, text: str) -> TableSpec | list[TableSpec]:
+        """Beyond a metric's table or a start's: ``patterns`` (both metrics' pattern
+        databases), ``METRIC:patterns``, or one pattern ``[METRIC:]URF-UFL-DFR``."""
+        found = re.fullmatch(r"(?:(half|quarter):)?(patterns|[urfdlb]{3}(?:-[urfdlb]{3})*)",
+                             text.strip().lower())
+        if found is None:
+            return super().table_for(text)
+        metrics = [found.group(1)] if found.group(1) else list(METRICS)
+        if found.group(2) == "patterns":
+            return [spec for metric in metrics for spec in pattern_set(metric)]
+        return [pattern_table(metric, corners_named(found.group(2))) for metric in metrics]
+
+    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        if "corners" in attributes:
+            return [DistanceArray(f"{attributes['variant']} pattern "
+                                  f"{','.join(attributes['corners'])}", "to solved",
+                                  "estimate")]
+        return super().catalog_distances(attributes)
+
+    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+                        read) -> list[tuple[str, str]] | None:
+        if "corners" in attributes:
+            return None  # an estimate stands for many positions
+        return super().entry_positions(attributes, distances, entries, read)
+
+
 class CubePuzzle(KeyedPuzzle):
     """The variant is the metric."""
+
+    own_search = CubeSearch
 
     name = "cube"
     unit = "turns"
@@ -73,43 +120,3 @@ class CubePuzzle(KeyedPuzzle):
         from puzzles.cube.search import cube_moves
 
         return KeyKernel(cube_moves, 9, parameters=(int(metric == "quarter"),))
-
-    def pattern_search(self, tables, metric: str, node, target) -> PatternSearch | None:
-        return search_for(tables, metric, node) if target in (GOAL, SOLVED) else None
-
-    def table(self, identity: dict) -> TableSpec:
-        if "corners" in identity:
-            corners = identity["corners"]
-            if not (isinstance(corners, list) and all(isinstance(c, str) for c in corners)):
-                raise CubeError("a pattern table names its corners")
-            return pattern_table(str(identity.get("variant", "")), tuple(corners))
-        return super().table(identity)
-
-    def default_tables(self) -> list[TableSpec]:
-        return super().default_tables() + [spec for metric in METRICS
-                                           for spec in pattern_set(metric)]
-
-    def table_for(self, text: str) -> TableSpec | list[TableSpec]:
-        """Beyond a metric's table or a start's: ``patterns`` (both metrics' pattern
-        databases), ``METRIC:patterns``, or one pattern ``[METRIC:]URF-UFL-DFR``."""
-        found = re.fullmatch(r"(?:(half|quarter):)?(patterns|[urfdlb]{3}(?:-[urfdlb]{3})*)",
-                             text.strip().lower())
-        if found is None:
-            return super().table_for(text)
-        metrics = [found.group(1)] if found.group(1) else list(METRICS)
-        if found.group(2) == "patterns":
-            return [spec for metric in metrics for spec in pattern_set(metric)]
-        return [pattern_table(metric, corners_named(found.group(2))) for metric in metrics]
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        if "corners" in attributes:
-            return [DistanceArray(f"{attributes['variant']} pattern "
-                                  f"{','.join(attributes['corners'])}", "to solved",
-                                  "estimate")]
-        return super().catalog_distances(attributes)
-
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
-                        read) -> list[tuple[str, str]] | None:
-        if "corners" in attributes:
-            return None  # an estimate stands for many positions
-        return super().entry_positions(attributes, distances, entries, read)

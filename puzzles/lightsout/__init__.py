@@ -16,6 +16,7 @@ from builder.contract.base import (
     never_of,
 )
 from builder.contract.errors import MissingTableError, UnreachableError
+from builder.contract.parts import OwnSearch
 from builder.contract.specs import TableSpec
 from puzzles.lightsout.rules import LightsOut
 from puzzles.lightsout.tables import (
@@ -28,37 +29,9 @@ from puzzles.lightsout.tables import (
 )
 
 
-class LightsOutPuzzle(WalkablePuzzle):
-    """Lights Out as a plug-in: clicks commute and cancel, so the fewest clicks from one
-    board to another are the stored fewest clicks from all off to their difference."""
-
-    name = "lightsout"
-    summary = "Quinto / Lights Out: a click inverts a button and its four neighbours"
-    example = ("00000.00000.00000.00000.00000", "11111.11111.11111.11111.11111")
-    unit = "clicks"
-
-    def recognises(self, text: str) -> bool:
-        letters = set(text.strip())
-        return bool(letters) and letters <= {"0", "1", "."} and letters != {"."}
-
-    def variant(self, start: str, target: str, options: dict) -> LightsOut:
-        return LightsOut(*LightsOut.shape_of(start))
-
-    def parse(self, rules: LightsOut, text: str) -> int:
-        return rules.parse(text)
-
-    def format(self, rules: LightsOut, state: int) -> str:
-        return rules.format(state)
-
-    def drawing(self, rules: LightsOut, state: int) -> str:
-        return "\n".join(" ".join("#" if light == "1" else "." for light in row)
-                          for row in rules.format(state).split("."))
-
-    def default_target(self, rules: LightsOut) -> str:
-        return rules.format(0)
-
-    def moves(self, rules: LightsOut, node: int) -> list[Move]:
-        return [Move(str(button), node ^ mask) for button, mask in enumerate(rules.click_masks)]
+class LightsOutSearch(OwnSearch):
+    """Lights Out's own search: the 5x5 table its XOR kernel fills, the linear algebra
+    for other boards, and its commands."""
 
     def distance(self, tables, rules: LightsOut, node: int, target: int) -> int | None:
         if (rules.rows, rules.cols) != TABLE_SHAPE:
@@ -88,8 +61,6 @@ class LightsOutPuzzle(WalkablePuzzle):
         return (f"{rules.format(target)} cannot be reached from {rules.format(start)}: the "
                 f"{rules.rows}x{rules.cols} board has nullity {rules.nullity}, so only 1 "
                 f"board in {2 ** rules.nullity} is reachable from a given one")
-
-    renderer = "renderer.js"
 
     def web_routes(self, tables):
         from puzzles.lightsout.web import routes
@@ -121,6 +92,7 @@ class LightsOutPuzzle(WalkablePuzzle):
                      "rows INTEGER, cols INTEGER, nullity INTEGER, max_min_clicks INTEGER"),
         CatalogTable("lightsout_5x5_clicks", "clicks UTINYINT, states BIGINT"),
     )
+
     catalog_views = VIEWS
 
     def catalog_rows(self, attributes: dict, read) -> dict[str, list[tuple]]:
@@ -158,3 +130,40 @@ class LightsOutPuzzle(WalkablePuzzle):
                 return f"clicks_5x5: state {board.format(int(state))} holds " \
                        f"{int(clicks[state])}, the recurrence gives {expected}"
         return None
+
+
+class LightsOutPuzzle(WalkablePuzzle):
+    """Lights Out as a plug-in: clicks commute and cancel, so the fewest clicks from one
+    board to another are the stored fewest clicks from all off to their difference."""
+
+    own_search = LightsOutSearch
+
+    name = "lightsout"
+    summary = "Quinto / Lights Out: a click inverts a button and its four neighbours"
+    example = ("00000.00000.00000.00000.00000", "11111.11111.11111.11111.11111")
+    unit = "clicks"
+
+    def recognises(self, text: str) -> bool:
+        letters = set(text.strip())
+        return bool(letters) and letters <= {"0", "1", "."} and letters != {"."}
+
+    def variant(self, start: str, target: str, options: dict) -> LightsOut:
+        return LightsOut(*LightsOut.shape_of(start))
+
+    def parse(self, rules: LightsOut, text: str) -> int:
+        return rules.parse(text)
+
+    def format(self, rules: LightsOut, state: int) -> str:
+        return rules.format(state)
+
+    def drawing(self, rules: LightsOut, state: int) -> str:
+        return "\n".join(" ".join("#" if light == "1" else "." for light in row)
+                          for row in rules.format(state).split("."))
+
+    def default_target(self, rules: LightsOut) -> str:
+        return rules.format(0)
+
+    def moves(self, rules: LightsOut, node: int) -> list[Move]:
+        return [Move(str(button), node ^ mask) for button, mask in enumerate(rules.click_masks)]
+
+    renderer = "renderer.js"

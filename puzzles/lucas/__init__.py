@@ -21,6 +21,7 @@ from builder.contract.base import (
     stored_distances,
 )
 from builder.contract.errors import MissingTableError, shown
+from builder.contract.parts import OwnSearch
 from builder.contract.specs import TableSpec
 from puzzles.lucas.levels import lucas_search
 from puzzles.lucas.rules import (
@@ -50,53 +51,9 @@ FORWARD_TABLE = ("lucas", "forward")
 """Where the classic rule's tables to the goal are stored (one array per n)."""
 
 
-class LucasPuzzle(WalkablePuzzle):
-    """Lucas' pieces as a plug-in: the tables hold, per n, every arrangement's moves to
-    the goal and from the standard start (moves are reversible, so also to the start)."""
-
-    name = "lucas"
-    summary = "Lucas' inverted pieces: swap n A's and n B's across one gap"
-    example = ("AAA_BBB", "BBB_AAA")
-    renderer = "renderer.js"
-    options = (PuzzleOption(
-        "variant", "'forward' (A only moves right, B only left) or 'either way' (the "
-        "default)", (FORWARD, EITHER_WAY)),)
-
-    def recognises(self, text: str) -> bool:
-        """A's, B's and one '_' (how many of each is its parse error to name)."""
-        text = text.strip().upper()
-        return text.count("_") == 1 and set(text) <= {"A", "B", "_"}
-
-    def variant(self, start: str, target: str, options: dict) -> Lucas | ForwardOnly:
-        text = start.strip().upper()
-        if len(text) % 2 == 0 or text.count("_") != 1:
-            raise LucasError(f"arrangement {shown(start)}: n A's, one '_' and n B's")
-        rule = str(options.get("variant") or EITHER_WAY).strip().lower()
-        if rule not in (FORWARD, EITHER_WAY):
-            raise LucasError(f"--variant {shown(rule)}: '{FORWARD}' (A only moves right, B "
-                             f"only left) or '{EITHER_WAY}' (the default)")
-        rules = Lucas(len(text) // 2)
-        return ForwardOnly(rules) if rule == FORWARD else rules
-
-    def parse(self, variant: Lucas | ForwardOnly, text: str) -> int:
-        return rules_of_variant(variant).parse(text)
-
-    def format(self, variant: Lucas | ForwardOnly, state: int) -> str:
-        return rules_of_variant(variant).format(state)
-
-    def default_target(self, variant: Lucas | ForwardOnly) -> str:
-        return rules_of_variant(variant).goal
-
-    def moves(self, variant: Lucas | ForwardOnly, node: int) -> list[Move]:
-        rules = rules_of_variant(variant)
-        gap = node >> rules.cells
-        found = []
-        for following, legal, kind, is_a in rules.moves(np.array([node])):
-            # an A moving right leaves the gap to its left; a B moving left, to its right
-            forward = (int(following[0]) >> rules.cells < gap) == bool(is_a[0])
-            if legal[0] and (forward or not isinstance(variant, ForwardOnly)):
-                found.append(Move(f"{'A' if is_a[0] else 'B'} {kind}", int(following[0])))
-        return found
+class LucasSearch(OwnSearch):
+    """Lucas' own search: the document's level tables and the classic rule's breadth-
+    first table, read both ways."""
 
     def distance(self, tables, variant: Lucas | ForwardOnly, node: int,
                  target: int) -> int | None:
@@ -112,41 +69,6 @@ class LucasPuzzle(WalkablePuzzle):
             return self._forward_distances(tables, rules, nodes, target)
         found = self._either_way_distances(tables, rules, nodes, target)
         return [None if int(moves) == -1 else int(moves) for moves in found]
-
-    def _either_way_distances(self, tables, rules: Lucas, nodes: list[int],
-                              target: int) -> np.ndarray:
-        table = ("lucas", "tables")
-        missing = f"no Lucas table: run `make tables` or `builder lucas --max-n {rules.n}`"
-        attributes = tables.require(table, {"puzzle": "lucas"}, missing)
-        if rules.n > attributes.get("max_n", 0):
-            raise MissingTableError(
-                f"no Lucas table for n = {rules.n}: run `builder lucas --max-n {rules.n}` "
-                "(beyond the tables only the standard start to goal is answered)")
-        ranks = rules.rank(np.array(nodes, dtype=np.int64))  # codes fit: n is tabled
-        if target == rules.parse(rules.goal):
-            array = f"n{rules.n}_to_goal"
-        elif target == rules.parse(rules.start):
-            array = f"n{rules.n}_from_start"
-        else:
-            spec = self.table({"puzzle": "lucas", "rule": EITHER_WAY, "n": rules.n,
-                               "target": rules.format(target)})
-            return tables.computed(spec)["moves"][ranks]
-        return np.array([tables.value(table, array, int(rank), missing) for rank in ranks])
-
-    def _forward_distances(self, tables, rules: Lucas, nodes: list[int],
-                           target: int) -> list[int | None]:
-        if rules.n > FORWARD_MAX_N:
-            raise LucasError(f"n = {rules.n}: the classic rule's tables stop at n = "
-                             f"{FORWARD_MAX_N}")
-        ranks = [dense_rank(rules, int(code)) for code in nodes]
-        if target == rules.parse(rules.goal):
-            return [tables.distance(FORWARD_TABLE, f"n{rules.n}", rank,
-                                    missing="no table of Lucas' classic rule: run `make "
-                                            "tables` or `builder build lucas forward`")
-                    for rank in ranks]
-        spec = self.table({"puzzle": "lucas", "rule": FORWARD, "n": rules.n,
-                           "target": rules.format(target)})
-        return stored_distances(tables.computed(spec)["moves"][ranks])
 
     def search_path(self, variant: Lucas | ForwardOnly, node: int, target: int
                     ) -> FoundPath | None:
@@ -169,6 +91,7 @@ class LucasPuzzle(WalkablePuzzle):
         return {"rule": FORWARD if isinstance(variant, ForwardOnly) else EITHER_WAY}
 
     path_words = ("configuration", "agent  move type", "arrangements", "moves")
+
     move_shown_after = True
 
     def step_value(self, variant: Lucas | ForwardOnly, label: str) -> list[str]:
@@ -263,6 +186,7 @@ class LucasPuzzle(WalkablePuzzle):
     catalog_tables = (CatalogTable(
         "lucas_runs", "n INTEGER, states BIGINT, reachable_states BIGINT, moves INTEGER, "
         "fewest_jumps INTEGER, most_jumps INTEGER, optimal_solutions BIGINT"),)
+
     catalog_views = VIEWS
 
     def catalog_rows(self, attributes: dict, read) -> dict[str, list[tuple]]:
@@ -272,3 +196,88 @@ class LucasPuzzle(WalkablePuzzle):
                                 r["fewest_jumps"], r["most_jumps"], r["optimal_solutions"])
                                for r in attributes["summary"]]}
 
+
+class LucasPuzzle(WalkablePuzzle):
+    """Lucas' pieces as a plug-in: the tables hold, per n, every arrangement's moves to
+    the goal and from the standard start (moves are reversible, so also to the start)."""
+
+    own_search = LucasSearch
+
+    name = "lucas"
+    summary = "Lucas' inverted pieces: swap n A's and n B's across one gap"
+    example = ("AAA_BBB", "BBB_AAA")
+    renderer = "renderer.js"
+    options = (PuzzleOption(
+        "variant", "'forward' (A only moves right, B only left) or 'either way' (the "
+        "default)", (FORWARD, EITHER_WAY)),)
+
+    def recognises(self, text: str) -> bool:
+        """A's, B's and one '_' (how many of each is its parse error to name)."""
+        text = text.strip().upper()
+        return text.count("_") == 1 and set(text) <= {"A", "B", "_"}
+
+    def variant(self, start: str, target: str, options: dict) -> Lucas | ForwardOnly:
+        text = start.strip().upper()
+        if len(text) % 2 == 0 or text.count("_") != 1:
+            raise LucasError(f"arrangement {shown(start)}: n A's, one '_' and n B's")
+        rule = str(options.get("variant") or EITHER_WAY).strip().lower()
+        if rule not in (FORWARD, EITHER_WAY):
+            raise LucasError(f"--variant {shown(rule)}: '{FORWARD}' (A only moves right, B "
+                             f"only left) or '{EITHER_WAY}' (the default)")
+        rules = Lucas(len(text) // 2)
+        return ForwardOnly(rules) if rule == FORWARD else rules
+
+    def parse(self, variant: Lucas | ForwardOnly, text: str) -> int:
+        return rules_of_variant(variant).parse(text)
+
+    def format(self, variant: Lucas | ForwardOnly, state: int) -> str:
+        return rules_of_variant(variant).format(state)
+
+    def default_target(self, variant: Lucas | ForwardOnly) -> str:
+        return rules_of_variant(variant).goal
+
+    def moves(self, variant: Lucas | ForwardOnly, node: int) -> list[Move]:
+        rules = rules_of_variant(variant)
+        gap = node >> rules.cells
+        found = []
+        for following, legal, kind, is_a in rules.moves(np.array([node])):
+            # an A moving right leaves the gap to its left; a B moving left, to its right
+            forward = (int(following[0]) >> rules.cells < gap) == bool(is_a[0])
+            if legal[0] and (forward or not isinstance(variant, ForwardOnly)):
+                found.append(Move(f"{'A' if is_a[0] else 'B'} {kind}", int(following[0])))
+        return found
+
+    def _either_way_distances(self, tables, rules: Lucas, nodes: list[int],
+                              target: int) -> np.ndarray:
+        table = ("lucas", "tables")
+        missing = f"no Lucas table: run `make tables` or `builder lucas --max-n {rules.n}`"
+        attributes = tables.require(table, {"puzzle": "lucas"}, missing)
+        if rules.n > attributes.get("max_n", 0):
+            raise MissingTableError(
+                f"no Lucas table for n = {rules.n}: run `builder lucas --max-n {rules.n}` "
+                "(beyond the tables only the standard start to goal is answered)")
+        ranks = rules.rank(np.array(nodes, dtype=np.int64))  # codes fit: n is tabled
+        if target == rules.parse(rules.goal):
+            array = f"n{rules.n}_to_goal"
+        elif target == rules.parse(rules.start):
+            array = f"n{rules.n}_from_start"
+        else:
+            spec = self.table({"puzzle": "lucas", "rule": EITHER_WAY, "n": rules.n,
+                               "target": rules.format(target)})
+            return tables.computed(spec)["moves"][ranks]
+        return np.array([tables.value(table, array, int(rank), missing) for rank in ranks])
+
+    def _forward_distances(self, tables, rules: Lucas, nodes: list[int],
+                           target: int) -> list[int | None]:
+        if rules.n > FORWARD_MAX_N:
+            raise LucasError(f"n = {rules.n}: the classic rule's tables stop at n = "
+                             f"{FORWARD_MAX_N}")
+        ranks = [dense_rank(rules, int(code)) for code in nodes]
+        if target == rules.parse(rules.goal):
+            return [tables.distance(FORWARD_TABLE, f"n{rules.n}", rank,
+                                    missing="no table of Lucas' classic rule: run `make "
+                                            "tables` or `builder build lucas forward`")
+                    for rank in ranks]
+        spec = self.table({"puzzle": "lucas", "rule": FORWARD, "n": rules.n,
+                           "target": rules.format(target)})
+        return stored_distances(tables.computed(spec)["moves"][ranks])

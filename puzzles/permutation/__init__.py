@@ -13,16 +13,35 @@ from __future__ import annotations
 
 from builder.contract.base import Move, TableLookup
 from builder.contract.errors import MissingTableError
-from builder.contract.keyed import KeyedPuzzle, KeyKernel
+from builder.contract.keyed import KeyKernel, KeyedPuzzle, KeyedSearch
 from puzzles.permutation import rules
 from puzzles.permutation.rules import Definition
 
-TABLE = KeyedPuzzle.goal_word
+TABLE = KeyedSearch.goal_word
 """The one variant and its table's name: a puzzle file has no options."""
+
+
+class PermutationSearch(KeyedSearch):
+    """The engine's keyed tables, with keys as wide as the file's stickers need, and
+    "never" for a position outside the orbit of solved."""
+
+    @property
+    def key_words(self) -> int:
+        return self.puzzle._definition.key_words
+
+    def distance(self, tables: TableLookup, table: str, node: str, target) -> int | None:
+        try:
+            return super().distance(tables, table, node, target)
+        except MissingTableError:
+            if TABLE not in tables.stored((self.name,)):
+                raise
+            return None  # not in the orbit of solved: never solved (see the docstring)
 
 
 class PermutationPuzzle(KeyedPuzzle):
     """One puzzle file (the variant is the one table, ``TABLE``)."""
+
+    own_search = PermutationSearch
 
     def __init__(self, definition: Definition, origin: str = ""):
         self._definition = definition
@@ -31,7 +50,6 @@ class PermutationPuzzle(KeyedPuzzle):
         self.summary = definition.summary
         self.unit = definition.unit
         self.example = (self._scrambled(), "solved")
-        self.key_words = definition.key_words
         self._origin = origin
 
     def _scrambled(self) -> str:
@@ -73,14 +91,6 @@ class PermutationPuzzle(KeyedPuzzle):
 
     def targets(self, table: str) -> list[str]:
         return self.starts(table)
-
-    def distance(self, tables: TableLookup, table: str, node: str, target) -> int | None:
-        try:
-            return super().distance(tables, table, node, target)
-        except MissingTableError:
-            if TABLE not in tables.stored((self.name,)):
-                raise
-            return None  # not in the orbit of solved: never solved (see the docstring)
 
     def kernel(self, table: str) -> KeyKernel:
         wide = self.key_words == 2

@@ -23,6 +23,7 @@ from builder.contract.base import (
     WalkablePuzzle,
 )
 from builder.contract.errors import MissingTableError, shown
+from builder.contract.parts import OwnSearch
 from builder.contract.patterns import PatternSearch
 from builder.contract.specs import TableSpec
 from puzzles.rubik import rules, twophase
@@ -41,64 +42,17 @@ GOAL = GOAL_WORD
 """The target node of "solved" (the solved cube, printed as the word)."""
 
 
-class RubikPuzzle(WalkablePuzzle):
-    """The variant is the metric."""
-
-    name = "rubik"
-    unit = "turns"
-    summary = ("the 3x3x3 cube (Rubik's Cube): a scramble or its 54 stickers, solved in the "
-               "fewest turns by IDA* on pattern databases")
-    example = ("F U' R2", "solved")
-    renderer = "renderer.js"
-    options = (PuzzleOption(
-        "metric", "half (the default: a quarter or half turn is one move) or quarter (a "
-        "quarter turn is one move)", METRICS),)
-
-    def recognises(self, text: str) -> bool:
-        """A scramble (``F U' R2``), or six faces of nine stickers joined by '.' showing
-        all six of U R F D L B (rows of fewer letters are Tricolore's or another
-        puzzle's)."""
-        stickers = text.strip().upper()
-        return ((rules.looks_like_stickers(stickers)
-                 and set(stickers.replace(".", "")) == set(rules.FACES))
-                or rules.looks_like_scramble(text))
-
-    def variant(self, start: str, target: str, options: dict) -> str:
-        metric = options.get("metric") or "half"
-        if metric not in METRICS:
-            raise RubikError(f"metric {shown(metric)}: choose half or quarter")
-        return metric
-
-    def parse(self, metric: str, text: str):
-        return rules.parse(text)
+class RubikSearch(OwnSearch):
+    """The 3x3x3 cube's own search: pattern databases, the two-phase tables and the
+    optimal solver's, and the exact and quick searches over them."""
 
     def parse_target(self, metric: str, text: str):
         if text.strip().lower() == GOAL_WORD:
             return GOAL
         return rules.parse(text)
 
-    def format(self, metric: str, state) -> str:
-        return GOAL_WORD if state == GOAL else rules.format_cube(state)
-
-    def default_target(self, metric: str) -> str:
-        return GOAL_WORD
-
     def at_target(self, metric: str, node, target) -> bool:
         return node == (SOLVED if target == GOAL else target)
-
-    def drawing(self, metric: str, state) -> str:
-        faces = rules.format_cube(SOLVED if state == GOAL else state).split(".")
-        up, right, front, down, left, back = ([" ".join(face[row * 3:row * 3 + 3])
-                                               for row in range(3)] for face in faces)
-        blank = " " * 5
-        return "\n".join([*(f"{blank}  {row}" for row in up),
-                          *(f"{left[row]}  {front[row]}  {right[row]}  {back[row]}"
-                            for row in range(3)),
-                          *(f"{blank}  {row}" for row in down)])
-
-    def moves(self, metric: str, node) -> list[Move]:
-        return [Move(label, rules.turned(node, face, times))
-                for label, face, times in rules.turn_names(metric)]
 
     def distance(self, tables, metric: str, node, target) -> int | None:
         raise MissingTableError("no table holds the 3x3x3 cube's distances: they are "
@@ -179,3 +133,57 @@ class RubikPuzzle(WalkablePuzzle):
 
     def table_options(self, attributes: dict) -> dict[str, str]:
         return {"metric": attributes.get("metric", "half")}
+
+
+class RubikPuzzle(WalkablePuzzle):
+    """The variant is the metric."""
+
+    own_search = RubikSearch
+
+    name = "rubik"
+    unit = "turns"
+    summary = ("the 3x3x3 cube (Rubik's Cube): a scramble or its 54 stickers, solved in the "
+               "fewest turns by IDA* on pattern databases")
+    example = ("F U' R2", "solved")
+    renderer = "renderer.js"
+    options = (PuzzleOption(
+        "metric", "half (the default: a quarter or half turn is one move) or quarter (a "
+        "quarter turn is one move)", METRICS),)
+
+    def recognises(self, text: str) -> bool:
+        """A scramble (``F U' R2``), or six faces of nine stickers joined by '.' showing
+        all six of U R F D L B (rows of fewer letters are Tricolore's or another
+        puzzle's)."""
+        stickers = text.strip().upper()
+        return ((rules.looks_like_stickers(stickers)
+                 and set(stickers.replace(".", "")) == set(rules.FACES))
+                or rules.looks_like_scramble(text))
+
+    def variant(self, start: str, target: str, options: dict) -> str:
+        metric = options.get("metric") or "half"
+        if metric not in METRICS:
+            raise RubikError(f"metric {shown(metric)}: choose half or quarter")
+        return metric
+
+    def parse(self, metric: str, text: str):
+        return rules.parse(text)
+
+    def format(self, metric: str, state) -> str:
+        return GOAL_WORD if state == GOAL else rules.format_cube(state)
+
+    def default_target(self, metric: str) -> str:
+        return GOAL_WORD
+
+    def drawing(self, metric: str, state) -> str:
+        faces = rules.format_cube(SOLVED if state == GOAL else state).split(".")
+        up, right, front, down, left, back = ([" ".join(face[row * 3:row * 3 + 3])
+                                               for row in range(3)] for face in faces)
+        blank = " " * 5
+        return "\n".join([*(f"{blank}  {row}" for row in up),
+                          *(f"{left[row]}  {front[row]}  {right[row]}  {back[row]}"
+                            for row in range(3)),
+                          *(f"{blank}  {row}" for row in down)])
+
+    def moves(self, metric: str, node) -> list[Move]:
+        return [Move(label, rules.turned(node, face, times))
+                for label, face, times in rules.turn_names(metric)]

@@ -23,7 +23,7 @@ import re
 from math import factorial, lgamma, log
 
 from builder.contract.base import DistanceArray, FoundPath, Move
-from builder.contract.dense import DensePuzzle, StoredDistance
+from builder.contract.dense import DensePuzzle, DenseSearch, StoredDistance
 from builder.contract.errors import MissingTableError, UnreachableError, shown
 from builder.contract.patterns import PatternSearch
 from builder.contract.specs import BreadthFirstSearch, TableSpec
@@ -54,71 +54,11 @@ from puzzles.sliding.tables import (
 )
 
 
-class SlidingPuzzle(DensePuzzle):
-    """The variant is the board (rows, columns), read from the notation."""
+class SlidingSearch(DenseSearch):
+    """The sliding tiles' own search: a full table per small board, and pattern
+    databases with IDA* and a quick path for the 15-puzzle."""
 
-    name = "sliding"
-    unit = "moves"
-    summary = ("sliding tiles: the 8-puzzle (3x3, goal 123.456.780), 2x2 to 2x4 boards, and "
-               "up to the 15-puzzle (4x4) by search")
-    example = ("867.254.301", "123.456.780")
-    renderer = "renderer.js"
     approximation = approximate.HOW  # the page answers a 4x4 board best so far, as the CLI
-
-    def recognises(self, text: str) -> bool:
-        text = text.strip()
-        return ("." in text and all(ch in "0123456789.," for ch in text)
-                and any(ch in "23456789" for ch in text))
-
-    def variant(self, start: str, target: str, options: dict) -> tuple[int, int]:
-        board = shape_of(start)
-        if board is None:
-            raise SlidingError(f"board {shown(start)}: rows of one length joined by '.', "
-                               "e.g. 123.456.780")
-        check_board(*board, shown(start))
-        if target:
-            first = self.parse(board, start)
-            second = self.parse(board, target)
-            if parity(first, board[1]) != parity(second, board[1]):
-                raise SlidingError(opposite_parity(shown(start), shown(target)))
-        return board
-
-    def parse(self, board: tuple[int, int], text: str) -> tuple[int, ...]:
-        rows, columns = board
-        tiles = tiles_of(board, text)
-        if tiles is None:
-            cells = rows * columns
-            numbers = "numbers joined by ','" if cells > 10 else "tiles"
-            raise SlidingError(f"board {shown(text)} is not {rows} rows of {columns} "
-                               f"{numbers} holding 0 (the blank) to {cells - 1} once each, "
-                               "joined by '.'")
-        return tiles
-
-    def format(self, board: tuple[int, int], state: tuple[int, ...]) -> str:
-        return written(board, state)
-
-    def default_target(self, board: tuple[int, int]) -> str:
-        return self.format(board, goal_with_blank_at(board[0] * board[1], board[0] * board[1] - 1))
-
-    def drawing(self, board: tuple[int, int], state: tuple[int, ...]) -> str:
-        rows, columns = board
-        width = len(str(rows * columns - 1))
-        return "\n".join(" ".join(f"{tile:>{width}}" if tile else "." * width
-                                   for tile in state[row * columns:(row + 1) * columns])
-                          for row in range(rows))
-
-    def moves(self, board: tuple[int, int], node: tuple[int, ...]) -> list[Move]:
-        rows, columns = board
-        blank = node.index(0)
-        found = []
-        for way, slides in enumerate(SLIDES):
-            other = beside(blank, way, rows, columns)
-            if other < 0:
-                continue
-            tiles = list(node)
-            tiles[blank], tiles[other] = tiles[other], 0
-            found.append(Move(f"{node[other]} {slides}", tuple(tiles)))
-        return found
 
     def distance(self, tables, board: tuple[int, int], node: tuple[int, ...],
                  target: tuple[int, ...]) -> int | None:
@@ -238,6 +178,74 @@ class SlidingPuzzle(DensePuzzle):
         goal = self.format(board, goal_with_blank_at(cells, int(distances.array[5:])))
         return [(self.format(board, lehmer_unrank(int(entry), cells)), goal)
                 for entry in entries]
+
+
+class SlidingPuzzle(DensePuzzle):
+    """The variant is the board (rows, columns), read from the notation."""
+
+    own_search = SlidingSearch
+
+    name = "sliding"
+    unit = "moves"
+    summary = ("sliding tiles: the 8-puzzle (3x3, goal 123.456.780), 2x2 to 2x4 boards, and "
+               "up to the 15-puzzle (4x4) by search")
+    example = ("867.254.301", "123.456.780")
+    renderer = "renderer.js"
+
+    def recognises(self, text: str) -> bool:
+        text = text.strip()
+        return ("." in text and all(ch in "0123456789.," for ch in text)
+                and any(ch in "23456789" for ch in text))
+
+    def variant(self, start: str, target: str, options: dict) -> tuple[int, int]:
+        board = shape_of(start)
+        if board is None:
+            raise SlidingError(f"board {shown(start)}: rows of one length joined by '.', "
+                               "e.g. 123.456.780")
+        check_board(*board, shown(start))
+        if target:
+            first = self.parse(board, start)
+            second = self.parse(board, target)
+            if parity(first, board[1]) != parity(second, board[1]):
+                raise SlidingError(opposite_parity(shown(start), shown(target)))
+        return board
+
+    def parse(self, board: tuple[int, int], text: str) -> tuple[int, ...]:
+        rows, columns = board
+        tiles = tiles_of(board, text)
+        if tiles is None:
+            cells = rows * columns
+            numbers = "numbers joined by ','" if cells > 10 else "tiles"
+            raise SlidingError(f"board {shown(text)} is not {rows} rows of {columns} "
+                               f"{numbers} holding 0 (the blank) to {cells - 1} once each, "
+                               "joined by '.'")
+        return tiles
+
+    def format(self, board: tuple[int, int], state: tuple[int, ...]) -> str:
+        return written(board, state)
+
+    def default_target(self, board: tuple[int, int]) -> str:
+        return self.format(board, goal_with_blank_at(board[0] * board[1], board[0] * board[1] - 1))
+
+    def drawing(self, board: tuple[int, int], state: tuple[int, ...]) -> str:
+        rows, columns = board
+        width = len(str(rows * columns - 1))
+        return "\n".join(" ".join(f"{tile:>{width}}" if tile else "." * width
+                                   for tile in state[row * columns:(row + 1) * columns])
+                          for row in range(rows))
+
+    def moves(self, board: tuple[int, int], node: tuple[int, ...]) -> list[Move]:
+        rows, columns = board
+        blank = node.index(0)
+        found = []
+        for way, slides in enumerate(SLIDES):
+            other = beside(blank, way, rows, columns)
+            if other < 0:
+                continue
+            tiles = list(node)
+            tiles[blank], tiles[other] = tiles[other], 0
+            found.append(Move(f"{node[other]} {slides}", tuple(tiles)))
+        return found
 
 
 PATTERN_BOARDS = ((3, 3), (4, 4))

@@ -11,30 +11,14 @@ import numpy as np
 import typer
 
 from builder.contract.base import CatalogTable, Puzzle
+from builder.contract.parts import OwnSearch
 from builder.contract.specs import TableSpec
 from puzzles.spots.rules import SpotsError
 from puzzles.spots.tables import RANDOM_SETS, SEED, VIEWS, dealt_sets, solution_counts
 
 
-class SpotsPuzzle(Puzzle):
-    """Spot Colour discs as a plug-in: a disc set is solved whole (`query spots solve`);
-    it has no positions to walk, so no notation is recognised for paths."""
-
-    name = "spots"
-    summary = "Spot Colour discs: place 7 discs so that touching spots match"
-    example = ("--set 1", "")
-
-    def recognises(self, text: str) -> bool:
-        return False
-
-    def variant(self, start: str, target: str, options: dict):
-        raise SpotsError("Spot Colour sets have no paths: use `query spots solve`")
-
-    def parse(self, variant, text: str):
-        raise SpotsError("Spot Colour sets have no positions: use `query spots solve`")
-
-    def format(self, variant, state) -> str:
-        return str(state)
+class SpotsSearch(OwnSearch):
+    """The Spot Colour discs' own tables: the document's counts, built and catalogued."""
 
     def table(self, identity: dict) -> TableSpec:
         sets, seed = identity.get("sets", RANDOM_SETS), identity.get("seed", SEED)
@@ -68,6 +52,7 @@ class SpotsPuzzle(Puzzle):
         return {self.name: spots}
 
     catalog_tables = (CatalogTable("spots_solution_counts", "solutions INTEGER, sets BIGINT"),)
+
     catalog_views = VIEWS
 
     def catalog_rows(self, attributes: dict, read) -> dict[str, list[tuple]]:
@@ -79,8 +64,6 @@ class SpotsPuzzle(Puzzle):
         from puzzles.spots import cli
 
         return {"solve": cli.solve, "random": cli.deal}
-
-    renderer = "renderer.js"
 
     def web_routes(self, tables):
         from puzzles.spots.web import routes
@@ -104,3 +87,28 @@ class SpotsPuzzle(Puzzle):
                 return (f"solutions: random set {int(index)} holds {int(stored[index])}, "
                         f"solving it again gives {int(count)}")
         return None
+
+
+class SpotsPuzzle(Puzzle):
+    """Spot Colour discs as a plug-in: a disc set is solved whole (`query spots solve`);
+    it has no positions to walk, so no notation is recognised for paths."""
+
+    own_search = SpotsSearch
+
+    name = "spots"
+    summary = "Spot Colour discs: place 7 discs so that touching spots match"
+    example = ("--set 1", "")
+
+    def recognises(self, text: str) -> bool:
+        return False
+
+    def variant(self, start: str, target: str, options: dict):
+        raise SpotsError("Spot Colour sets have no paths: use `query spots solve`")
+
+    def parse(self, variant, text: str):
+        raise SpotsError("Spot Colour sets have no positions: use `query spots solve`")
+
+    def format(self, variant, state) -> str:
+        return str(state)
+
+    renderer = "renderer.js"

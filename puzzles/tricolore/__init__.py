@@ -23,6 +23,7 @@ from builder.contract.base import (
     WalkablePuzzle,
 )
 from builder.contract.errors import MissingTableError, PuzzleInputError
+from builder.contract.parts import OwnSearch
 from builder.contract.specs import TableSpec
 from puzzles.tricolore import catalog, verify
 from puzzles.tricolore import tables as table_specs
@@ -79,40 +80,9 @@ def _clicks_towards(columns, nodes, target: int):
         yield None if clicks == 255 else clicks
 
 
-class TricolorePuzzle(WalkablePuzzle):
-    """Tricolore as a plug-in: a walk node is (board, last clicked square)."""
-
-    name = "tricolore"
-    summary = "Tricolore XP: clicks advance squares R -> W -> B -> R (any board up to 39 squares)"
-    example = ("WBWW.WBRB", "RRRR.RRRR")
-    unit = "clicks"
-    options = (PuzzleOption(
-        "method", "unrestricted (any square, the default), hybrid (bottom row + red squares "
-        "of the row above) or restricted (bottom row only); decomposition for 4x4 (path "
-        "only)", ("unrestricted", "hybrid", "restricted", "decomposition")),)
-
-    def recognises(self, text: str) -> bool:
-        """Two or more rows of R, W and B joined by '.' (a row of the wrong length, or a
-        board too large, is its parse error to name): other letters are other puzzles'
-        (a pyraminx's faces, say), and so is a single row (Hanoi's pegs, a cube's
-        turns), which ``tricolore:RWB`` names outright."""
-        rows = text.strip().upper().split(".")
-        return len(rows) > 1 and all(row and set(row) <= set(LETTERS) for row in rows)
-
-    def variant(self, start: str, target: str, options: dict) -> TricoloreGame:
-        rules, method = Tricolore.of_board(start), options.get("method") or "unrestricted"
-        if method == DECOMPOSITION:
-            if (rules.width, rules.height) != (4, 4):
-                raise PuzzleInputError("--method decomposition solves 4x4 boards (four rows "
-                                       "of four)")
-            return TricoloreGame(rules, method)
-        return TricoloreGame(rules, check_method(method))
-
-    def parse(self, game: TricoloreGame, text: str) -> int:
-        return game.rules.parse(text)
-
-    def format(self, game: TricoloreGame, state) -> str:
-        return game.rules.format(state[0] if isinstance(state, tuple) else state)
+class TricoloreSearch(OwnSearch):
+    """Tricolore's own search: the all-pairs click tables, the 4x4 targets and
+    decomposition, their catalog and charts, and the commands over them."""
 
     def start_node(self, game: TricoloreGame, board: int) -> tuple[int, int]:
         return (board, NO_CLICK)
@@ -131,11 +101,6 @@ class TricolorePuzzle(WalkablePuzzle):
     def at_target(self, game: TricoloreGame, node: tuple[int, int], target: int) -> bool:
         return node[0] == target and node[1] != NO_CLICK
 
-    def moves(self, game: TricoloreGame, node: tuple[int, int]) -> Iterator[Move]:
-        board, last = node
-        return (Move(SQUARE_LABELS[square], (following, square))
-                for square, following in game.rules.legal_moves(board, last, game.clicks))
-
     def distance(self, tables, game: TricoloreGame, node: tuple[int, int],
                  target: int) -> int | None:
         return next(iter(self.distances(tables, game, [node], target)))
@@ -153,9 +118,6 @@ class TricolorePuzzle(WalkablePuzzle):
         columns = self._last_columns.get((tables, target, game),
                                          lambda: _target_columns(tables, game, target))
         return _clicks_towards(columns, nodes, target)
-
-    _last_columns: ClassVar[KeptLast] = KeptLast()
-    """A walk asks once a step, towards one target."""
 
     def table_answering(self, game: TricoloreGame, start: int, target: int):
         """The exact table towards the target, on boards too large for all-pairs tables
@@ -210,8 +172,6 @@ class TricolorePuzzle(WalkablePuzzle):
                          "decomposition", optimal=False,
                          details={"halves": list(found.halves), "rotation": found.rotation})
 
-    # --- its own query layouts, commands, charts and web endpoints -------------------------
-
     path_words = ("board", "click", "boards", "clicks")
 
     def step_value(self, game: TricoloreGame, label: str) -> int:
@@ -228,10 +188,6 @@ class TricolorePuzzle(WalkablePuzzle):
         from puzzles.tricolore.plots import tricolore_figures
 
         return tricolore_figures(catalog)
-
-    renderer = "renderer.js"
-
-    # --- tables ---------------------------------------------------------------------------
 
     def default_tables(self) -> list[TableSpec]:
         return table_specs.default_specs()
@@ -270,9 +226,8 @@ class TricolorePuzzle(WalkablePuzzle):
                 "tricolore4x4-reachability": build_reachability,
                 "tricolore4x4-stats": build_stats}
 
-    # --- catalog and verify ---------------------------------------------------------------
-
     catalog_tables = catalog.TABLES
+
     catalog_views = catalog.VIEWS
 
     def catalog_rows(self, attributes: dict, read) -> dict:
@@ -300,6 +255,60 @@ class TricolorePuzzle(WalkablePuzzle):
 
     def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
         return verify.sample(attributes, read, samples, rng)
+
+
+class TricolorePuzzle(WalkablePuzzle):
+    """Tricolore as a plug-in: a walk node is (board, last clicked square)."""
+
+    own_search = TricoloreSearch
+
+    name = "tricolore"
+    summary = "Tricolore XP: clicks advance squares R -> W -> B -> R (any board up to 39 squares)"
+    example = ("WBWW.WBRB", "RRRR.RRRR")
+    unit = "clicks"
+    options = (PuzzleOption(
+        "method", "unrestricted (any square, the default), hybrid (bottom row + red squares "
+        "of the row above) or restricted (bottom row only); decomposition for 4x4 (path "
+        "only)", ("unrestricted", "hybrid", "restricted", "decomposition")),)
+
+    def recognises(self, text: str) -> bool:
+        """Two or more rows of R, W and B joined by '.' (a row of the wrong length, or a
+        board too large, is its parse error to name): other letters are other puzzles'
+        (a pyraminx's faces, say), and so is a single row (Hanoi's pegs, a cube's
+        turns), which ``tricolore:RWB`` names outright."""
+        rows = text.strip().upper().split(".")
+        return len(rows) > 1 and all(row and set(row) <= set(LETTERS) for row in rows)
+
+    def variant(self, start: str, target: str, options: dict) -> TricoloreGame:
+        rules, method = Tricolore.of_board(start), options.get("method") or "unrestricted"
+        if method == DECOMPOSITION:
+            if (rules.width, rules.height) != (4, 4):
+                raise PuzzleInputError("--method decomposition solves 4x4 boards (four rows "
+                                       "of four)")
+            return TricoloreGame(rules, method)
+        return TricoloreGame(rules, check_method(method))
+
+    def parse(self, game: TricoloreGame, text: str) -> int:
+        return game.rules.parse(text)
+
+    def format(self, game: TricoloreGame, state) -> str:
+        return game.rules.format(state[0] if isinstance(state, tuple) else state)
+
+    def moves(self, game: TricoloreGame, node: tuple[int, int]) -> Iterator[Move]:
+        board, last = node
+        return (Move(SQUARE_LABELS[square], (following, square))
+                for square, following in game.rules.legal_moves(board, last, game.clicks))
+
+    _last_columns: ClassVar[KeptLast] = KeptLast()
+    """A walk asks once a step, towards one target."""
+
+    # --- its own query layouts, commands, charts and web endpoints -------------------------
+
+    renderer = "renderer.js"
+
+    # --- tables ---------------------------------------------------------------------------
+
+    # --- catalog and verify ---------------------------------------------------------------
 
 
 # --- `builder` commands ----------------------------------------------------------------
