@@ -8,6 +8,8 @@ quarter-turn metric, a budget, bad input and a missing table."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import deque
 from dataclasses import replace
 from functools import cache
@@ -22,7 +24,7 @@ from builder import patterns, registry
 from builder.contract.errors import PuzzleInputError, QueryError
 from builder.contract.work import search_budget
 from builder.routine import build_table, table_path
-from puzzles.rubik import optimal
+from puzzles.rubik import short
 from query.walk import Tables
 from tests.commands import run_command
 
@@ -446,9 +448,13 @@ def cube_tables(data_for):
 
 
 def searched(tables, start: str, target: str = "solved", metric: str = "half"):
+    """IDA* on Korf's pattern databases, which the plug-in runs past a short question."""
+    from puzzles.rubik import rules
+    from puzzles.rubik.tables import search_for
+
     node = RUBIK.parse(metric, start)
-    goal = RUBIK.parse_target(metric, target)
-    search = RUBIK.pattern_search(tables, metric, node, goal)
+    goal = rules.SOLVED if target == "solved" else RUBIK.parse(metric, target)
+    search = search_for(tables, metric, node, goal)
     return patterns.found_path(RUBIK, metric, node, search,
                                patterns.run(tables, search, progress=False))
 
@@ -491,11 +497,63 @@ def test_query_path_prints_singmaster_turns_for_a_named_scramble(cube_tables):
                       str(cube_tables.location), check=True)
     answer = json.loads(run.stdout)
     assert answer["puzzle"] == "rubik" and answer["optimal"] and answer["target"] == "solved"
-    assert answer["length"] == 4 and answer["how"] in (
-        "IDA* on pattern databases", optimal.HOW)  # Korf's tables, or the optimal one's
+    assert answer["length"] == 4 and answer["how"] == short.HOW  # no search of the tables
     start = play(flat(SOLVED), ["R", "U", "R'", "U2"])
     assert flat(answer["states"][0]) == start
     assert play(start, answer["moves"]) == flat(SOLVED) and answer["states"][-1] == SOLVED
+
+
+# ---- a short question: no kernel loaded, no table read
+
+
+def test_a_short_answer_is_the_plain_distance_and_the_path_ida_finds(cube_tables):
+    """Scrambles of 0 to 6 turns in both metrics, to solved and to another target: within
+    ``short.MOST`` turns the answer's length is the sticker model's search from both ends,
+    its path replays, and it is the very path IDA* on the pattern databases finds; past
+    it, no answer (the pattern search's)."""
+    rng = np.random.default_rng(57)
+    answered = 0
+    for metric in ("half", "quarter"):
+        for number, length in enumerate((0, 1, 2, 3, 4, 4, 5, 6)):
+            target = flat(SOLVED) if number % 2 else play(flat(SOLVED), scramble(rng, 9))
+            start = play(target, scramble(rng, length, metric))
+            node, goal = (RUBIK.parse(metric, shown(cube)) for cube in (start, target))
+            distance = plain_distance(start, target, metric)
+            found = short.path(metric, node, goal)
+            if distance > short.MOST:
+                assert found is None, (metric, length)
+                continue
+            positions, labels = found
+            assert len(labels) == distance and play(start, labels) == target
+            assert [flat(RUBIK.format(metric, position)) for position in positions] == [
+                play(start, labels[:step]) for step in range(len(labels) + 1)]
+            assert labels == searched(cube_tables, shown(start), shown(target), metric).labels
+            answered += 1
+    assert answered >= 10
+
+
+@pytest.mark.parametrize(("scramble_text", "short_question"), [
+    ("R U", True), ("R U F D L", False)])
+def test_a_short_question_loads_no_kernel_and_reads_no_table(cube_tables, scramble_text,
+                                                             short_question):
+    """`query path` in a process of its own: a cube at most ``short.MOST`` turns from solved
+    is answered without numba, the IDA* kernels or zarr; one farther away (the control:
+    the check sees them) by IDA*, which loads them."""
+    start = play(flat(SOLVED), scramble_text.split())
+    assert (plain_distance(start, flat(SOLVED), "half") <= short.MOST) == short_question
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print(sorted(m for m in ('numba', 'builder.kernels.ida') "
+        "if m in sys.modules)))\n"
+        "from query.launch import main; sys.argv = ['query', 'path', "
+        f"'rubik:{scramble_text}', '--data', {str(cube_tables.location)!r}]\n"
+        "main()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert ("(shortest, " + short.HOW + ")" in done.stdout) == short_question
+    loaded = done.stdout.strip().splitlines()[-1]
+    assert loaded == ("[]" if short_question else "['builder.kernels.ida', 'numba']")
 
 
 def test_the_superflip_under_a_budget_names_the_bound_it_proved(cube_tables):

@@ -9,7 +9,8 @@ metric, where its table is built (``rubik/optimal/phase1``), by IDA* on a
 symmetry-reduced phase-1 table looked up in three directions and on the inverse
 (``optimal.py``); or at once, not shortest in general, by Kociemba's two-phase search
 (``twophase.py``, its pruning table ``rubik/twophase/pruning``), the walk's approximate
-path.  A position is its stickers or
+path.  A cube at most four turns from its target is answered exactly without any of
+them, loading no kernel and reading no table (``short.py``).  A position is its stickers or
 a scramble; a path is printed in Singmaster notation (R, R', R2).
 """
 
@@ -26,7 +27,7 @@ from builder.contract.errors import MissingTableError, shown
 from builder.contract.parts import OwnSearch
 from builder.contract.patterns import PatternSearch
 from builder.contract.specs import TableSpec
-from puzzles.rubik import rules, twophase
+from puzzles.rubik import rules, short, twophase
 from puzzles.rubik.rules import GOAL_WORD, METRICS, SOLVED, RubikError
 from puzzles.rubik.tables import (
     DEFAULT_SET,
@@ -36,6 +37,7 @@ from puzzles.rubik.tables import (
     pattern_set,
     pattern_table,
     search_for,
+    stored_set,
 )
 
 GOAL = GOAL_WORD
@@ -58,12 +60,22 @@ class RubikSearch(OwnSearch):
         raise MissingTableError("no table holds the 3x3x3 cube's distances: they are "
                                 "searched on its pattern databases")
 
-    def pattern_search(self, tables, metric: str, node, target) -> PatternSearch:
+    def pattern_search(self, tables, metric: str, node, target) -> PatternSearch | None:
+        """None where the cube is at most ``short.MOST`` turns from the target and the
+        tables a search reads are stored (a folder without them is refused whatever the
+        question): ``search_path`` answers it, loading no kernel and reading no table."""
         from puzzles.rubik import optimal  # numpy: imported where a search needs it
 
         goal = SOLVED if target == GOAL else target
+        if short.path(metric, node, goal) is not None and (stored_set(tables, metric) or (
+                metric == "half" and optimal.stored(tables))):
+            return None
         found = optimal.search_for(tables, node, goal) if metric == "half" else None
         return found or search_for(tables, metric, node, goal)
+
+    def search_path(self, metric: str, node, target) -> FoundPath | None:
+        found = short.path(metric, node, SOLVED if target == GOAL else target)
+        return None if found is None else FoundPath(*found, how=short.HOW)
 
     approximation = "Kociemba's two-phase search"
 

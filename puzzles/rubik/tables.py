@@ -128,17 +128,23 @@ def named_pattern(metric: str, text: str) -> TableSpec:
     return pattern_table(metric, tuple(corners), tuple(edges))
 
 
-def search_for(tables, metric: str, node, target) -> PatternSearch:
-    """IDA* from ``node`` to ``target`` on the strongest stored set of pattern tables of
-    the metric (the quarter-turn metric: else the half-turn metric's); where none is
-    stored, on the default set, whose missing table the engine then names."""
+def stored_set(tables, metric: str) -> tuple[str, str] | None:
+    """(its metric, its name) of the strongest stored set of pattern tables a search in
+    ``metric`` reads (the quarter-turn metric: else the half-turn metric's), or None."""
     for table_metric in dict.fromkeys((metric, "half")):
         folder = tables.stored(("rubik", "patterns", table_metric))
         for name in SEARCHED_SETS:
-            specs = pattern_set(table_metric, name)
-            if all(spec.parts[-1] in folder for spec in specs):
-                return _search(metric, node, target, specs, table_metric, name)
-    return _search(metric, node, target, pattern_set("half", DEFAULT_SET), "half", DEFAULT_SET)
+            if all(spec.parts[-1] in folder for spec in pattern_set(table_metric, name)):
+                return table_metric, name
+    return None
+
+
+def search_for(tables, metric: str, node, target) -> PatternSearch:
+    """IDA* from ``node`` to ``target`` on the strongest stored set of pattern tables
+    (``stored_set``); where none is stored, on the default set, whose missing table the
+    engine then names."""
+    table_metric, name = stored_set(tables, metric) or ("half", DEFAULT_SET)
+    return _search(metric, node, target, pattern_set(table_metric, name), table_metric, name)
 
 
 def _search(metric, node, target, specs, table_metric, name) -> PatternSearch:
