@@ -127,6 +127,17 @@ class CatalogTable:
     every row; the ``select`` list must pass it through as a column of its own."""
 
 
+NEVER_IN_BYTES = (1 << 8) - 1
+""""Never" in an array of byte distances (numpy uint8: its largest value, ``never_of``),
+for a plug-in's own kernels that fill such an array and the constants they compare with.
+Example: ``fewest = np.full(states, NEVER_IN_BYTES, dtype=np.uint8)``."""
+
+NEVER_IN_16_BITS = (1 << 16) - 1
+""""Never" in an array of 16-bit distances (numpy uint16: its largest value, ``never_of``),
+as ``NEVER_IN_BYTES`` is in bytes.
+Example: ``fewest = np.full(states, NEVER_IN_16_BITS, dtype=np.uint16)``."""
+
+
 def never_of(values: Any) -> int:
     """The value an array of distances (numpy, unsigned) stores for "never": its type's
     largest, as the engine's searches write it.

@@ -14,6 +14,7 @@ import numpy as np
 import typer
 
 from builder.contract.base import (
+    NEVER_IN_BYTES,
     CatalogTable,
     DistanceArray,
     FoundPath,
@@ -87,7 +88,7 @@ class BallsSearch(OwnSearch):
         step of a walk to the next)."""
         table = self._last_table.get((tables, rules), lambda: _balls_table(tables, rules))
         found = table.moves_of_states(np.array(nodes, dtype=np.int64)).tolist()
-        return [None if moves == 255 else moves for moves in found]
+        return [None if moves == NEVER_IN_BYTES else moves for moves in found]
 
     goal_words = ("clearable", "cleared")
 
@@ -150,7 +151,7 @@ class BallsSearch(OwnSearch):
             encoding="one entry per symmetry class (colour relabelling x tube order), "
                      "ascending class_key as puzzles/balls defines it; "
                      f"moves_to_clear: fewest {'pours' if rules.water else 'moves'} to a "
-                     "cleared state, 255 = cannot be "
+                     f"cleared state, {NEVER_IN_BYTES} = cannot be "
                      "cleared; class_states: labelled states in the class; key_index: "
                      "the first key of every chunk")
 

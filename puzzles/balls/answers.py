@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from builder.contract.base import FoundPath, TableLookup
+from builder.contract.base import NEVER_IN_BYTES, FoundPath, TableLookup
 from builder.contract.errors import (
     MOST_SOLVER_STATES,
     MissingTableError,
@@ -33,7 +33,7 @@ from builder.contract.work import (
 from puzzles.balls.rules import Balls, BallsError
 from puzzles.balls.tables import TABLE_LAYOUT
 
-UNREACHABLE = 255
+UNREACHABLE = NEVER_IN_BYTES
 
 
 class NotClearableError(UnreachableError):
@@ -68,7 +68,7 @@ class BallsTable:
         self.class_states = tables.vector(self.table, "class_states")
 
     def moves_of_states(self, states: np.ndarray) -> np.ndarray:
-        """Fewest moves to clear (255: never) for (N, T) tube codes."""
+        """Fewest moves to clear (``UNREACHABLE``: never) for (N, T) tube codes."""
         keys = self.rules.class_keys(np.asarray(states).reshape(-1, self.rules.tubes))
         classes = self.tables.positions(self.table, "class_key", keys, "key_index")
         chunks, within = np.divmod(classes, self.moves.chunk_size)
@@ -86,9 +86,9 @@ def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_mo
                clearable: bool = False, distance: int | None = None
                ) -> tuple[tuple[int, ...], int]:
     """A starting state (first k tubes full) drawn uniformly from those that meet the
-    request (at least ``min_moves``, or exactly ``distance``), with its fewest moves (255:
-    never): a class is drawn in proportion to its starting states, then one of them by a
-    random relabelling and tube order."""
+    request (at least ``min_moves``, or exactly ``distance``), with its fewest moves
+    (``UNREACHABLE``: never): a class is drawn in proportion to its starting states, then
+    one of them by a random relabelling and tube order."""
     keys, moves, starting = _classes_to_deal(rules, table.class_key, table.moves,
                                              table.class_states)
     weights = starting

@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-UNREACHABLE = 255
+from builder.contract.base import NEVER_IN_BYTES
+
+UNREACHABLE = NEVER_IN_BYTES
 
 
 @njit(cache=True, inline="always")
@@ -291,7 +293,7 @@ def enumerate_classes(rules, progress=None) -> tuple[np.ndarray, np.ndarray]:
 
 
 def moves_to_clear(rules, keys: np.ndarray, progress=None) -> np.ndarray:
-    """Fewest moves to be cleared for every class in ``keys`` (255: cannot be cleared).
+    """Fewest moves to be cleared for every class in ``keys`` (``UNREACHABLE``: cannot be cleared).
     ``progress(level, classes_at_level)`` is called once per level."""
     moves = np.full(len(keys), UNREACHABLE, dtype=np.uint8)
     moves[np.searchsorted(keys, rules.cleared_key())] = 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from builder.contract.base import never_of
 from builder.contract.specs import Computed
 from puzzles.balls.rules import Balls, BallsError
 
@@ -113,7 +114,8 @@ def classes_and_moves(rules: Balls, progress: bool) -> Computed:
 
 def moves_of_states(rules: Balls, keys: np.ndarray, moves: np.ndarray,
                     states: np.ndarray) -> np.ndarray:
-    """Fewest moves to clear (255: never) of (N, T) tube codes, from whole arrays."""
+    """Fewest moves to clear (as ``moves`` stores them, never included) of (N, T) tube
+    codes, from whole arrays."""
     found = rules.class_keys(np.asarray(states).reshape(-1, rules.tubes))
     return moves[np.searchsorted(keys, found)]
 
@@ -129,13 +131,13 @@ def catalog_rows(attributes: dict, read) -> dict[str, list[tuple]]:
     keys, states, moves = read("class_key"), read("class_states"), read("moves_to_clear")
     initial = rules.initial_states_in_classes(keys, states)
     shape = (rules.tubes, rules.capacity, rules.colours)
-    counts = []
+    counts, never = [], never_of(moves)
     for value in np.unique(moves):
         chosen = moves == value
         for is_initial, among in ((True, initial[chosen]),
                                   (False, (states - initial)[chosen])):
             if among.sum():
-                counts.append((*shape, is_initial, None if value == 255 else int(value),
+                counts.append((*shape, is_initial, None if value == never else int(value),
                                int(among.sum())))
     return {"balls_move_counts": counts,
             "balls_tables": [(*shape, rules.symmetries, len(keys),
@@ -146,6 +148,7 @@ def verify_sample(attributes: dict, read, samples: int, rng) -> str | None:
     rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"],
                   water=attributes.get("rules") == "water")
     keys, moves = read("class_key"), read("moves_to_clear")
+    never = never_of(moves)
     if not np.all(np.diff(keys) > 0):
         return "class keys are not strictly ascending"
     if int(read("class_states").sum()) != rules.n_states:
@@ -166,8 +169,8 @@ def verify_sample(attributes: dict, read, samples: int, rng) -> str | None:
         else:
             options = [following for *_, following in rules.legal_moves(state)]
             best = (int(moves_of_states(rules, keys, moves, np.array(options)).min())
-                    if options else 255)
-            expected = 255 if best == 255 else best + 1
+                    if options else never)
+            expected = never if best == never else best + 1
         if int(moves_of_states(rules, keys, moves, np.array([state]))[0]) != expected:
             return f"state {rules.format(state)} breaks the shortest-path recurrence"
     return None

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-UNREACHABLE = 255
+from builder.contract.base import NEVER_IN_BYTES
+
+UNREACHABLE = NEVER_IN_BYTES
 
 
 def pour_graph(rules, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -36,7 +38,7 @@ def pour_graph(rules, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def pours_to_clear(rules, keys: np.ndarray, progress=None) -> np.ndarray:
-    """Fewest pours to be cleared for every class in ``keys`` (255: never).
+    """Fewest pours to be cleared for every class in ``keys`` (``UNREACHABLE``: never).
     ``progress(level, classes_at_level)`` is called once per level."""
     before, after = pour_graph(rules, keys)
     order = np.argsort(after, kind="stable")

@@ -1,5 +1,5 @@
 """Lights Out's own kernel: the fewest clicks from all off (state 0) to every state of a
-board, states as bit sets, 255 = unreachable.  Imported only when a table is built.
+board, states as bit sets, never where unreachable.  Imported only when a table is built.
 
 Clicks commute and a second click on a button undoes the first, so a shortest solution
 clicks a set of buttons once each, and the fewest clicks to a state are the fewest
@@ -13,7 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-UNREACHABLE = 255
+from builder.contract.base import NEVER_IN_BYTES
+
+UNREACHABLE = NEVER_IN_BYTES
 
 
 @njit(cache=True, nogil=True)

@@ -7,6 +7,7 @@ for boards of at most 25 buttons), published as the catalog's ``lightsout_summar
 
 from __future__ import annotations
 
+from builder.contract.base import never_of
 from builder.contract.specs import Computed
 from puzzles.lightsout.rules import LightsOut
 
@@ -44,7 +45,7 @@ def compute_table(progress: bool) -> Computed:
         max_min_clicks = None
         if board.n_buttons <= TABLE_BUTTONS:
             distances = fewest_clicks(board.click_masks, board.n_buttons)
-            max_min_clicks = int(distances[distances != 255].max())
+            max_min_clicks = int(distances[distances != never_of(distances)].max())
             if (rows, cols) == TABLE_SHAPE:
                 table_5x5 = distances
         summary.append({"rows": rows, "cols": cols, "nullity": board.nullity,

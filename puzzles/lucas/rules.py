@@ -12,8 +12,8 @@ every ``rules.py`` so); the tables are ``tables.py``, the adapter ``__init__.py`
 
 The classic rule (``--variant forward``): pieces only move forward, A right and B left
 (the document's solution only ever moves them so).  Its table ``lucas/forward`` holds,
-for n = 1 .. 10, the fewest classic moves from every arrangement to the goal (255: the
-goal can no longer be reached), filled by the engine's generic kernel from
+for n = 1 .. 10, the fewest classic moves from every arrangement to the goal (never
+where the goal can no longer be reached), filled by the engine's generic kernel from
 ``search.lucas_steps`` over a dense ranking (``dense_rank``).
 
 The document's table (``lucas/tables``, `builder lucas --max-n N`): for n = 1 .. N every

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from math import factorial, lgamma, log
 
-from builder.contract.base import DistanceArray, FoundPath, Move
+from builder.contract.base import NEVER_IN_BYTES, DistanceArray, FoundPath, Move
 from builder.contract.dense import DensePuzzle, DenseSearch, StoredDistance
 from builder.contract.errors import MissingTableError, UnreachableError, shown
 from builder.contract.patterns import PatternSearch
@@ -129,7 +129,8 @@ class SlidingSearch(DenseSearch):
              for blank in range(cells)},
             encoding="blank{j}[rank]: fewest moves to the board with the blank at cell j and "
                      "tiles 1, 2, ... in reading order around it; rank = Lehmer code of the "
-                     "tile in each cell (cells row-major); 255 = never (opposite parity)")
+                     f"tile in each cell (cells row-major); {NEVER_IN_BYTES} = never (opposite "
+                     "parity)")
 
     def default_tables(self) -> list[TableSpec]:
         full = [self.table({"puzzle": "sliding", "rows": rows, "columns": columns})

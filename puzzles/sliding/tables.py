@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from math import perm
 
+from builder.contract.base import NEVER_IN_BYTES
 from builder.contract.patterns import PatternSearch, PatternTable, arrangement_rank
 from builder.contract.specs import BreadthFirstSearch, Fold, TableSpec
 from puzzles.sliding.rules import (
@@ -96,15 +97,15 @@ def pattern_table(rows: int, columns: int, blank: int, tiles: tuple[int, ...],
             {**identity, "folded": True}, {"estimate": search},
             encoding=f"estimate[rank of the tiles' cells alone]: the {moves}, the least over "
                      f"the blank's cells; searched folded, a bit per abstract state (rank = "
-                     f"{ranked}), a byte per estimate; 255: never",
+                     f"{ranked}), a byte per estimate; {NEVER_IN_BYTES}: never",
             chunk=1 << 22)
     return TableSpec(
         ("sliding", "patterns", f"{rows}x{columns}", f"blank{blank}-{shown}"),
         identity, {"abstract": search},
         folds={"estimate": Fold("abstract", cells - tracked)},
-        encoding=f"abstract[rank]: {moves}; rank = {ranked} (255: never, and where the blank "
-                 "is not the least cell of its region); estimate[rank of the tiles' cells "
-                 "alone]: the least over the blank's cells",
+        encoding=f"abstract[rank]: {moves}; rank = {ranked} ({NEVER_IN_BYTES}: never, and "
+                 "where the blank is not the least cell of its region); estimate[rank of the "
+                 "tiles' cells alone]: the least over the blank's cells",
         chunk=1 << 20)
 
 

@@ -35,6 +35,7 @@ from puzzles.tricolore.rules import (
     METHODS,
     NO_CLICK,
     RED,
+    UNREACHABLE,
     WHITE,
     BoardError,
     MethodError,
@@ -77,7 +78,7 @@ def _target_columns(tables, game: TricoloreGame, target: int) -> tuple:
 def _clicks_towards(columns, nodes, target: int):
     for board, last_click in nodes:
         clicks = column_clicks(columns, board, last_click, target)
-        yield None if clicks == 255 else clicks
+        yield None if clicks == UNREACHABLE else clicks
 
 
 class TricoloreSearch(OwnSearch):

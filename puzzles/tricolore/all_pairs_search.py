@@ -9,12 +9,13 @@ was at level k-1 for t.
 For every board b and target t the kernel records what an exact table walk needs:
 
 * ``clicks[b, t]``  - minimum number of clicks (>= 1) from b, nothing forbidden, to t;
-* ``sole[b, t]``    - the first click when exactly one first click is optimal, else 255;
+* ``sole[b, t]``    - the first click when exactly one first click is optimal, else never;
 * ``avoiding[b, t]``- minimum clicks from b when that sole click is forbidden.
 
 That is enough because the distance from node (b, last=c) differs from
 ``clicks[b, t]`` only when c is the sole optimal first click (forbidding one click
-cannot hurt when another optimal one remains).  255 means unreachable.
+cannot hurt when another optimal one remains).  Where t cannot be reached, all three
+hold ``UNREACHABLE`` (never).
 
 The three results are kept bit-sliced during the search (plane p holds bit p of
 each value, one bit per target) and turned into bytes once at the end, eight
@@ -28,10 +29,11 @@ from __future__ import annotations
 import numpy as np
 from numba import get_num_threads, njit, prange
 
+from builder.contract.base import NEVER_IN_BYTES
 from builder.contract.intrinsics import take_next
 from puzzles.tricolore.all_pairs_batch import TARGETS_PER_TASK as BATCH
 
-UNREACHABLE = 255
+UNREACHABLE = NEVER_IN_BYTES
 LEVEL_PLANES = 6
 """Bit planes per recorded level: searches deeper than 2**6 - 1 levels are refused."""
 SQUARE_PLANES = 5
@@ -52,7 +54,7 @@ def _spread_byte(byte: np.uint64) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def _unslice(planes, count, present, out_words, board, word0):
-    """Write 64 bit-sliced values as bytes (255 where ``present`` is clear)."""
+    """Write 64 bit-sliced values as bytes (``UNREACHABLE`` where ``present`` is clear)."""
     for group in range(8):
         shift = np.uint64(8 * group)
         value = np.uint64(0)

@@ -12,27 +12,29 @@ import numpy as np
 
 from builder.contract.base import CatalogTable
 from builder.contract.counting import value_counts
-from puzzles.tricolore.rules import Tricolore
+from puzzles.tricolore.rules import UNREACHABLE, Tricolore
 
 MAX_PAIRS_IN_CATALOG = 50_000_000
 """All-pairs tables larger than this (5×2 and up) stay in zarr only."""
 ROWS_PER_BLOCK = 512
 """Starts rolled up at a time (bounds the memory of the roll-ups)."""
+CLICKS_OR_NULL = f"nullif(clicks, {UNREACHABLE})"
+"""A stored clicks column as SQL: NULL where the table stores "never"."""
 
 TABLES = (
     CatalogTable("tricolore_table_boards", "width UTINYINT, height UTINYINT, board INTEGER, "
                  "notation VARCHAR, mirror_canonical BOOLEAN"),
     CatalogTable("tricolore_pairs", "width UTINYINT, height UTINYINT, method VARCHAR, "
                  "start INTEGER, target INTEGER, clicks UTINYINT",
-                 select="width, height, method, start, target, nullif(clicks, 255)",
+                 select=f"width, height, method, start, target, {CLICKS_OR_NULL}",
                  per_source=True),
     CatalogTable("tricolore_start_clicks", "width UTINYINT, height UTINYINT, method VARCHAR, "
                  "start INTEGER, clicks UTINYINT, targets BIGINT",
-                 select="width, height, method, start, nullif(clicks, 255), targets"),
+                 select=f"width, height, method, start, {CLICKS_OR_NULL}, targets"),
     CatalogTable("tricolore_target_clicks", "width UTINYINT, height UTINYINT, "
                  "method VARCHAR, target INTEGER, clicks UTINYINT, starts BIGINT, "
                  "document_starts BIGINT",
-                 select="width, height, method, target, nullif(clicks, 255), starts, "
+                 select=f"width, height, method, target, {CLICKS_OR_NULL}, starts, "
                         "document_starts"),
     CatalogTable("tricolore_4x4_target_clicks", "target VARCHAR, clicks UTINYINT, "
                  "boards BIGINT"),
@@ -40,8 +42,8 @@ TABLES = (
     CatalogTable("tricolore_4x4_decomposition_sample",
                  "start BIGINT, target BIGINT, clicks UTINYINT, top UTINYINT, "
                  "bottom UTINYINT, extension UTINYINT, exact UTINYINT, exact_job BOOLEAN",
-                 select="start, target, clicks, top, bottom, extension, nullif(exact, 255), "
-                        "exact_job"),
+                 select="start, target, clicks, top, bottom, extension, "
+                        f"nullif(exact, {UNREACHABLE}), exact_job"),
     CatalogTable("tricolore_4x4_forward_search", "start VARCHAR, boards BIGINT, "
                  "unreached_boards BIGINT, unreached VARCHAR[]"),
     CatalogTable("tricolore_4x4_target_stats", "target VARCHAR, orbit_size INTEGER, "
@@ -231,7 +233,7 @@ def rows(attributes: dict, read: Callable[[str], Any]) -> dict[str, list | dict]
         return {"tricolore_4x4_decomposition_sample": frame}
     if kind == "target_stats":
         boards = read("boards")
-        rows, clicks = np.nonzero(boards[:, :255])
+        rows, clicks = np.nonzero(boards[:, :UNREACHABLE])
         return {"tricolore_4x4_target_stats": {
             "target": Tricolore(4, 4).format_many(read("target")[rows]).astype(object),
             "orbit_size": read("orbit_size")[rows].astype(np.int32),
@@ -240,7 +242,8 @@ def rows(attributes: dict, read: Callable[[str], Any]) -> dict[str, list | dict]
     if "target" in attributes:
         counts = value_counts(read("clicks"))
         return {"tricolore_4x4_target_clicks": [
-                    (attributes["target"], None if clicks == 255 else int(clicks), int(count))
+                    (attributes["target"], None if clicks == UNREACHABLE else int(clicks),
+                     int(count))
                     for clicks, count in enumerate(counts) if count],
                 "tricolore_4x4_targets": [(rules.parse(attributes["target"]),
                                            attributes["target"])]}

@@ -20,7 +20,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from builder.contract.base import TableLookup
+from builder.contract.base import NEVER_IN_BYTES, TableLookup
 from builder.contract.errors import PuzzleInputError
 from puzzles.tricolore.rules import (
     BLUE,
@@ -34,7 +34,7 @@ from puzzles.tricolore.rules import (
 )
 
 ROTATIONS = ("identity", "quarter_turn", "half_turn", "three_quarter_turn")
-UNREACHABLE = 255
+UNREACHABLE = NEVER_IN_BYTES
 """A half table's clicks where its target cannot be reached."""
 N_SQUARE = 10
 """The inner square (row 3, column 3) the border extension clicks last."""

@@ -24,6 +24,7 @@ from functools import cached_property
 
 import numpy as np
 
+from builder.contract.base import NEVER_IN_BYTES
 from builder.contract.errors import PuzzleInputError, check_length, shown
 from builder.contract.work import checkpoint
 
@@ -32,6 +33,9 @@ LETTERS = "RWB"
 METHODS = ("unrestricted", "hybrid", "restricted")
 NO_CLICK = -1
 """The 'last clicked square' of a start node: nothing is forbidden yet."""
+UNREACHABLE = NEVER_IN_BYTES
+"""What a Tricolore table (bytes) stores for "never": clicks to a target that cannot be
+reached, and a sole click where no first click is the only optimal one."""
 MAX_SQUARES = 39
 """A board's rank is a 64-bit integer: 3**39 < 2**63 <= 3**40, so no larger board can be
 written down (a 40-square board would silently wrap around)."""
@@ -384,7 +388,7 @@ WALK_ARRAYS = ("clicks", "sole_click", "clicks_avoiding_sole")
 
 
 def column_clicks(columns, board: int, last: int, target: int) -> int:
-    """Fewest clicks from node (board, last clicked square) to ``target`` (255: never),
+    """Fewest clicks from node (board, last clicked square) to ``target`` (``UNREACHABLE``: never),
     from a table's three arrays (``WALK_ARRAYS`` order) indexed by board: the column
     towards ``target`` of an all-pairs table, or a single-target table.  The stored
     clicks, except after the board's sole optimal first click, where the clicks avoiding
@@ -413,7 +417,7 @@ def walk_columns(rules: Tricolore, columns, start: int, target: int,
     click, by walking a table's three arrays towards ``target``; None when ``target``
     cannot be reached.  At each node the first legal click one closer is taken."""
     remaining = column_clicks(columns, start, NO_CLICK, target)
-    if remaining == 255:
+    if remaining == UNREACHABLE:
         return None
     board, last, path = start, NO_CLICK, []
     while remaining > 0:

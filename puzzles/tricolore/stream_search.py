@@ -36,6 +36,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange
 
+from builder.contract.base import NEVER_IN_BYTES
 from builder.contract.bits import lowest_bit, popcount
 from builder.contract.intrinsics import expand_or, mask_of, prefetch
 from puzzles.tricolore.target_search import (
@@ -43,7 +44,7 @@ from puzzles.tricolore.target_search import (
     mark_predecessors,
 )
 
-UNSET = 255
+UNSET = NEVER_IN_BYTES
 U8 = np.uint8
 U16 = np.uint16
 PUSH_FRACTION = 8

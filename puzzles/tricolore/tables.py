@@ -20,6 +20,7 @@ from puzzles.tricolore.all_pairs_batch import TARGETS_PER_TASK
 from puzzles.tricolore.rules import (
     ALL_PAIRS_MAX_SQUARES,
     METHODS,
+    UNREACHABLE,
     WALK_ARRAYS,
     BoardError,
     Tricolore,
@@ -46,9 +47,9 @@ COLUMNS_PER_CHUNK = 16
 ENCODING = (
     "arrays [start, target] over board ranks; rank = sum of colour * 3**(n_squares-1-square), "
     "R=0 W=1 B=2, squares row-major from 0 at the top left. clicks = minimum clicks >= 1 "
-    "(255 = unreachable or outside the method's state space); sole_click = the first click "
-    "when it is the only optimal one, else 255; clicks_avoiding_sole = minimum clicks when "
-    "that sole click is forbidden (255 = none)."
+    f"({UNREACHABLE} = unreachable or outside the method's state space); sole_click = the "
+    f"first click when it is the only optimal one, else {UNREACHABLE}; clicks_avoiding_sole "
+    f"= minimum clicks when that sole click is forbidden ({UNREACHABLE} = none)."
 )
 RULES = (
     "R->W->B->R; clicking red advances it alone, white its 8 neighbours, blue itself and its "
@@ -56,7 +57,7 @@ RULES = (
     "plus red squares of the row above; restricted: bottom row only. Hybrid and restricted "
     "state spaces exclude boards whose bottom row is all blue."
 )
-DESCRIPTION = {"rules": RULES, "unreachable": 255}
+DESCRIPTION = {"rules": RULES, "unreachable": UNREACHABLE}
 
 TARGET_CHUNK = 1 << 18
 """Boards per chunk of a single-target table: a path walk reads a few dozen chunks (a
@@ -112,7 +113,7 @@ def all_pairs_block(width: int, height: int, method: str, count: int,
     from puzzles.tricolore.all_pairs_search import search_targets
 
     blocks, _ = search_targets(_successors(width, height, method), first, count)
-    reached = blocks[0][blocks[0] != 255]
+    reached = blocks[0][blocks[0] != UNREACHABLE]
     return TaskBlock((0, first), dict(zip(ARRAYS, blocks)),
                      {"max_clicks": int(reached.max()) if reached.size else 0})
 
@@ -178,7 +179,7 @@ def target_spec(target: str, width: int = 4, height: int = 4) -> TableSpec:
 
 
 def _max_clicks(clicks: np.ndarray) -> int:
-    reached = clicks[clicks != 255]
+    reached = clicks[clicks != UNREACHABLE]
     return int(reached.max()) if reached.size else 0
 
 
@@ -201,7 +202,7 @@ def decomposition_spec(exact_targets: list[str], pairs: int = DECOMPOSITION_PAIR
         starts = [rng.integers(0, rules.n_boards, pairs)]
         targets = [rng.integers(0, all_blue, pairs)]  # every board but all blue
         exact_starts = rng.integers(0, rules.n_boards, pairs // 10)
-        exact = [np.full(pairs, 255, dtype=np.uint8)]
+        exact = [np.full(pairs, UNREACHABLE, dtype=np.uint8)]
         for name in exact_targets:
             table = ("tricolore", "4x4", "targets", name)
             tables.require(table, {"puzzle": "tricolore", "target": name})
@@ -222,7 +223,7 @@ def decomposition_spec(exact_targets: list[str], pairs: int = DECOMPOSITION_PAIR
         compute=compute, reads_tables=True, chunk=1 << 40,  # one chunk per array
         encoding="one row per (start, target) job: the first `pairs` rows are uniform "
                  "random pairs; then `exact_starts` random starts per exact target, with "
-                 "exact clicks (255 = no exact table)")
+                 f"exact clicks ({UNREACHABLE} = no exact table)")
 
 
 # --- the 4×4 forward reachability search -----------------------------------------------
@@ -304,9 +305,10 @@ def target_stats_task(target: int) -> dict:
     orbit = {int(rules.apply_symmetry(np.array([target]), p)[0]) for p in perms}
     return {
         "target": rules.format(target), "orbit_size": len(orbit),
-        "histogram": {str(c): int(n) for c, n in enumerate(histogram) if n and c != 255},
-        "unreachable": int(histogram[255]),
-        "max_clicks": int(np.flatnonzero(histogram[:255]).max()),
+        "histogram": {str(c): int(n) for c, n in enumerate(histogram)
+                      if n and c != UNREACHABLE},
+        "unreachable": int(histogram[UNREACHABLE]),
+        "max_clicks": int(np.flatnonzero(histogram[:UNREACHABLE]).max()),
         "seconds": round(time.perf_counter() - started, 2),
     }
 
@@ -376,7 +378,7 @@ def stats_spec(results: Path = RESULTS_FILE) -> TableSpec:
         for row, record in enumerate(records):
             for clicks, boards in record["histogram"].items():
                 histograms[row, int(clicks)] = boards
-            histograms[row, 255] = record["unreachable"]
+            histograms[row, UNREACHABLE] = record["unreachable"]
         return {"target": np.array([rules.parse(name) for name in names], np.int64),
                 "orbit_size": np.array([r["orbit_size"] for r in records], np.int64),
                 "boards": histograms}
@@ -386,8 +388,8 @@ def stats_spec(results: Path = RESULTS_FILE) -> TableSpec:
         identity={"puzzle": "tricolore", "kind": "target_stats", "targets": names},
         compute=compute, chunk=1 << 40,
         encoding="row per target: target (rank), orbit_size (boards in its symmetry "
-                 "orbit), boards[row, clicks] (boards that need that many clicks; 255: "
-                 "never)")
+                 "orbit), boards[row, clicks] (boards that need that many clicks; "
+                 f"{UNREACHABLE}: never)")
 
 
 def default_specs() -> list[TableSpec]:

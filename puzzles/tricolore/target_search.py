@@ -12,7 +12,7 @@ From the set S of clicks that lead into the frontier a board learns everything: 
 free node (nothing forbidden) is reached when S is non-empty; node (board, last) is
 reached unless S = {last}.  The outputs per board are those of the all-pairs kernel
 (``multi_target_bfs``): ``clicks`` (free distance, >= 1), ``sole`` (the sole optimal
-first click or 255) and ``avoiding`` (distance when that click is forbidden).
+first click or ``UNSET``) and ``avoiding`` (distance when that click is forbidden).
 
 Clicks are applied with per-half lookup tables (a board rank splits into two base-3
 halves of rows), built by the rules module.  Imported lazily.
@@ -23,10 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from builder.contract.base import NEVER_IN_BYTES
 from builder.contract.bits import lowest_bit, popcount
 
-UNREACHABLE = 255
-UNSET = 255
+UNREACHABLE = NEVER_IN_BYTES
+UNSET = NEVER_IN_BYTES
 
 
 @njit(cache=True, inline="always")

@@ -11,7 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from puzzles.tricolore.rules import NO_CLICK, WALK_ARRAYS, Tricolore, column_clicks
+from puzzles.tricolore.rules import (
+    NO_CLICK,
+    UNREACHABLE,
+    WALK_ARRAYS,
+    Tricolore,
+    column_clicks,
+)
 
 PLAIN_SEARCH_MAX_SQUARES = 8
 """All-pairs rows are re-derived up to this board size (a plain search per row)."""
@@ -43,7 +49,7 @@ def sample(attributes: dict, read: Callable[[str], Any], samples: int, rng) -> s
 def _plain_row(successors: np.ndarray, inside: np.ndarray, start: int) -> np.ndarray:
     """Fewest clicks from ``start`` to every board, by a plain queue BFS over nodes."""
     n_boards, n_squares = successors.shape
-    best = np.full(n_boards, 255, dtype=np.uint8)
+    best = np.full(n_boards, UNREACHABLE, dtype=np.uint8)
     seen = {(start, -1)}
     queue = deque([(start, -1, 0)])
     while queue:
@@ -53,7 +59,7 @@ def _plain_row(successors: np.ndarray, inside: np.ndarray, start: int) -> np.nda
             if square == last or following < 0 or (following, square) in seen:
                 continue
             seen.add((following, square))
-            if best[following] == 255 and inside[following]:
+            if best[following] == UNREACHABLE and inside[following]:
                 best[following] = clicks + 1
             queue.append((following, square, clicks + 1))
     return best
@@ -86,7 +92,8 @@ def _sample_target(rules: Tricolore, target_name: str, read, samples: int,
         board = int(board)
         options = [column_clicks(columns, following, square, target) for square, following
                    in rules.legal_moves(board, NO_CLICK, "unrestricted")]
-        expected = 255 if min(options) == 255 else min(options) + 1  # 255: unreachable
+        best = min(options)
+        expected = UNREACHABLE if best == UNREACHABLE else best + 1
         if expected != columns[0][board]:
             return f"board {rules.format(board)} breaks the shortest-path recurrence"
     return None
