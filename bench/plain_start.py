@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from bench.rows import row, run_alone
 from builder import registry
 from builder.contract.base import Move
-from builder.contract.keyed import KeyedPuzzle
+from builder.contract.puzzle import KeyedPuzzle
 from builder.sparse import sparse_search
 from tests import reference
 

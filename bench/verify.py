@@ -36,7 +36,7 @@ def _spec_tables(data: Path):
     from builder import registry, store
     from builder.catalog import table_directories
     from builder.contract.errors import PuzzleInputError
-    from builder.contract.parts import Building
+    from builder.contract.puzzle import Building
 
     for table in table_directories(data):
         attributes = store.read_attributes(table)

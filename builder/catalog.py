@@ -22,7 +22,7 @@ import numpy as np
 from builder import store
 from builder.contract.counting import value_counts
 from builder.contract.errors import OneLineError
-from builder.contract.parts import Cataloguing
+from builder.contract.puzzle import Cataloguing
 
 CATALOG_NAME = "catalog.duckdb"
 CATALOG_FORMAT = 10

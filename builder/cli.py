@@ -20,7 +20,7 @@ import typer
 
 from builder.command_line import DATA_VARIABLE, data_default
 from builder.contract.errors import PuzzleInputError
-from builder.contract.parts import Describing
+from builder.contract.puzzle import Describing
 from builder.contract.specs import MAX_SHARDS
 
 app = typer.Typer(
@@ -183,7 +183,7 @@ def build(
     builder build NAME CHOICE --workers 2 --shards 4
     """
     from builder import registry
-    from builder.contract.parts import Building
+    from builder.contract.puzzle import Building
 
     if listing or puzzle is None:
         for known in registry.PUZZLES:
@@ -260,7 +260,7 @@ def _built(data: Path, results, started: float, puzzles, force: bool = False) ->
 
     import builder.kernels.recurrence  # noqa: F401 (compiled on import)
     from builder.catalog import refresh_catalog
-    from builder.contract.parts import Building
+    from builder.contract.puzzle import Building
     from builder.kernels import ida
 
     ida.compile_all()
@@ -283,7 +283,7 @@ def _mount_build_commands() -> None:
     plug-in's options plus --data, --force and --quiet (and --workers and --scheduler
     where its chunk tasks can run on Dask)."""
     from builder import registry
-    from builder.contract.parts import Building
+    from builder.contract.puzzle import Building
 
     for puzzle in registry.PUZZLES:
         if not Building.of(puzzle).default_tables():
@@ -296,7 +296,7 @@ def _mount(name: str, puzzle, own) -> None:
     import inspect
 
     from builder.command_line import as_command, plugin_parameters
-    from builder.contract.parts import Building
+    from builder.contract.puzzle import Building
 
     choices, wanted = plugin_parameters(own, SUPPLIED) if own else ([], set())
 

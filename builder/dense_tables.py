@@ -1,5 +1,5 @@
 """A dense puzzle's tables, derived by the engine from what it declares
-(``builder.contract.dense.DensePuzzle``: how many ranks a variant's positions take, its
+(``builder.contract.puzzle.DensePuzzle``: how many ranks a variant's positions take, its
 moves written once, the variants `make tables` builds and the target each is played
 towards): one table a variant, ``NAME/VARIANT``, whose array ``moves`` holds the fewest
 moves from every rank to the variant's ``default_target``, filled by the generic
@@ -19,9 +19,8 @@ from collections.abc import Hashable
 from typing import Any
 
 from builder.contract.base import DistanceArray
-from builder.contract.dense import DensePuzzle, DenseSearch, StoredDistance
 from builder.contract.errors import PuzzleInputError, shown
-from builder.contract.parts import Describing
+from builder.contract.puzzle import DensePuzzle, DenseSearch, Describing, StoredDistance
 from builder.contract.specs import BreadthFirstSearch, TableSpec
 
 ARRAY = "moves"

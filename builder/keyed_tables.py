@@ -1,5 +1,5 @@
 """A keyed puzzle's tables, derived by the engine from what the plug-in declares
-(``builder.contract.keyed.KeyedPuzzle``: its keys, moves, starts and goal): the sparse
+(``builder.contract.puzzle.KeyedPuzzle``: its keys, moves, starts and goal): the sparse
 table's spec and search (from the plug-in's compiled kernel, or from its plain-Python
 moves: the *plain-Python start*), the look-up of a distance, the catalog's view of the
 table, the positions behind its entries, and the tables from starts a user gives.
@@ -20,8 +20,8 @@ import numpy as np
 
 from builder.contract.base import DistanceArray, TableLookup
 from builder.contract.errors import MissingTableError, PuzzleInputError, shown
-from builder.contract.keyed import GOAL, KeyedPuzzle, KeyedSearch
 from builder.contract.keys import ints_of, key_limit, keys_of, sortable
+from builder.contract.puzzle import GOAL, KeyedPuzzle, KeyedSearch
 from builder.contract.specs import Canonical, SparseSearch, TableSpec
 
 LEVELS_FOLDER = "levels"
@@ -154,7 +154,7 @@ class KeyedTables:
                 for key in keys]
 
     def table_options(self, attributes: dict) -> dict[str, str]:
-        from builder.contract.parts import Describing
+        from builder.contract.puzzle import Describing
 
         options = Describing.of(self).options
         return {options[0].name: str(attributes["variant"])} if len(options) == 1 else {}

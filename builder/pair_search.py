@@ -12,7 +12,7 @@ from typing import Any
 
 from builder.contract.base import FoundPath
 from builder.contract.errors import MissingTableError, UnreachableError
-from builder.contract.keyed import GOAL, KeyedPuzzle
+from builder.contract.puzzle import GOAL, KeyedPuzzle
 from builder.contract.work import checkpoint
 
 

@@ -34,8 +34,8 @@ from builder.contract.errors import (
     SearchLimitError,
     UnreachableError,
 )
-from builder.contract.parts import Describing, Walking
 from builder.contract.patterns import NEVER, PatternSearch, PatternTable
+from builder.contract.puzzle import Describing, Walking
 from builder.contract.work import current_budget, report_progress, stop_signal, uncounted
 from builder.reader import Tables
 
@@ -512,7 +512,7 @@ def check_estimates(puzzle: Any, tables: TableLookup, attributes: dict, read,
     sampled entries of each of its distance arrays whose positions the plug-in names:
     the estimate at the start of a search never exceeds the distance (admissible).  (What
     is wrong or None, what was checked: "" where no search applies.)"""
-    from builder.contract.parts import Cataloguing, Dealing, offers
+    from builder.contract.puzzle import Cataloguing, Dealing, offers
 
     if not offers(puzzle, "pattern_search"):
         return None, ""

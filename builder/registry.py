@@ -12,10 +12,10 @@ import re
 import sys
 
 from builder import dense_tables, keyed_tables  # noqa: F401 (the engine's derived tables)
-from builder.contract.base import Puzzle, PuzzleOption
+from builder.contract.base import PuzzleOption
 from builder.contract.errors import OneLineError, PuzzleInputError, shown
 from builder.contract.hooks import check_hooks
-from builder.contract.parts import Describing
+from builder.contract.puzzle import Describing, Puzzle
 
 ENTRY_POINT_GROUP = "puzzle_tablebase.puzzles"
 

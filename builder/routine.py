@@ -19,8 +19,7 @@ from tqdm import tqdm
 
 from builder import store
 from builder.compute import compute_table, region
-from builder.contract.base import Puzzle
-from builder.contract.parts import Building
+from builder.contract.puzzle import Building, Puzzle
 from builder.contract.specs import TableSpec, resolved
 
 

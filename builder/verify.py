@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from builder import store
-from builder.contract.parts import Building, Verifying
+from builder.contract.puzzle import Building, Verifying
 
 
 @dataclass

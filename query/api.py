@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any, Self
 
 from builder.command_line import default_data
-from builder.contract.base import walkable
 from builder.contract.errors import (
     MissingTableError,
     PuzzleInputError,
@@ -33,7 +32,7 @@ from builder.contract.errors import (
     SearchLimitError,
     UnreachableError,
 )
-from builder.contract.parts import Describing, Walking
+from builder.contract.puzzle import Describing, Walking, walkable
 from builder.contract.work import search_budget
 from query import levels
 from query.levels import Level
@@ -158,7 +157,7 @@ class Game:
 
     def __init__(self, handle: PuzzleTablebase, state: str, target: str, context: str):
         from builder.contract.errors import PuzzleInputError
-        from builder.contract.parts import Playing
+        from builder.contract.puzzle import Playing
 
         puzzle = self.puzzle = handle.plugin
         self._tables = handle._tables

@@ -21,10 +21,9 @@ from typing import Annotated
 import typer
 
 from builder.command_line import DATA_VARIABLE, data_default
-from builder.contract.base import walkable
 from builder.contract.cli_options import JsonOption, Limit
 from builder.contract.errors import MOST_SOLVER_STATES
-from builder.contract.parts import Charting, Describing, Printing, Walking
+from builder.contract.puzzle import Charting, Describing, Printing, Walking, walkable
 from builder.reader import QueryError
 
 app = typer.Typer(
@@ -152,7 +151,7 @@ def _build_answering_table(puzzle, start: str, target: str, options: dict, data:
     the pair, and bring the catalog up to date with it (progress on stderr)."""
     from builder import workspace
     from builder.catalog import refresh_catalog
-    from builder.contract.parts import Building
+    from builder.contract.puzzle import Building
     from builder.routine import build_table
 
     # the directory is checked (and taken from other builders) before any search runs

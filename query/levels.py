@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from builder.contract.base import DistanceArray, Puzzle
+from builder.contract.base import DistanceArray
 from builder.contract.errors import MissingTableError, QueryError, shown
-from builder.contract.parts import Cataloguing, Dealing, Walking
+from builder.contract.puzzle import Cataloguing, Dealing, Puzzle, Walking
 from builder.reader import ColumnChunkedArray
 from query.walk import Tables, move_values, question
 

@@ -43,7 +43,6 @@ from pydantic import BaseModel, Field
 
 from builder import registry
 from builder.contract import work
-from builder.contract.base import Puzzle, walkable
 from builder.contract.errors import (
     MAX_INPUT_CHARACTERS,
     MissingTableError,
@@ -51,7 +50,15 @@ from builder.contract.errors import (
     PuzzleInputError,
     shown,
 )
-from builder.contract.parts import Charting, Describing, Playing, Walking, offers
+from builder.contract.puzzle import (
+    Charting,
+    Describing,
+    Playing,
+    Puzzle,
+    Walking,
+    offers,
+    walkable,
+)
 from query.walk import legal_moves
 
 GENERIC_RENDERER = "/static/generic.js"
@@ -327,7 +334,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         """Fewest moves from STATE to TARGET, and every legal move from it (each with the
         position after it; with VALUES, its distance too).  Options of the puzzle
         (``method``, ``variant``) are further query parameters."""
-        from builder.contract.parts import Building
+        from builder.contract.puzzle import Building
         game = _Game(tablebase, puzzle, state, target, context, request)
         with watching(watch):
             here, answered_by, said = game.distance(tables, game.node, search)
@@ -388,7 +395,7 @@ def routes(tables, data_dir: Path, web_message, allow_builds: int = 0) -> APIRou
         """Start building the table that answers STATE -> TARGET by walk (a table towards
         one target: seconds); follow it at /api/jobs/{id}.  One build runs at a time, and
         only on a server started with --allow-builds."""
-        from builder.contract.parts import Building
+        from builder.contract.puzzle import Building
         if not allow_builds:
             raise BuildsOffError("this server builds no tables on request (its operator can "
                                  "start it with `query serve --allow-builds N`)")

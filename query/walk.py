@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from builder import reader
-from builder.contract.base import FoundPath, Move, walkable
+from builder.contract.base import FoundPath, Move
 from builder.contract.errors import (
     CorruptTableError,
     MissingTableError,
@@ -28,7 +28,7 @@ from builder.contract.errors import (
     UnreachableError,
     check_length,
 )
-from builder.contract.parts import Walking
+from builder.contract.puzzle import Walking, walkable
 from builder.contract.work import expensive
 
 __all__ = ["FoundPath", "MoveValue", "PluginFaultError", "Tables", "UnreachableError",
@@ -188,7 +188,7 @@ def best_within_limits(puzzle, tables, variant, node, target) -> FoundPath | Non
     from dataclasses import replace
 
     from builder import patterns
-    from builder.contract.parts import Describing
+    from builder.contract.puzzle import Describing
     from builder.contract.work import current_budget
 
     budget = current_budget()

@@ -30,7 +30,7 @@ from fastapi_offline import FastAPIOffline
 from builder import registry
 from builder.contract import work
 from builder.contract.errors import OneLineError, PuzzleInputError, UnreachableError
-from builder.contract.parts import Charting, Playing
+from builder.contract.puzzle import Charting, Playing
 from builder.gate import WorkGate
 from builder.reader import MissingTableError, open_catalog
 from query import play

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.contract.parts import Building
+from builder.contract.puzzle import Building
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = json.loads((Path(__file__).parent / "figures.json").read_text())

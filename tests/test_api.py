@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from builder import registry
-from builder.contract.base import walkable
-from builder.contract.parts import Describing, Printing
+from builder.contract.puzzle import Describing, Printing, walkable
 from query import api
 from tests.commands import run_command
 

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from builder import registry
-from builder.contract.base import walkable
-from builder.contract.parts import Describing, Walking
+from builder.contract.puzzle import Describing, Walking, walkable
 from tests import reference
 from tests.commands import run_command
 

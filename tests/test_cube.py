@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from builder import registry
-from builder.contract.parts import Describing, Walking
+from builder.contract.puzzle import Describing, Walking
 from tests.commands import run_command
 from tests.conftest import FIGURES
 from tests.reference import SOLVED_STICKERS, cube_moves, cube_turn

@@ -17,7 +17,7 @@ import pytest
 import zarr
 
 from builder import patterns, registry
-from builder.contract.keyed import GOAL
+from builder.contract.puzzle import GOAL
 from builder.routine import build_table, table_path
 from builder.store import record_checksums
 from builder.verify import verify_table

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from builder import registry
-from builder.contract.parts import Describing, Printing
+from builder.contract.puzzle import Describing, Printing
 from tests.commands import run_command
 
 

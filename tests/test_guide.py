@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from builder.contract.hooks import _core_classes, hooks
-from builder.contract.parts import PARTS
+from builder.contract.puzzle import PARTS
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = (ROOT / "docs" / "adding-a-puzzle.md").read_text()

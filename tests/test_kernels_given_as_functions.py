@@ -9,8 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from builder.contract.dense import MoveKernel
-from builder.contract.keyed import KeyKernel
+from builder.contract.puzzle import KeyKernel, MoveKernel
 from builder.contract.specs import (
     BreadthFirstSearch,
     ChunkTasks,

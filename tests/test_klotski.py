@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from builder import registry
-from builder.contract.parts import Walking
+from builder.contract.puzzle import Walking
 from tests.commands import run_command
 from tests.conftest import FIGURES
 

@@ -14,9 +14,9 @@ from types import SimpleNamespace
 import pytest
 
 from builder import registry
-from builder.contract.base import Move, WalkablePuzzle
+from builder.contract.base import Move
 from builder.contract.errors import PuzzleInputError
-from builder.contract.parts import Describing, OwnSearch
+from builder.contract.puzzle import Describing, OwnSearch, WalkablePuzzle
 from tests.commands import run_command
 
 ROOT = Path(__file__).resolve().parent.parent

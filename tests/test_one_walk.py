@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from builder import registry
-from builder.contract.base import Puzzle, walkable
-from builder.contract.parts import (
+from builder.contract.puzzle import (
+    SEARCH_MEMBERS,
     Building,
     Cataloguing,
     Charting,
@@ -20,10 +20,11 @@ from builder.contract.parts import (
     Describing,
     Playing,
     Printing,
-    SEARCH_MEMBERS,
+    Puzzle,
     Verifying,
     Walking,
     search_of,
+    walkable,
 )
 from query import walk as engine_walk
 
@@ -71,7 +72,7 @@ PARTS = [Describing, Walking, Building, Cataloguing, Dealing, Verifying, Printin
 def test_the_core_is_eight_members_and_the_parts_are_disjoint():
     """The notation, the moves and the one hook of an own search (``distance`` is the
     search's: a declared puzzle's is the engine's)."""
-    from builder.contract.base import WalkablePuzzle
+    from builder.contract.puzzle import WalkablePuzzle
 
     core = {name for klass in (Puzzle, WalkablePuzzle) for name in vars(klass)
             if not name.startswith("_")} | set(Puzzle.__annotations__)

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import pytest
 
 from builder import registry
-from builder.contract.parts import Walking
+from builder.contract.puzzle import Walking
 from tests.browser import axe_findings, kept_tab
 from tests.commands import wait_for
 from tests.test_web_app import PHONE, made, open_game, shared_game, text, wait_text

@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from builder import sparse
 from builder.contract.base import Move
-from builder.contract.keyed import KeyedPuzzle
+from builder.contract.puzzle import KeyedPuzzle
 from builder.sparse import sparse_search
 from tests import reference
 from tests.test_sparse import Pancakes

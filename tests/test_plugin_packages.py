@@ -18,8 +18,8 @@ from tests.commands import CommandProcess
 BIN = Path(sys.executable).parent
 
 LAMPS = '''
-from builder.contract.base import Move, WalkablePuzzle
-from builder.contract.parts import OwnSearch
+from builder.contract.base import Move
+from builder.contract.puzzle import OwnSearch, WalkablePuzzle
 
 
 class LampsSearch(OwnSearch):

@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 
 from builder import registry
-from builder.contract import base
-from builder.contract.base import walkable
+from builder.contract import puzzle as contract
 from builder.contract.errors import PuzzleInputError
-from builder.contract.parts import Charting, Describing, Playing, Walking
+from builder.contract.puzzle import Charting, Describing, Playing, Walking, walkable
 from puzzles.lightsout.rules import LightsOut
 from query.walk import Tables, distance_between, move_values, walk
 from tests.commands import run_command
@@ -25,7 +24,8 @@ WALKABLE = [p for p in registry.PUZZLES if walkable(p)]
 
 
 def test_the_interface_example_runs():
-    assert doctest.testmod(base).failed == 0
+    tried = doctest.testmod(contract)
+    assert tried.attempted >= 4 and tried.failed == 0
 
 
 @pytest.mark.parametrize("puzzle", [p for p in registry.PUZZLES if Describing.of(p).example[1]],
@@ -273,8 +273,9 @@ def test_a_prefixed_state_is_answered_like_the_plain_one_everywhere(data_for):
 def test_a_misspelled_hook_is_refused_in_one_line_naming_the_nearest_hook():
     """A plug-in's public member that no part of the contract declares would be silently
     ignored: registering it is refused, naming the hook it was probably meant to be."""
-    from builder.contract.base import Move, WalkablePuzzle
+    from builder.contract.base import Move
     from builder.contract.hooks import UnknownHookError
+    from builder.contract.puzzle import WalkablePuzzle
 
     class Lamps(WalkablePuzzle):
         name = "lamps"
@@ -331,9 +332,10 @@ def test_a_puzzle_declares_at_most_thirty_names_and_its_own_search_the_rest():
 def test_every_hook_is_declared_in_the_one_contract_module():
     """Each part of the contract lives in builder.contract, and every registered plug-in's
     public members are hooks declared there."""
-    from builder.contract import hooks, parts
+    from builder.contract import hooks
 
-    assert all(part.__module__ == "builder.contract.parts" for part in parts.PARTS)
+    assert all(part.__module__ == "builder.contract.puzzle" for part in contract.PARTS)
+    assert all(core.__module__ == "builder.contract.puzzle" for core in hooks._core_classes())
     declared, searched = hooks.puzzle_hooks(), hooks.search_hooks()
     for puzzle in registry.PUZZLES:
         package = type(puzzle).__module__  # the plug-in's package, wherever it is installed
@@ -348,8 +350,8 @@ def test_every_hook_is_declared_in_the_one_contract_module():
 def test_a_dense_plug_in_that_writes_no_moves_is_refused_in_one_line():
     """A dense puzzle gives its moves once, as ``moves`` or as ``move_kernel``: one that
     gives neither is refused when it is registered, naming both."""
-    from builder.contract.dense import DensePuzzle
     from builder.contract.hooks import UnknownHookError
+    from builder.contract.puzzle import DensePuzzle
 
     class Moveless(DensePuzzle):
         name = "moveless"

@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pytest
 
-from builder.contract.parts import Walking
+from builder.contract.puzzle import Walking
 from builder.store import TABLE_FORMAT
 from tests.commands import run_command as run
 from tests.commands import wait_for

@@ -10,9 +10,9 @@ import pytest
 from numba import njit
 
 from builder import catalog, registry, routine, verify
-from builder.contract.base import CatalogTable, DistanceArray, Move, WalkablePuzzle
+from builder.contract.base import CatalogTable, DistanceArray, Move
 from builder.contract.errors import OneLineError, PuzzleInputError
-from builder.contract.parts import Building, OwnSearch
+from builder.contract.puzzle import Building, OwnSearch, WalkablePuzzle
 from builder.contract.specs import BreadthFirstSearch, Computed, TableSpec
 from builder.kernels.graph_bfs import breadth_first
 from builder.store import SEALED_CATALOG

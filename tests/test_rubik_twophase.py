@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from builder import registry
 from builder.contract.errors import SearchLimitError
-from builder.contract.parts import Walking
+from builder.contract.puzzle import Walking
 from query.api import open_tablebase
 from query.walk import Tables
 from tests.commands import run_command

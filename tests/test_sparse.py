@@ -1,4 +1,4 @@
-"""The engine's sparse tables (``builder/sparse.py``, ``builder/contract/keyed.py``) on a
+"""The engine's sparse tables (``builder/sparse.py``, ``builder/contract/puzzle.py``) on a
 puzzle written here with plain-Python rules only: pancake flips of a stack of six, keys
 by a plain base-8 packing (sparse: 8**6 codes, 720 of them positions).  Expected values
 come from a dict breadth-first search written in the test; the table is the same bytes
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from builder.contract.base import Move
-from builder.contract.keyed import KeyedPuzzle
+from builder.contract.puzzle import KeyedPuzzle
 from builder.sparse import sparse_search
 from tests import reference
 

@@ -10,7 +10,7 @@ import zarr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builder.contract.parts import Walking
+from builder.contract.puzzle import Walking
 from builder.routine import build_table, table_path
 from puzzles.tricolore import Tricolore
 from puzzles.tricolore.decomposition import DecompositionSolver

@@ -9,8 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from builder import registry
-from builder.contract.base import walkable
-from builder.contract.parts import Describing, Playing, Walking
+from builder.contract.puzzle import Describing, Playing, Walking, walkable
 from puzzles.lightsout.rules import LightsOut
 from query.web import create_app
 from tests.commands import run_command

@@ -14,8 +14,7 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 
 from builder import registry
-from builder.contract.base import walkable
-from builder.contract.parts import Playing, Walking
+from builder.contract.puzzle import Playing, Walking, walkable
 from query.walk import Tables, walk
 from tests.browser import PAGE_WAIT, SCREENSHOTS, axe_findings, kept_tab, served
 from tests.commands import wait_for

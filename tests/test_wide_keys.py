@@ -20,8 +20,8 @@ from numba import njit
 
 from builder import registry
 from builder.contract.base import Move
-from builder.contract.keyed import GOAL, KeyedPuzzle, KeyedSearch, KeyKernel
 from builder.contract.keys import ints_of, sortable
+from builder.contract.puzzle import GOAL, KeyKernel, KeyedPuzzle, KeyedSearch
 from builder.routine import build_table
 from query.walk import Tables, walk
 

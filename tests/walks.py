@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.contract.errors import UnreachableError
-from builder.contract.parts import Printing, Walking
+from builder.contract.puzzle import Printing, Walking
 from puzzles.balls import BallsPuzzle
 from puzzles.balls.answers import BallsTable, NotClearableError
 from puzzles.tricolore import TricoloreGame, TricolorePuzzle

@@ -1,55 +1,15 @@
-"""The interface every puzzle plug-in implements, and what the engine lends it.
-
-A plug-in knows its puzzle: how positions are written (``recognises``, ``variant``,
-``parse``, ``format``) and which moves a position has (``moves``).  A dense or keyed
-puzzle (``builder.contract.dense``, ``builder.contract.keyed``) also says how its
-positions are numbered, and the engine keeps its tables; a puzzle with tables of its
-own reads a position's distance from them on its own search (``own_search``, an
-``OwnSearch`` of ``builder.contract.parts``).  The engine knows none of that: it picks
-the plug-in whose notation matches (``builder.registry``), and walks, values moves and
-prints through these hooks alone.  A plug-in imports no engine module; the engine lends
-it a ``TableLookup`` that reads any stored array by table and array name, with every
-chunk checked against its checksums.
-
-A worked example, a row of lamps where a move toggles one lamp and its right-hand
-neighbour, with a hypothetical table ``lamps/N.zarr`` holding ``to_dark[state]``:
-
->>> from builder.contract.parts import OwnSearch
->>> class LampsSearch(OwnSearch):
-...     def distance(self, tables, lamps, state, target):
-...         return tables.distance(("lamps", str(lamps)), "to_dark", state ^ target)
->>> class Lamps(WalkablePuzzle):
-...     name, unit = "lamps", "toggles"
-...     summary = "a row of lamps; a toggle flips a lamp and its right neighbour"
-...     example = ("1100", "0000")
-...     own_search = LampsSearch
-...     def recognises(self, text):
-...         return bool(text) and set(text) <= {"0", "1"}
-...     def variant(self, start, target, options):
-...         return len(start)
-...     def parse(self, lamps, text):
-...         return int(text[::-1], 2)
-...     def format(self, lamps, state):
-...         return format(state, f"0{lamps}b")[::-1]
-...     def moves(self, lamps, state):
-...         return [Move(f"toggle {i}", state ^ (3 << i) & ((1 << lamps) - 1))
-...                 for i in range(lamps)]
->>> lamps = Lamps()
->>> lamps.recognises("1100"), lamps.format(4, lamps.parse(4, "1100"))
-(True, '1100')
->>> [move.label for move in lamps.moves(4, lamps.parse(4, "1100"))][:2]
-['toggle 0', 'toggle 1']
-
-Registering it is one line in ``registry.py``; `query path 1100 0000` and
-`query moves 1100` then work from its table with no engine change.
+"""The value types of the plug-in contract (``builder.contract.puzzle``) and what the engine
+lends a plug-in: a move (``Move``), a path found by a search (``FoundPath``), a stored
+distance array the catalog reads (``DistanceArray``), a plug-in's own catalog table
+(``CatalogTable``), an option (``PuzzleOption``), and ``TableLookup``, which reads any
+stored array by table and array name, with every chunk checked against its checksums.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from builder.contract.specs import TableSpec
 
@@ -262,131 +222,3 @@ class PuzzleOption:
     """One line for `--help` (the engine prefixes the puzzle's name)."""
     choices: tuple[str, ...] = ()
     """The values it takes, where they are a fixed few (shown in `--help`)."""
-
-
-class Puzzle(ABC):
-    """The core every puzzle plug-in implements: its name and its notation (see the module
-    docstring for a worked example).  A puzzle whose positions can be walked derives from
-    ``WalkablePuzzle``, which adds its moves; one whose positions rank densely or have
-    keys derives from ``DensePuzzle`` or ``KeyedPuzzle``, and the engine keeps its tables.
-
-    A puzzle declares itself in at most 30 names (``builder.contract.hooks.puzzle_hooks``:
-    these, the dense or keyed core's, and a few of the parts' in
-    ``builder.contract.parts``: its summary, example, unit, options, drawing and
-    renderer).  Everything else, a search of its own with its tables, catalog and checks,
-    is an ``OwnSearch`` behind the one hook ``own_search``.  A public member the contract
-    does not declare is refused when the plug-in is registered.  The engine reads a
-    plug-in through a part (``Walking.of(puzzle).start_node(...)``): what the plug-in
-    (or its own search) defines, else the part's default.
-    """
-
-    name: ClassVar[str]
-    """The registry key, `--puzzle` value and ``NAME:`` prefix.
-    Example: ``name = "lamps"``."""
-
-    @abstractmethod
-    def recognises(self, text: str) -> bool:
-        """True when ``text`` looks like this puzzle's notation (cheap: no parsing).
-        Example: ``return set(text) <= set("01.")``."""
-
-    @abstractmethod
-    def variant(self, start: str, target: str, options: dict[str, Any]) -> Any:
-        """The rule variant a pair of positions (and options such as a method) implies;
-        a PuzzleInputError when the options do not apply.
-        Example: ``return int(options.get("size") or len(start))``."""
-
-    @abstractmethod
-    def parse(self, variant: Any, text: str) -> Hashable:
-        """A position from its notation; a PuzzleInputError naming what is wrong.
-        Example: ``return int(text.replace(".", ""), 2)``."""
-
-    @abstractmethod
-    def format(self, variant: Any, state: Hashable) -> str:
-        """The notation of a position (of a walk node: its position part).
-        Example: ``return format(state, "09b")``."""
-
-    def default_target(self, variant: Any) -> str | None:
-        """The target a position is played towards when none is given (None: ask).
-        Example: ``return "000.000.000"``."""
-        return None
-
-    own_search: ClassVar[Any] = None
-    """A puzzle the engine cannot derive tables for from its declaration (its own click
-    tables, a solver, pattern databases) names here the class of its own search, a
-    ``builder.contract.parts.OwnSearch``: its tables, how they are read, catalogued,
-    dealt and verified, its own commands.  Every such hook is defined there, never on
-    the puzzle.  Default: the engine's search (a dense or keyed puzzle's tables derived
-    from its declaration; none for a plain puzzle).
-    Example: ``own_search = LampsSearch``."""
-
-    def __getattr__(self, name: str) -> Any:
-        # the puzzle's own search answers for its members (``self.distance(...)``)
-        from builder.contract.parts import SEARCH_MEMBERS, search_of
-
-        if name in SEARCH_MEMBERS:
-            return getattr(search_of(self), name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-
-class WalkablePuzzle(Puzzle):
-    """A puzzle whose positions are walked from its tables: it adds ``moves`` to the
-    notation (every puzzle but the Spot Colour discs); the distance a walk follows is
-    read by the engine's tables or by its own search (``own_search``)."""
-
-    @abstractmethod
-    def moves(self, variant: Any, node: Hashable) -> Iterable[Move]:
-        """Every legal move from a walk node, in a fixed order: a list, or an iterator
-        that makes each move as it is asked for (a walk stops at the first move one
-        nearer the target, so moves that cost are worth making lazily).
-        Example: ``return [Move(f"button {b}", node ^ mask) for b, mask in enumerate(MASKS)]``."""
-
-
-
-def walkable(puzzle: Puzzle) -> bool:
-    """True when a puzzle's positions can be walked (a ``WalkablePuzzle``)."""
-    return isinstance(puzzle, WalkablePuzzle)
-
-
-class Part:
-    """An optional part of the plug-in interface: a class whose public members are the
-    defaults the engine uses where a plug-in defines none (a default method's first
-    parameter is named ``puzzle``: it is handed the plug-in, never a part).  ``Part.of(puzzle)`` is the puzzle seen through the part; asking it for
-    a member the part does not declare is an error, so that a part says all it reads."""
-
-    members: ClassVar[frozenset[str]] = frozenset()
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls.members = frozenset(name for name in vars(cls)
-                                if not name.startswith("_") and name != "members")
-
-    @classmethod
-    def of(cls, puzzle: Puzzle) -> Any:
-        return PartView(puzzle, cls)
-
-
-class PartView:
-    """``Part.of``: the plug-in's member where it defines one, else the part's default."""
-
-    __slots__ = ("part", "puzzle")
-
-    def __init__(self, puzzle: Puzzle, part: type[Part]):
-        from builder.contract.parts import OwnSearch
-
-        # a part's default run on an own search sees the puzzle through the part too
-        self.puzzle = puzzle.puzzle if isinstance(puzzle, OwnSearch) else puzzle
-        self.part = part
-
-    def __getattr__(self, name: str) -> Any:
-        if name not in self.part.members:
-            raise AttributeError(f"{self.part.__name__} has no member {name!r}")
-        from builder.contract.parts import SEARCH_MEMBERS, search_of
-
-        if name in SEARCH_MEMBERS:
-            return getattr(search_of(self.puzzle), name)
-        if hasattr(type(self.puzzle), name) or name in vars(self.puzzle):
-            return getattr(self.puzzle, name)
-        default = self.part.__dict__[name]
-        if callable(default):
-            return default.__get__(self.puzzle, type(self.puzzle))
-        return default

@@ -7,11 +7,18 @@ from __future__ import annotations
 
 import difflib
 
-from builder.contract.base import Puzzle, WalkablePuzzle
-from builder.contract.dense import DensePuzzle, DenseSearch
 from builder.contract.errors import PuzzleInputError
-from builder.contract.keyed import KeyedPuzzle, KeyedSearch
-from builder.contract.parts import PARTS, SEARCH_MEMBERS, OwnSearch
+from builder.contract.puzzle import (
+    PARTS,
+    SEARCH_MEMBERS,
+    DensePuzzle,
+    DenseSearch,
+    KeyedPuzzle,
+    KeyedSearch,
+    OwnSearch,
+    Puzzle,
+    WalkablePuzzle,
+)
 
 
 class UnknownHookError(PuzzleInputError):

@@ -21,11 +21,10 @@ from builder.contract.base import (
     KeptLast,
     Move,
     PuzzleOption,
-    WalkablePuzzle,
 )
 from builder.contract.cli_options import Limit
 from builder.contract.errors import shown
-from builder.contract.parts import OwnSearch
+from builder.contract.puzzle import OwnSearch, WalkablePuzzle
 from builder.contract.specs import TableSpec
 from puzzles.balls.rules import (
     BALLS,

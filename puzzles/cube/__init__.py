@@ -13,8 +13,8 @@ import re
 
 from builder.contract.base import DistanceArray, Move, PuzzleOption
 from builder.contract.errors import shown
-from builder.contract.keyed import GOAL, KeyKernel, KeyedPuzzle, KeyedSearch
 from builder.contract.patterns import PatternSearch
+from builder.contract.puzzle import GOAL, KeyKernel, KeyedPuzzle, KeyedSearch
 from builder.contract.specs import TableSpec, run_moves
 from puzzles.cube import rules
 from puzzles.cube.rules import METRICS, SOLVED, CubeError

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 
 from builder.contract.base import PuzzleOption
-from builder.contract.dense import DensePuzzle, MoveKernel
 from builder.contract.errors import shown
+from builder.contract.puzzle import DensePuzzle, MoveKernel
 from puzzles.hanoi.rules import MAX_DISCS, PEG_LETTERS, HanoiError, rank, swap_pegs, unrank
 from puzzles.hanoi.search import hanoi_moves
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from builder.contract.base import Move, PuzzleOption
 from builder.contract.errors import shown
-from builder.contract.keyed import KeyedPuzzle, KeyKernel
+from builder.contract.puzzle import KeyKernel, KeyedPuzzle
 from builder.contract.specs import run_moves
 from puzzles.klotski import rules
 from puzzles.klotski.rules import CLASSIC, METRICS, KlotskiError

@@ -7,16 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.contract.base import (
-    CatalogTable,
-    DistanceArray,
-    FoundPath,
-    Move,
-    WalkablePuzzle,
-    never_of,
-)
+from builder.contract.base import CatalogTable, DistanceArray, FoundPath, Move, never_of
 from builder.contract.errors import MissingTableError, UnreachableError
-from builder.contract.parts import OwnSearch
+from builder.contract.puzzle import OwnSearch, WalkablePuzzle
 from builder.contract.specs import TableSpec
 from puzzles.lightsout.rules import LightsOut
 from puzzles.lightsout.tables import (

@@ -17,11 +17,10 @@ from builder.contract.base import (
     FoundPath,
     Move,
     PuzzleOption,
-    WalkablePuzzle,
     stored_distances,
 )
 from builder.contract.errors import MissingTableError, shown
-from builder.contract.parts import OwnSearch
+from builder.contract.puzzle import OwnSearch, WalkablePuzzle
 from builder.contract.specs import TableSpec
 from puzzles.lucas.levels import lucas_search
 from puzzles.lucas.rules import (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from builder.contract.base import Move
 from builder.contract.errors import shown
-from builder.contract.keyed import KeyedPuzzle, KeyKernel
+from builder.contract.puzzle import KeyKernel, KeyedPuzzle
 from builder.contract.specs import run_moves
 from puzzles.pegs import rules
 from puzzles.pegs.rules import GOAL, STANDARD, START, PegsError

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from builder.contract.base import Move, TableLookup
 from builder.contract.errors import MissingTableError
-from builder.contract.keyed import KeyKernel, KeyedPuzzle, KeyedSearch
+from builder.contract.puzzle import KeyKernel, KeyedPuzzle, KeyedSearch
 from puzzles.permutation import rules
 from puzzles.permutation.rules import Definition
 

@@ -16,16 +16,10 @@ a scramble; a path is printed in Singmaster notation (R, R', R2).
 
 from __future__ import annotations
 
-from builder.contract.base import (
-    DistanceArray,
-    FoundPath,
-    Move,
-    PuzzleOption,
-    WalkablePuzzle,
-)
+from builder.contract.base import DistanceArray, FoundPath, Move, PuzzleOption
 from builder.contract.errors import MissingTableError, shown
-from builder.contract.parts import OwnSearch
 from builder.contract.patterns import PatternSearch
+from builder.contract.puzzle import OwnSearch, WalkablePuzzle
 from builder.contract.specs import TableSpec
 from puzzles.rubik import rules, short, twophase
 from puzzles.rubik.rules import GOAL_WORD, METRICS, SOLVED, RubikError

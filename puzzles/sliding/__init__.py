@@ -23,9 +23,9 @@ import re
 from math import factorial, lgamma, log
 
 from builder.contract.base import NEVER_IN_BYTES, DistanceArray, FoundPath, Move
-from builder.contract.dense import DensePuzzle, DenseSearch, StoredDistance
 from builder.contract.errors import MissingTableError, UnreachableError, shown
 from builder.contract.patterns import PatternSearch
+from builder.contract.puzzle import DensePuzzle, DenseSearch, StoredDistance
 from builder.contract.specs import BreadthFirstSearch, TableSpec
 from puzzles.sliding import approximate
 from puzzles.sliding.rules import (

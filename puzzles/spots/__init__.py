@@ -10,8 +10,8 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from builder.contract.base import CatalogTable, Puzzle
-from builder.contract.parts import OwnSearch
+from builder.contract.base import CatalogTable
+from builder.contract.puzzle import OwnSearch, Puzzle
 from builder.contract.specs import TableSpec
 from puzzles.spots.rules import SpotsError
 from puzzles.spots.tables import RANDOM_SETS, SEED, VIEWS, dealt_sets, solution_counts

@@ -14,16 +14,9 @@ from typing import Annotated, Any, ClassVar
 
 import typer
 
-from builder.contract.base import (
-    DistanceArray,
-    FoundPath,
-    KeptLast,
-    Move,
-    PuzzleOption,
-    WalkablePuzzle,
-)
+from builder.contract.base import DistanceArray, FoundPath, KeptLast, Move, PuzzleOption
 from builder.contract.errors import MissingTableError, PuzzleInputError
-from builder.contract.parts import OwnSearch
+from builder.contract.puzzle import OwnSearch, WalkablePuzzle
 from builder.contract.specs import TableSpec
 from puzzles.tricolore import catalog, verify
 from puzzles.tricolore import tables as table_specs

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from builder.contract.base import Move, PuzzleOption
 from builder.contract.errors import shown
-from builder.contract.keyed import KeyedPuzzle
+from builder.contract.puzzle import KeyedPuzzle
 from rushhour_tablebase import rules
 from rushhour_tablebase.rules import CARDS, RushHourError
 
