@@ -21,8 +21,6 @@ ALLOWED = {
         "bounds what a user may ask for (`--min-moves`), not a stored value",
     ("balls/web.py", "def random_deal(min_moves: int = Query(0, ge=0, le=255),"):
         "the same bound on the web API's `min_moves`",
-    ("rubik/optimal_kernels.py", "UNSEEN = 255"):
-        "a never value, left for now: puzzles/rubik is being changed by another hand",
 }
 """(file under puzzles/, its stripped line) -> why that 255 or 65535 may stay."""
 

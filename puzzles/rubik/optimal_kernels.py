@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from builder.contract.base import NEVER_IN_BYTES
 from builder.contract.intrinsics import prefetch, take_next
 from puzzles.rubik.twophase_search import (
     CORNER_GAINED,
@@ -49,7 +50,7 @@ from puzzles.rubik.twophase_search import (
 TWISTS = 2187
 ENTRIES = 64430 * TWISTS
 """Flip-slice classes times twists."""
-UNSEEN = 255
+UNSEEN = NEVER_IN_BYTES
 AXES = 3
 LONGEST = 32
 FOUND, EXHAUSTED, STOPPED, OVER_BUDGET = 0, 1, 2, 3
