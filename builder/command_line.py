@@ -129,6 +129,14 @@ def _end_process(code) -> None:
     os._exit(code)
 
 
+def _said_once(message: str) -> str:
+    """A usage error's message with a sentence said twice in a row said once (typer and
+    click each add "Did you mean 'path'?" to a misspelled command)."""
+    import re
+
+    return re.sub(r"( [^.?!]+[.?!])\1+", r"\1", message)
+
+
 def _run_app(app: Callable, interruptible: bool, on_interrupt: str) -> None:
     import click
 
@@ -139,7 +147,7 @@ def _run_app(app: Callable, interruptible: bool, on_interrupt: str) -> None:
             sys.exit(2)  # the help has been printed
         except click.exceptions.UsageError as error:
             where = error.ctx.command_path if error.ctx else "the command"
-            _fail(f"{error.format_message()} (see `{where} --help`)", 2)
+            _fail(f"{_said_once(error.format_message())} (see `{where} --help`)", 2)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.Abort:

@@ -204,3 +204,12 @@ def test_a_command_run_in_this_process_answers_as_its_console_script(data_dir, a
                             capture_output=True, text=True, check=False)
     assert (ours.returncode, ours.stdout, ours.stderr) == (
         theirs.returncode, theirs.stdout, theirs.stderr)
+
+
+@pytest.mark.parametrize(("program", "typed", "meant"), [("query", "pth", "path"),
+                                                         ("builder", "biuld", "build")])
+def test_a_misspelled_command_is_one_line_naming_the_command_once(program, typed, meant):
+    done = run_command(program, typed)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].count(f"Did you mean '{meant}'?") == 1, done.stderr
