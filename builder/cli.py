@@ -163,7 +163,9 @@ def build(
     force: ForceOption = False,
     quiet: QuietOption = False,
     listing: Annotated[bool, typer.Option("--list", help="List every plug-in's default "
-                                                         "tables and exit.")] = False,
+                                                         "tables, a line each, and exit; "
+                                                         "with NAME, all of its tables, "
+                                                         "one a line.")] = False,
     workers: WorkersOption = 0,
     scheduler: SchedulerOption = None,
     shards: Annotated[int, typer.Option(
@@ -185,11 +187,13 @@ def build(
     from builder import registry
     from builder.contract.puzzle import Building
 
+    if listing and puzzle is not None:
+        for spec in Building.of(registry.by_name(puzzle)).default_tables():
+            typer.echo("/".join(spec.parts))
+        return
     if listing or puzzle is None:
         for known in registry.PUZZLES:
-            specs = Building.of(known).default_tables()
-            typer.echo(f"{known.name:<10} " + (", ".join("/".join(spec.parts) for spec in specs)
-                                              or "(its own command: builder --help)"))
+            typer.echo(_listed(known.name, Building.of(known).default_tables()))
         return
     chosen = registry.by_name(puzzle)
     building = Building.of(chosen)
@@ -206,6 +210,28 @@ def build(
     executor = _executor(workers, scheduler)
     _hold(data)
     _build_specs(specs, data, force, quiet, chosen, executor)
+
+
+LISTING_WIDTH = 100
+"""`builder build --list` keeps each puzzle to one line this wide, naming how many tables
+it has left out (`builder build NAME --list` gives them all)."""
+
+
+def _listed(name: str, specs: list) -> str:
+    """A puzzle's line of `builder build --list`: its default tables, by their path under
+    the puzzle's folder, as many as fit."""
+    if not specs:
+        return f"{name:<10} (its own command: builder --help)"
+    paths = ["/".join(spec.parts[1:] if spec.parts[0] == name else spec.parts)
+             for spec in specs]
+    head = f"{name:<10} {len(paths)} table{'s' if len(paths) != 1 else ''}: "
+    for shown in range(len(paths), 0, -1):
+        left = len(paths) - shown
+        tail = f", ... {left} more (builder build {name} --list)" if left else ""
+        line = head + ", ".join(paths[:shown]) + tail
+        if len(line) <= LISTING_WIDTH or shown == 1:
+            return line
+    return head
 
 
 def _with_sparse_settings(spec, shards: int, memory: int | None):
