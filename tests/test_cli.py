@@ -213,3 +213,15 @@ def test_a_misspelled_command_is_one_line_naming_the_command_once(program, typed
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].count(f"Did you mean '{meant}'?") == 1, done.stderr
+
+
+def test_build_list_keeps_a_puzzle_to_a_line_and_lists_one_puzzle_whole():
+    from builder.contract.puzzle import Building
+
+    every = run_command("builder", "build", "--list")
+    assert every.returncode == 0 and all(len(line) <= 100 for line in every.stdout.splitlines())
+    hanoi = run_command("builder", "build", "hanoi", "--list")
+    expected = ["/".join(spec.parts) for spec in
+                Building.of(registry.by_name("hanoi")).default_tables()]
+    assert hanoi.returncode == 0 and hanoi.stdout.splitlines() == expected
+    assert len(expected) > 10 and f"{len(expected)} tables" in every.stdout
