@@ -68,6 +68,11 @@ SecondsOption = Annotated[float | None, typer.Option(
     help="Stop that search after this many seconds, the same way (default: no limit).")]
 
 
+def counted(count: int, unit: str) -> str:
+    """``count`` of a plug-in's unit, which is plural ("moves", "turns"): one of it is
+    singular ("1 move")."""
+    return f"{count} {unit[:-1] if count == 1 and unit.endswith('s') else unit}"
+
 def _json_value(value):
     """A value JSON can hold: NaN and infinities become null (JSON has no such numbers)."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -186,10 +191,10 @@ def print_path(puzzle, found, as_json: bool, draw: bool = False) -> None:
             positions_key: positions, **found.details}))
         return
     unit = Describing.of(puzzle).unit
-    amount, kind = f"{found.length} {unit}", ["shortest" if found.optimal
+    amount, kind = counted(found.length, unit), ["shortest" if found.optimal
                                               else "not guaranteed shortest"]
     if not found.optimal and found.lower_bound is not None:  # a search ran out
-        amount, kind = (f"at most {found.length} {unit}, at least {found.lower_bound} "
+        amount, kind = (f"at most {counted(found.length, unit)}, at least {found.lower_bound} "
                         "proved"), []
     said = ", ".join(dict.fromkeys([*(str(value) for value in fields.values()), *kind,
                                     found.how]))
@@ -241,7 +246,7 @@ def moves(
                       for step in found.moves]}))
         return
     unit = Describing.of(chosen).unit
-    where = ("cannot reach it" if here is None else f"{here} {unit} from here")
+    where = ("cannot reach it" if here is None else f"{counted(here, unit)} from here")
     typer.echo(f"{found.state} -> {found.target}: {where}")
     width = max([len(step.move) for step in found.moves] + [4])
     position_width = max([len(step.position) for step in found.moves] + [5])
@@ -298,7 +303,7 @@ def solvable(
                                Describing.of(chosen).unit: found}))
     else:
         unit = Describing.of(chosen).unit
-        typer.echo(f"{answer.start}: " + (f"{able} in {found} {unit}" if found is not None
+        typer.echo(f"{answer.start}: " + (f"{able} in {counted(found, unit)}" if found is not None
                                           else f"can never be {reached}"))
     if found is None:
         sys.exit(1)
@@ -649,7 +654,8 @@ def _print_levels(found: list, unit: str, as_json: bool) -> None:
         return
     width = max((len(level.position) for level in found), default=0)
     for level in found:
-        typer.echo(f"{level.position:<{width}}  {level.distance} {unit} to {level.target}")
+        typer.echo(f"{level.position:<{width}}  {counted(level.distance, unit)} to "
+                   f"{level.target}")
 
 
 @app.command()

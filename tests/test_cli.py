@@ -225,3 +225,9 @@ def test_build_list_keeps_a_puzzle_to_a_line_and_lists_one_puzzle_whole():
                 Building.of(registry.by_name("hanoi")).default_tables()]
     assert hanoi.returncode == 0 and hanoi.stdout.splitlines() == expected
     assert len(expected) > 10 and f"{len(expected)} tables" in every.stdout
+
+
+def test_one_move_is_said_in_the_singular():
+    done = run_command("query", "path", "123.456.708", "123.456.780")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "123.456.708 -> 123.456.780: 1 move (shortest, table walk)"

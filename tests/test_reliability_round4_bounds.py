@@ -54,7 +54,7 @@ def test_an_unsolvable_15_puzzle_is_never_solvable_without_a_target(data_dir):
 def test_a_solvable_15_puzzle_is_still_searched_without_a_target(data_dir):
     result = run("query", "solvable", ONE_MOVE_15, "--data", str(data_dir))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == f"{ONE_MOVE_15}: solvable in 1 moves"
+    assert result.stdout.strip() == f"{ONE_MOVE_15}: solvable in 1 move"
 
 
 @pytest.mark.parametrize("command", ["path", "distance"])
