@@ -212,8 +212,8 @@ def best_within_limits(puzzle, tables, variant, node, target) -> FoundPath | Non
     except SearchLimitError as stopped:
         proved = min(stopped.lower_bound or 0, first.length)
         if proved == first.length:  # no path shorter than the approximate one
-            return replace(first, optimal=True, how=f"{first.how}, none shorter by "
-                           f"{search.how}", details={**first.details, "lower_bound": proved})
+            return replace(first, optimal=True, how=f"{first.how}; {search.how} finds "
+                           "none shorter", details={**first.details, "lower_bound": proved})
         return replace(first, details={**first.details, "lower_bound": proved,
                                        "stopped": str(stopped)})
     found = patterns.found_path(puzzle, variant, node, search, searched)
