@@ -210,8 +210,8 @@ class _PlainMoves:
         expansion)."""
 
     def __call__(self, key: int) -> list[int]:
-        return [checked_key(self.puzzle, self.variant, p)
-                for p in self._after(self.puzzle.decode(self.variant, key))]
+        encode = key_encoder(self.puzzle, self.variant)
+        return [encode(p) for p in self._after(self.puzzle.decode(self.variant, key))]
 
     def _after(self, position: Hashable) -> list[Hashable]:
         puzzle, variant = self.puzzle, self.variant
@@ -232,8 +232,7 @@ class _PlainMoves:
         if not self.forward:
             forward, backward = backward, forward
         return (lambda key: puzzle.decode(variant, key), forward, backward,
-                lambda position: checked_key(puzzle, variant, position),
-                lambda position: puzzle.is_goal(variant, position))
+                key_encoder(puzzle, variant), lambda position: puzzle.is_goal(variant, position))
 
     def expander(self) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
         """The moves of a batch of keys: each one's count of successors, and their keys
@@ -247,8 +246,7 @@ class _PlainMoves:
         def decode(key: int) -> Hashable:
             return puzzle.decode(variant, key)
 
-        def encode(position: Hashable) -> int:
-            return checked_key(puzzle, variant, position)
+        encode = key_encoder(puzzle, variant)
 
         def expand(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             positions = remembered.positions(ints_of(keys), decode)
@@ -308,6 +306,18 @@ def _derived_label(start: str) -> str:
     import hashlib
 
     return "start-" + hashlib.sha1(start.encode()).hexdigest()[:10]
+
+
+def key_encoder(puzzle, variant: Any) -> Callable[[Hashable], int]:
+    """``checked_key`` for one variant, with the key's width read once: the encode of a
+    search's hot loop (the width is its search's, looked up through the puzzle)."""
+    limit, encode = key_limit(puzzle.key_words), puzzle.encode
+
+    def encoded(position: Hashable) -> int:
+        key = encode(variant, position)
+        return key if 0 <= key < limit else checked_key(puzzle, variant, position)
+
+    return encoded
 
 
 def checked_key(puzzle, variant: Any, position: Hashable) -> int:
