@@ -93,6 +93,11 @@ def test_an_installed_plug_in_is_in_every_listing_and_answers_by_the_engines_wal
      "did you mean default_target?"),
     ("hanoi = lamps_plugin:Lamps", LAMPS.replace('name = "lamps"', 'name = "hanoi"'),
      "takes the name of"),
+    ("lamps = lamps_plugin:Lamps", LAMPS.replace(
+        "from builder.contract.puzzle import OwnSearch, WalkablePuzzle",
+        "from builder.contract.base import WalkablePuzzle\n"
+        "from builder.contract.puzzle import OwnSearch"),
+     "WalkablePuzzle is in builder.contract.puzzle"),
 ])
 def test_a_broken_plug_in_is_one_warning_naming_it_and_every_other_puzzle_works(
         tmp_path, data_dir, entry, source, words):
@@ -105,7 +110,7 @@ def test_a_broken_plug_in_is_one_warning_naming_it_and_every_other_puzzle_works(
     assert listed.returncode == 0, listed.stderr
     assert len(lines) == 1 and lines[0].startswith("warning: plug-in ") and words in lines[0], lines
     assert "lamps_plugin" in lines[0] and "Traceback" not in listed.stderr
-    assert listed.stdout.splitlines()[-1].startswith("tricolore  tricolore/4x2")
+    assert listed.stdout.splitlines()[-1].startswith("tricolore  9 tables: 4x2/")
     assert "lamps" not in listed.stdout and "bulbs" not in listed.stdout
     assert sum(line.startswith("hanoi ") for line in listed.stdout.splitlines()) == 1
     assert walked.returncode == 0 and walked.stdout.strip() == "7", walked.stderr

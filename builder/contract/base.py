@@ -222,3 +222,14 @@ class PuzzleOption:
     """One line for `--help` (the engine prefixes the puzzle's name)."""
     choices: tuple[str, ...] = ()
     """The values it takes, where they are a fixed few (shown in `--help`)."""
+
+
+_MOVED = frozenset({"Puzzle", "WalkablePuzzle", "walkable", "Part", "PartView"})
+
+
+def __getattr__(name: str) -> Any:
+    # a plug-in written before the contract became one module is told where it went
+    if name in _MOVED:
+        raise ImportError(f"{name} is in builder.contract.puzzle, the one module of the "
+                          "contract (docs/contract.md)")
+    raise AttributeError(f"module 'builder.contract.base' has no attribute {name!r}")
