@@ -185,7 +185,8 @@ def reference() -> str:
            f"A puzzle declares itself in at most the {count} names of the first half: its "
            "notation, its positions, its moves written once and its goal.  The engine "
            "derives its tables, their look-up, the catalog's rows, verify and the walk from "
-           "that.  Every name has a default but the notation's.", "",
+           "that.  A name with no default (the notation, the moves, a key's encoding) is "
+           "abstract: Python refuses a class that leaves it out.", "",
            "A puzzle the engine cannot derive tables for (its own click tables, a solver, "
            "pattern databases) keeps them behind the one hook `own_search`: a class derived "
            "from `OwnSearch` that defines what it needs of the second half.", ""]
