@@ -104,10 +104,26 @@ EXAMPLES = [found for document in DOCUMENTS for found in examples_in(document)]
 
 @pytest.fixture(scope="module")
 def beside_the_tables(data_dir, tmp_path_factory) -> Path:
-    """A directory whose ``data`` is the built tables: the documents' commands use the
-    default ``--data data``."""
+    """A directory whose ``data`` holds the tables `make tables` builds, and no other: the
+    documents' commands use the default ``--data data``, and show what those tables
+    answer (a pattern set `make bench` adds to the shared folder proves more)."""
+    from builder import registry
+    from builder.contract.puzzle import Building
+    from builder.store import table_path
+
     folder = tmp_path_factory.mktemp("docs")
-    (folder / "data").symlink_to(data_dir.resolve(), target_is_directory=True)
+    data = folder / "data"
+    data.mkdir()
+    for entry in data_dir.resolve().iterdir():
+        if entry.is_file():
+            (data / entry.name).symlink_to(entry)
+    for puzzle in registry.PUZZLES:
+        for spec in Building.of(puzzle).default_tables():
+            built = table_path(data_dir.resolve(), *spec.parts)
+            if built.exists():
+                link = table_path(data, *spec.parts)
+                link.parent.mkdir(parents=True, exist_ok=True)
+                link.symlink_to(built, target_is_directory=True)
     return folder
 
 
@@ -138,6 +154,7 @@ def test_every_console_example_prints_what_the_document_shows(example, beside_th
     assert only_reads(argv), (f"{example.name}: `{example.command}` builds, serves or writes:"
                               " show it in a ```sh block, which is not run")
     monkeypatch.chdir(beside_the_tables)
+    monkeypatch.setenv("TABLEBASE_DATA", str(beside_the_tables / "data"))
     done = run_command(*argv, timeout=60)
     printed = tidy((done.stdout + done.stderr).splitlines())
     if LEFT_OUT in example.expected:
