@@ -280,7 +280,7 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     searched on stderr (None: where stderr is a terminal)."""
     from tqdm import tqdm
 
-    from builder.contract.specs import resolved
+    from builder.contract.patterns import step_kernel
     from builder.kernels import ida
 
     own = search.passes  # a plug-in's own pass: no table read here
@@ -295,7 +295,7 @@ def run(tables: TableLookup, search: PatternSearch, unit: str = "moves",
     redundant = np.zeros((search.moves, search.moves), np.uint8)
     for previous, following in search.redundant:
         redundant[previous, following] = 1
-    step = None if own else resolved(search.step)
+    step = None if own else step_kernel(search.step)
     parameters = np.ascontiguousarray(search.parameters, dtype=np.int64)
     goal = np.ascontiguousarray(search.goal, dtype=np.int64)
     estimate = start_estimate(tables, search)

@@ -144,3 +144,103 @@ def test_moves_then_canonical_compile_into_one_kernel_that_keys_every_position()
         raw = np.zeros(80, np.int64)
         assert jumps(mask, np.zeros(0, np.int64), raw) == count
         assert list(out[:count]) == [min(images(int(after))) for after in raw[:count]]
+
+
+class _EveryTableStored:
+    """Tables as ``search_for`` asks them: every pattern table stored (none is read)."""
+
+    def stored(self, parts):
+        return _Everything()
+
+
+class _Everything:
+    def __contains__(self, name):
+        return True
+
+
+def _sliding_search(board, node):
+    from puzzles.sliding.rules import goal_with_blank_at
+    from puzzles.sliding.tables import search_for
+
+    goal = goal_with_blank_at(board[0] * board[1], 0)
+    return search_for(_EveryTableStored(), board, node, goal, partition="6-6-3",
+                      reflect=True, dual=True)
+
+
+def test_the_sliding_tiles_give_their_kernels_as_plain_functions_of_a_numba_free_module():
+    """The full tables' moves, the pattern databases' moves and the IDA* step are given as
+    functions, plain Python (no numba dispatcher), from a module whose import loads no
+    numba."""
+    import subprocess
+    import sys
+    import types
+
+    from builder import registry
+    from puzzles.sliding.rules import goal_with_blank_at
+    from puzzles.sliding.tables import pattern_table
+
+    full = registry.by_name("sliding").table({"puzzle": "sliding", "rows": 2, "columns": 3})
+    pattern = pattern_table(4, 4, 0, (1, 2, 3))
+    kernels = [full.searches["blank0"].neighbours, pattern.searches["abstract"].neighbours]
+    step = _sliding_search((4, 4), goal_with_blank_at(16, 0)).step
+    assert isinstance(step, types.FunctionType)
+    for found in (*(resolved(path) for path in kernels), step):
+        assert type(found) is types.FunctionType and found.__module__ == "puzzles.sliding.search"
+    imported = subprocess.run(
+        [sys.executable, "-c", "import sys, puzzles.sliding.search; "
+         "print('numba' in sys.modules)"], capture_output=True, text=True, check=True)
+    assert imported.stdout.strip() == "False"
+
+
+def test_a_plain_step_compiled_by_the_engine_moves_as_it_does_in_python():
+    """The sliding tiles' IDA* step, compiled by the engine (``step_kernel``), writes the
+    row it writes as Python, along a random walk on 4x4 with every look-up (reflection,
+    duals); the board and its first patterns' indices are checked against the rules in
+    words: the blank swaps with the cell above, below, left or right of it, and an index
+    is the rank of the pattern's tiles' cells among arrangements in lexicographic order."""
+    from builder.contract.patterns import step_kernel
+    from puzzles.sliding.rules import goal_with_blank_at
+
+    def beside(cell, way):
+        row, column = divmod(cell, 4)
+        row, column = ((row - 1, column), (row + 1, column), (row, column - 1),
+                       (row, column + 1))[way]
+        return row * 4 + column if 0 <= row < 4 and 0 <= column < 4 else -1
+
+    def arrangement(places, total=16):
+        rank = 0
+        for index, place in enumerate(places):
+            rank = rank * (total - index) + place - sum(other < place
+                                                        for other in places[:index])
+        return rank
+
+    draw = random.Random(55)
+    board = list(goal_with_blank_at(16, 0))
+    for _ in range(40):
+        blank = board.index(0)
+        other = beside(blank, draw.choice([way for way in range(4) if beside(blank, way) >= 0]))
+        board[blank], board[other] = board[other], 0
+    search = _sliding_search((4, 4), tuple(board))
+    compiled = step_kernel(search.step)
+    assert step_kernel(search.step) is compiled  # compiled once a process
+    parameters = np.array(search.parameters, np.int64)
+    first = [table.spec.identity["tiles"] for table in search.patterns if table.group == 0]
+    as_python = np.array([search.start, search.start], np.int64)
+    as_compiled = as_python.copy()
+    for _ in range(60):
+        move = draw.randrange(4)
+        blank = board.index(0)
+        legal = search.step(as_python, 0, move, parameters)
+        assert compiled(as_compiled, 0, move, parameters) == legal
+        assert legal == (beside(blank, move) >= 0)
+        if not legal:
+            continue
+        assert list(as_compiled[1]) == list(as_python[1])
+        other = beside(blank, move)
+        board[blank], board[other] = board[other], 0
+        row = [int(entry) for entry in as_python[1]]
+        assert row[:16] == board
+        assert row[32:32 + len(first)] == [arrangement([board.index(tile) for tile in tiles])
+                                           for tiles in first]
+        as_python[0] = as_python[1]
+        as_compiled[0] = as_compiled[1]

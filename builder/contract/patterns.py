@@ -26,11 +26,14 @@ construction.
 
 from __future__ import annotations
 
+import functools
+import types
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from math import perm
+from typing import Any
 
-from builder.contract.specs import TableSpec, compiled
+from builder.contract.specs import TableSpec, compiled, resolved
 
 NEVER = 255
 """What a pattern table holds for an abstract state that never reaches the goal."""
@@ -64,6 +67,23 @@ def compiled_step(function: Callable) -> Callable:
     return compiled(step_signature, function)
 
 
+def step_kernel(step: Any) -> Callable:
+    """A ``PatternSearch.step`` as the engine's IDA* calls it: ``resolved``, and where it is
+    a plain Python function (written in the subset of Python numba compiles, with plain
+    helpers of its own) compiled for ``step_signature`` at its first use in a process and
+    cached on disk, its helpers inlined: IDA* calls the step once a node, and a step calls
+    its helpers several times (a pattern's index on the child, its reflection's...)."""
+    found = resolved(step)
+    if isinstance(found, types.FunctionType):
+        return _compiled_step_once(found)
+    return found
+
+
+@functools.cache
+def _compiled_step_once(function: Callable) -> Callable:
+    return compiled(step_signature, function, inline="always")
+
+
 @dataclass(frozen=True)
 class PatternTable:
     """One array of admissible estimates the search looks up: ``spec``'s array ``array``,
@@ -87,18 +107,20 @@ class PatternSearch:
     first entries, compared with ``goal`` where the estimate is 0), anything its ``step``
     keeps up to date incrementally, and one index per pattern table from ``indices_at``.
 
-    ``step`` is a numba ``@njit`` function ``(rows: int64[:, ::1], depth: int64, move:
-    int64, parameters: int64[::1]) -> int64``, named by import path
-    (``"package.module:name"``): it writes into ``rows[depth + 1]`` the row after move
-    number ``move`` (``0 .. moves - 1``) from ``rows[depth]`` and returns 1, or returns 0
-    when that move is not legal there.  ``redundant`` lists the (previous, next) move pairs never searched in
+    ``step`` is a function ``(rows: int64[:, ::1], depth: int64, move: int64, parameters:
+    int64[::1]) -> int64``: plain Python the engine compiles on first use
+    (``step_kernel``), so that making a search imports no numba, or one already compiled
+    (``compiled_step``), or either named by import path (``"package.module:name"``).  It
+    writes into ``rows[depth + 1]`` the row after move number ``move`` (``0 .. moves -
+    1``) from ``rows[depth]`` and returns 1, or returns 0 when that move is not legal
+    there.  ``redundant`` lists the (previous, next) move pairs never searched in
     sequence (a move that undoes the one before it).
     """
 
     start: tuple[int, ...]
     goal: tuple[int, ...]
     patterns: tuple[PatternTable, ...]
-    step: str
+    step: Any
     moves: int
     encode: Callable[[Hashable], tuple[int, ...]]
     """A walk node's position as a row's first entries: how the engine finds, among the

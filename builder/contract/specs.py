@@ -16,15 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-def compiled(signature: Callable[[], Any], function: Callable) -> Callable:
+def compiled(signature: Callable[[], Any], function: Callable,
+             inline: str = "never") -> Callable:
     """``function`` compiled by numba for ``signature()`` when its module is first imported,
     and cached on disk: compiled then, with the tables whose build imports that module,
     not at the first use a user meets (seconds for a large kernel, in every process that
     meets it before the cache holds it).  Plain functions of the plug-in's own that it calls
-    are compiled with it (``numba_ready``)."""
+    are compiled with it (``numba_ready``, ``inline`` as there)."""
     from numba import njit
 
-    return njit(signature(), cache=True)(numba_ready(function))
+    return njit(signature(), cache=True)(numba_ready(function, inline))
 
 
 def moves_signature():
@@ -263,13 +264,16 @@ def _compiled_once(function: Callable) -> Callable:
     return compiled_moves(function)
 
 
-def numba_ready(function: Callable) -> Callable:
+def numba_ready(function: Callable, inline: str = "never") -> Callable:
     """``function`` as numba can compile it: where it calls plain Python functions (a
     plug-in's helpers, written without numba), a copy of it that calls their compiled
     versions instead, each made ready the same way.  So a plug-in writes its moves and
     their helpers once, in plain Python that the walk runs as it is, and imports no numba
-    (the engine compiles them where a table is built or searched)."""
-    helpers = {name: _compiled_helper(value) for name in sorted(_global_names(function.__code__))
+    (the engine compiles them where a table is built or searched).  ``inline``: numba's
+    option for the helpers, "always" to inline them into their callers where LLVM would
+    leave the calls (and their arrays' reference counts) in a hot loop."""
+    helpers = {name: _compiled_helper(value, inline)
+               for name in sorted(_global_names(function.__code__))
                if isinstance(value := function.__globals__.get(name), types.FunctionType)
                and value is not function}
     if not helpers:
@@ -282,10 +286,10 @@ def numba_ready(function: Callable) -> Callable:
 
 
 @functools.cache
-def _compiled_helper(function: Callable) -> Callable:
+def _compiled_helper(function: Callable, inline: str = "never") -> Callable:
     from numba import njit
 
-    return njit(cache=True)(numba_ready(function))
+    return njit(cache=True, inline=inline)(numba_ready(function, inline))
 
 
 def _global_names(code: types.CodeType) -> set[str]:

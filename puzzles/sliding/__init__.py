@@ -43,6 +43,7 @@ from puzzles.sliding.rules import (
     tiles_of,
     written,
 )
+from puzzles.sliding.search import sliding_moves
 from puzzles.sliding.tables import (
     default_blank,
     default_partition,
@@ -125,7 +126,7 @@ class SlidingSearch(DenseSearch):
             {"puzzle": "sliding", "rows": rows, "columns": columns},
             {f"blank{blank}": BreadthFirstSearch(
                 factorial(cells), (lehmer_rank(goal_with_blank_at(cells, blank)),),
-                "puzzles.sliding.search:sliding_moves", 4, parameters=(rows, columns))
+                sliding_moves, 4, parameters=(rows, columns))
              for blank in range(cells)},
             encoding="blank{j}[rank]: fewest moves to the board with the blank at cell j and "
                      "tiles 1, 2, ... in reading order around it; rank = Lehmer code of the "

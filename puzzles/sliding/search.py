@@ -1,27 +1,36 @@
-"""Sliding-tile moves as the engine's generic kernel calls them (numba).  A position is
-the tile in each cell (0 the blank), ranked by its Lehmer code; inside a call the tiles
-and the code's digits are packed four bits per cell, so nothing is allocated per
-position.  Parameters: (rows, columns).  Moves can be undone, so a position's neighbours
-are its moves."""
+"""Sliding-tile moves as the engine's kernels call them: plain Python in the subset numba
+compiles, which the engine compiles with the helpers here and ``rules.beside`` (the moves,
+written once, that the walk runs as Python), so that importing this module imports no
+numba.  A position is the tile in each cell (0 the blank), ranked by its Lehmer code;
+inside a call the tiles and the code's digits are packed four bits per cell, so nothing
+is allocated per position.  Parameters: (rows, columns).  Moves can be undone, so a
+position's neighbours are its moves."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from builder.contract.bits import lowest_bit, popcount
-from builder.contract.patterns import compiled_step
 from puzzles.sliding.rules import beside
 
 FACTORIALS = np.array([1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880], dtype=np.int64)
 ALL_TILES = 0x876543210  # tile k in nibble k: the tiles not yet placed while unranking
 
 
-_beside = njit(cache=True, inline="always")(beside)
-"""``rules.beside``, compiled: the moves every kernel here makes."""
+def _popcount(mask):
+    """The set bits of a non-negative mask.  Written as the loop that clears the lowest
+    bit, which LLVM recognises and compiles to one popcnt instruction: no loop is left."""
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
 
 
-@njit(cache=True, inline="always")
+def _lowest_bit(mask):
+    """The index of the lowest set bit of a non-zero mask: the bits below it counted."""
+    return _popcount((mask & -mask) - 1)
+
+
 def _unrank(rank, cells):
     """(tiles, digits): the tile in each cell and the Lehmer digit of each cell (how many
     later cells hold a smaller tile), both four bits per cell."""
@@ -39,7 +48,6 @@ def _unrank(rank, cells):
     return tiles, digits
 
 
-@njit(cache=True)
 def sliding_moves(position, parameters, out):
     # A move swaps the blank (tile 0, the smallest) with a tile t; only the two cells and
     # the cells between them change digit (those between gain one when they hold a tile
@@ -53,7 +61,7 @@ def sliding_moves(position, parameters, out):
         blank += 1
     count = 0
     for step in range(4):
-        other = _beside(blank, step, rows, columns)
+        other = beside(blank, step, rows, columns)
         if other < 0:
             continue
         tile = (tiles >> (4 * other)) & 15
@@ -88,7 +96,6 @@ def sliding_moves(position, parameters, out):
 # k + 1 weights of the rank).
 
 
-@njit(cache=True, inline="always")
 def _region(blank, free, columns, not_first, not_last):
     """The cells of ``free`` (a mask) the blank reaches from ``blank``, as a mask."""
     found = np.int64(1) << blank
@@ -100,19 +107,17 @@ def _region(blank, free, columns, not_first, not_last):
         found = grown
 
 
-@njit(cache=True, inline="always")
 def _arrangement_rank(packed, count, weights, offset):
     """The rank of ``count`` cells packed four bits each (first in the low bits)."""
     rank = 0
     used = np.int64(0)
     for place in range(count):
         cell = (packed >> (4 * place)) & 15
-        rank += (cell - popcount(used & ((np.int64(1) << cell) - 1))) * weights[offset + place]
+        rank += (cell - _popcount(used & ((np.int64(1) << cell) - 1))) * weights[offset + place]
         used |= np.int64(1) << cell
     return rank
 
 
-@njit(cache=True)
 def pattern_neighbours(state, parameters, out):
     # A state whose blank is not the least cell of its region is never reached: no moves.
     rows = parameters[0]
@@ -141,18 +146,18 @@ def pattern_neighbours(state, parameters, out):
     blank = (packed >> (4 * tracked)) & 15
     occupied = used & ~(np.int64(1) << blank)
     reach = _region(blank, full & ~occupied, columns, not_first, not_last)
-    if lowest_bit(reach) != blank:
+    if _lowest_bit(reach) != blank:
         return 0
     without_blank = packed & ~(np.int64(15) << (4 * tracked))
     count = 0
     for place in range(tracked):
         cell = (packed >> (4 * place)) & 15
         for way in range(4):
-            other = _beside(cell, way, rows, columns)
+            other = beside(cell, way, rows, columns)
             if other < 0 or not (reach >> other) & 1:
                 continue
             moved = occupied ^ (np.int64(1) << cell) ^ (np.int64(1) << other)
-            least = lowest_bit(_region(cell, full & ~moved, columns, not_first, not_last))
+            least = _lowest_bit(_region(cell, full & ~moved, columns, not_first, not_last))
             after = ((without_blank & ~(np.int64(15) << (4 * place)))
                      | (np.int64(other) << (4 * place)) | (least << (4 * tracked)))
             out[count] = _arrangement_rank(after, tracked + 1, parameters, 5)
@@ -177,7 +182,6 @@ def pattern_neighbours(state, parameters, out):
 HEAD = 6
 
 
-@njit(cache=True, inline="always")
 def _layout(cells, patterns, most):
     """Where each part of the parameters starts: tiles' patterns, tiles' mirrors, cells'
     mirrors, cells' patterns, goal cells, sizes, tiles, tiles' goal cells, weights, dual
@@ -197,7 +201,6 @@ def _layout(cells, patterns, most):
         allowed, goals
 
 
-@njit(cache=True, inline="always")
 def _pattern_index(rows, child, parameters, pattern, mirrored, cells):
     """The index of ``pattern``'s table on the child's position (or its reflection): the
     rank of its tiles' cells."""
@@ -217,7 +220,6 @@ def _pattern_index(rows, child, parameters, pattern, mirrored, cells):
     return _arrangement_rank(packed, size, parameters, weights + pattern * most)
 
 
-@njit(cache=True, inline="always")
 def _dual_index(rows, child, parameters, pattern, mirrored, blank, cells):
     """The index of ``pattern``'s table on the dual of the child's position (or of its
     reflection, whose blank is then at ``blank``): its tile whose goal cell is c stands
@@ -241,13 +243,12 @@ def _dual_index(rows, child, parameters, pattern, mirrored, blank, cells):
     return _arrangement_rank(packed, size, parameters, weights + pattern * most)
 
 
-@compiled_step
 def pattern_step(rows, depth, move, parameters):
     columns = parameters[1]
     patterns = parameters[2]
     cells = parameters[0] * columns
     blank = rows[depth, cells]
-    other = _beside(blank, move, parameters[0], columns)
+    other = beside(blank, move, parameters[0], columns)
     if other < 0:
         return 0
     child = depth + 1

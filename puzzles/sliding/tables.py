@@ -32,6 +32,7 @@ from puzzles.sliding.rules import (
     partition_named,
     reflection,
 )
+from puzzles.sliding.search import pattern_neighbours, pattern_step
 
 MOVES = 4
 """The blank goes up, down, left or right: the adapter's moves, in its order."""
@@ -82,7 +83,7 @@ def pattern_table(rows: int, columns: int, blank: int, tiles: tuple[int, ...],
     shown = "-".join(str(tile) for tile in tiles)
     search = BreadthFirstSearch(
         states, (abstract_rank(rows, columns, goal, blank),),
-        "puzzles.sliding.search:pattern_neighbours", 4 * tracked,
+        pattern_neighbours, 4 * tracked,
         parameters=(rows, columns, tracked, not_first, not_last, *weights),
         folded=cells - tracked if folded else 1)
     moves = (f"fewest moves of tiles {shown} to their cells in the goal with the blank at "
@@ -266,7 +267,7 @@ def _search(board, node, target, goal_blank, turned, specs, reflect, dual, name
             tables += [replace(entry, group=3) for entry in table]
     return PatternSearch(
         start=(*start, *where, *indices), goal=goal, patterns=tuple(tables),
-        step="puzzles.sliding.search:pattern_step", moves=MOVES, encode=encode,
+        step=pattern_step, moves=MOVES, encode=encode,
         parameters=tuple(parameters), indices_at=2 * cells, redundant=UNDOING,
         parity=True, how="IDA* on pattern databases" if name != "manhattan"
         else "IDA* on the Manhattan distance")
