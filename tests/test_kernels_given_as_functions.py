@@ -244,3 +244,23 @@ def test_a_plain_step_compiled_by_the_engine_moves_as_it_does_in_python():
                                            for tiles in first]
         as_python[0] = as_python[1]
         as_compiled[0] = as_compiled[1]
+
+
+def test_the_sliding_step_is_compiled_where_the_tables_are_built():
+    """`builder tables` imports a plug-in's ``kernel_modules`` after its build: the
+    sliding tiles' name the module that compiles their plain IDA* step, so a user's first
+    search does not."""
+    import subprocess
+    import sys
+
+    from builder import registry
+    from builder.contract.puzzle import Building
+
+    modules = Building.of(registry.by_name("sliding")).kernel_modules()
+    probe = ("import importlib, sys\n"
+             f"for name in {list(modules)!r}: importlib.import_module(name)\n"
+             "from builder.contract.patterns import _compiled_step_once\n"
+             "print(_compiled_step_once.cache_info().currsize)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0 and done.stdout.split() == ["1"], done.stderr

@@ -59,6 +59,9 @@ class SlidingSearch(DenseSearch):
     """The sliding tiles' own search: a full table per small board, and pattern
     databases with IDA* and a quick path for the 15-puzzle."""
 
+    def kernel_modules(self) -> tuple[str, ...]:
+        return ("puzzles.sliding.compiled",)
+
     approximation = approximate.HOW  # the page answers a 4x4 board best so far, as the CLI
 
     def distance(self, tables, board: tuple[int, int], node: tuple[int, ...],
