@@ -1,4 +1,4 @@
-"""The one build routine: a plug-in's ``TableSpec`` (``builder/contract/base.py``) in,
+"""The one build routine: a plug-in's ``TableSpec`` (``builder/contract/specs.py``) in,
 a published table out.  Is a current table with the spec's identity stored? → fill its
 arrays (the generic breadth-first kernel for ``searches``, an array a task on the
 executor, the plug-in's own ``compute`` for the rest, or its chunk tasks on the executor,
