@@ -1,8 +1,9 @@
 """The 3×3×3 cube answered at once: Kociemba's two-phase search (``puzzles/rubik/
 twophase.py``) against the ``kociemba`` package (the C two-phase solver on PyPI, where it
-is installed: `.venv/bin/pip install kociemba`; not a dependency of the project) on the
-same 20 uniformly random cubes (seeded: random piece arrangements and orientations of
-equal parity and sums), each path replayed on the rules to solved.  Two rows: the first
+is installed: `make bench` installs it, or `.venv/bin/pip install kociemba`; not a
+dependency of the project) on the same 20 uniformly random cubes (seeded: random piece
+arrangements and orientations of equal parity and sums), each path replayed on the
+rules to solved.  Two rows: the first
 path of at most 22 turns, and a path of at most 20 (ours within 3 s, then the best found;
 the package has no time limit).  Times are one thread's, per cube: median (product_s,
 baseline_s), p95 and the longest in the notes, with every length.  And the pruning table's
