@@ -456,8 +456,8 @@ def fifteen_drawn(page) -> str:
                     for row in rows_of(page.evaluate(READ_CELLS)))
 
 
-PROVED_HOW = (r"(IDA\* on pattern databases|a beam search on pattern databases, none "
-              r"shorter by IDA\* on pattern databases)")
+PROVED_HOW = (r"(IDA\* on pattern databases|a beam search on pattern databases; IDA\* on "
+              r"pattern databases finds none shorter)")
 """How a 15-puzzle's proved answer was found: by the exact search, or by the quick path
 the exact search proved none shorter than."""
 
