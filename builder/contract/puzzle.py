@@ -817,11 +817,17 @@ class DenseSearch(OwnSearch):
                                        f"{' ' + where.build if where.build else ''}`")
 
 
+def _engine_of(search: type, module: str) -> Any:
+    """The engine's implementation of a derived search's hooks, which ``module`` puts on
+    ``search`` when it is imported (the registry imports it)."""
+    if search._engine_hooks is None:
+        raise TypeError(f"a {search.__name__}'s tables are the engine's: load puzzles "
+                        f"through builder.registry (which imports {module})")
+    return search._engine_hooks
+
+
 def _dense_engine() -> Any:
-    if DenseSearch._engine_hooks is None:
-        raise TypeError("a dense puzzle's tables are the engine's: load puzzles through "
-                        "builder.registry (which imports builder.dense_tables)")
-    return DenseSearch._engine_hooks
+    return _engine_of(DenseSearch, "builder.dense_tables")
 
 
 DensePuzzle.own_search = DenseSearch
@@ -1071,10 +1077,7 @@ class KeyedSearch(OwnSearch):
 
 
 def _keyed_engine() -> Any:
-    if KeyedSearch._engine_hooks is None:
-        raise TypeError("a keyed puzzle's tables are the engine's: load puzzles through "
-                        "builder.registry (which imports builder.keyed_tables)")
-    return KeyedSearch._engine_hooks
+    return _engine_of(KeyedSearch, "builder.keyed_tables")
 
 
 KeyedPuzzle.own_search = KeyedSearch
