@@ -322,7 +322,7 @@ def _mount(name: str, puzzle, own) -> None:
     import inspect
 
     from builder.command_line import as_command, plugin_parameters
-    from builder.contract.puzzle import Building
+    from builder.contract.puzzle import Building, as_spec
 
     choices, wanted = plugin_parameters(own, SUPPLIED) if own else ([], set())
 
@@ -335,8 +335,8 @@ def _mount(name: str, puzzle, own) -> None:
         supplied = {"data": data, "tables": Tables(data), "executor": executor,
                     "progress": not quiet}
         try:
-            specs = (own(**options, **{key: supplied[key] for key in wanted}) if own
-                     else Building.of(puzzle).default_tables())
+            specs = (as_spec(own(**options, **{key: supplied[key] for key in wanted}))
+                     if own else Building.of(puzzle).default_tables())
         except BaseException:
             getattr(executor, "close", lambda: None)()
             raise

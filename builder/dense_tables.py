@@ -110,7 +110,7 @@ class DenseTables:
         target = attributes.get("target") or self.default_target(variant)
         return [DistanceArray(self.variant_name(variant), f"to {target}", ARRAY)]
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries: Any,
+    def entry_positions(self, attributes: dict, array: str, entries: Any,
                         read: Any) -> list[tuple[str, str]] | None:
         variant = _stored_variant(self, attributes)
         if variant is None:

@@ -146,7 +146,7 @@ class KeyedTables:
             variant = f"{variant} from {attributes['label']}"
         return [DistanceArray(variant, f"to {self.goal_word}", "distance")]
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries: Any,
+    def entry_positions(self, attributes: dict, array: str, entries: Any,
                         read: Any) -> list[tuple[str, str]]:
         variant = self.variant_named(str(attributes.get("variant", "")))
         keys = ints_of(sortable(np.asarray(read("keys"))[np.asarray(entries)]))

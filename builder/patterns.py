@@ -523,7 +523,8 @@ def check_estimates(puzzle: Any, tables: TableLookup, attributes: dict, read,
         if not reached.size:
             continue
         entries = rng.choice(reached, size=min(samples, reached.size), replace=False)
-        named = Dealing.of(puzzle).entry_positions(attributes, distances, entries, read)
+        named = Dealing.of(puzzle).entry_positions(attributes, distances.array, entries,
+                                                          read)
         for entry, (position, target) in zip(entries, named or ()):
             variant = puzzle.variant(position, target, Dealing.of(puzzle).table_options(
                 attributes))

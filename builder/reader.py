@@ -583,6 +583,10 @@ class Tables:
         (``TableLookup.computed``); the numba kernels are imported only here."""
         import json
 
+        from builder.contract.puzzle import as_spec
+
+        spec = as_spec(spec)
+
         key = (spec.parts, json.dumps(spec.identity, sort_keys=True, default=str))
         with self._lock:
             found = self._computed.get(key)

@@ -144,10 +144,16 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
     """Build (or reuse, if current) one table from its spec; its tasks (chunk tasks, a
     sparse search's shards, each breadth-first array) run on ``executor``
     (``builder.execute``; in this process by default)."""
+    from builder.contract.puzzle import as_spec
+
+    spec = as_spec(spec)
     if "puzzle" not in spec.identity:
         raise ValueError(f"table spec {spec.parts} has no 'puzzle' in its identity")
     path = table_path(data_dir, spec)
-    if not force and store.is_current(path, spec.identity):
+    # a table whose declared distance arrays changed is built again, so the catalog's
+    # rows of it follow the declaration
+    declared = {key: spec.attributes[key] for key in ("distances",) if key in spec.attributes}
+    if not force and store.is_current(path, {**spec.identity, **declared}):
         return BuildResult(path, built=False, seconds=0.0)
     if spec.tasks is not None:
         return _build_by_tasks(path, spec, force, progress, executor, log)

@@ -127,7 +127,7 @@ def levels(tables: Tables, puzzle: Puzzle, found: StoredDistances, entries: np.n
     if len(entries) == 0:
         return []
     named = Dealing.of(puzzle).entry_positions(
-        found.attributes, found.array, np.asarray(entries, dtype=np.int64),
+        found.attributes, found.array.array, np.asarray(entries, dtype=np.int64),
         lambda array: tables.vector(found.parts, array).whole())
     if named is None:
         raise QueryError(f"{puzzle.name}'s tables do not name the positions behind their "

@@ -99,12 +99,12 @@ Example: ``fewest = np.full(states, NEVER_IN_16_BITS, dtype=np.uint16)``."""
 
 
 def never_of(values: Any) -> int:
-    """The value an array of distances (numpy, unsigned) stores for "never": its type's
-    largest, as the engine's searches write it.
+    """The value an array of distances (numpy) stores for "never": an unsigned type's
+    largest, as the engine's searches write it; -1 in a signed one.
     Example: ``reachable = clicks[clicks != never_of(clicks)]``."""
     import numpy as np
 
-    return int(np.iinfo(values.dtype).max)
+    return -1 if values.dtype.kind == "i" else int(np.iinfo(values.dtype).max)
 
 
 def stored_distances(values: Any) -> list[int | None]:

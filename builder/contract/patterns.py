@@ -86,7 +86,8 @@ def _compiled_step_once(function: Callable) -> Callable:
 
 @dataclass(frozen=True)
 class PatternTable:
-    """One array of admissible estimates the search looks up: ``spec``'s array ``array``,
+    """One array of admissible estimates the search looks up: ``spec``'s array ``array``
+    (``spec`` a ``Table`` of the puzzle's, kept as the engine's spec),
     uint8, indexed by the row's entry ``PatternSearch.indices_at + p`` for the p-th table
     of ``PatternSearch.patterns``."""
 
@@ -97,6 +98,11 @@ class PatternTable:
     build: str = ""
     """What follows ``builder build NAME`` to make the table, for the missing table's
     advice."""
+
+    def __post_init__(self):
+        from builder.contract.puzzle import as_spec  # the contract imports this module
+
+        object.__setattr__(self, "spec", as_spec(self.spec))
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from builder.contract.base import (
@@ -150,7 +150,8 @@ class Puzzle(ABC):
     def __getattr__(self, name: str) -> Any:
         # the puzzle's own search answers for its members (``self.distance(...)``)
         if name in SEARCH_MEMBERS:
-            return getattr(search_of(self), name)
+            found = getattr(search_of(self), name)
+            return _tables_as_specs(found) if name in TABLE_HOOKS else found
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
@@ -205,13 +206,25 @@ class PartView:
         if name not in self.part.members:
             raise AttributeError(f"{self.part.__name__} has no member {name!r}")
         if name in SEARCH_MEMBERS:
-            return getattr(search_of(self.puzzle), name)
+            found = getattr(search_of(self.puzzle), name)
+            return _tables_as_specs(found) if name in TABLE_HOOKS else found
         if hasattr(type(self.puzzle), name) or name in vars(self.puzzle):
             return getattr(self.puzzle, name)
         default = self.part.__dict__[name]
         if callable(default):
             return default.__get__(self.puzzle, type(self.puzzle))
         return default
+
+
+TABLE_HOOKS = frozenset({"table", "default_tables", "table_for", "table_answering"})
+"""The hooks that give tables: an own search's ``Table`` reaches the engine as its spec."""
+
+
+def _tables_as_specs(hook: Callable[..., Any]) -> Callable[..., Any]:
+    def specs(*arguments, **keywords):
+        return as_spec(hook(*arguments, **keywords))
+
+    return specs
 
 
 # ---- the parts: what each consumer reads, and a puzzle's own search ----------------------
@@ -390,9 +403,10 @@ class Cataloguing(Part):
 
     def catalog_distances(puzzle, attributes: dict) -> list[DistanceArray]:
         """The distance arrays of one of its stored tables (given the table's attributes),
-        for the catalog's generic views; none by default.
+        for the catalog's generic views: by default those its ``Table`` declared
+        (``Table.distances``), which an own search need not override.
         Example: ``return [DistanceArray("3x3", "to dark", "clicks")]``."""
-        return []
+        return declared_distances(attributes)
 
     catalog_tables: ClassVar[tuple[CatalogTable, ...]] = ()
     """Its own tables in the catalog, filled by ``catalog_rows`` (none by default).
@@ -418,11 +432,11 @@ class Dealing(Part):
     `query deal` (all optional: without ``entry_positions`` a puzzle's tables answer
     those with a one-line refusal)."""
 
-    def entry_positions(puzzle, attributes: dict, distances: DistanceArray, entries: Any,
+    def entry_positions(puzzle, attributes: dict, array: str, entries: Any,
                         read: Callable[[str], Any]) -> list[tuple[str, str]] | None:
         """The (position, target), each in the puzzle's notation, of ``entries`` (numpy
-        int64 indices) of ``distances``, one of the arrays ``catalog_distances`` names for
-        a stored table with these ``attributes``; ``read(array)`` gives one of the
+        int64 indices) of the distance array named ``array`` of a stored table with these
+        ``attributes`` (one its ``Table`` declared); ``read(array)`` gives one of the
         table's arrays whole.  None (the default): the entries name no positions.
         Example: ``return [(puzzle.format(variant, int(e)), "000.000.000") for e in entries]``."""
         return None
@@ -578,6 +592,105 @@ SEARCH_MEMBERS: frozenset[str] = frozenset().union(
      "stored_distance", "sparse_search", "goal_word", "key_words"))
 """Every hook that belongs to a puzzle's own search rather than to its declaration: a
 plug-in defines them on its ``OwnSearch`` class, never on the puzzle."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a puzzle's own search, as the puzzle sees it: what it is, how its
+    arrays are made and which of them are distances.  The engine decides the rest: where
+    it is stored (``data/PUZZLE/NAME.zarr``), what makes a stored copy current (the
+    puzzle's name and ``options``), how its arrays are chunked, the value its distances
+    store for "never" and how the engine reads it, and the catalog's rows of its distance
+    arrays.  Own searches return these from ``table``, ``default_tables``, ``table_for``,
+    ``table_answering`` and their build commands.
+    Example: ``Table("lamps", "sizes", {"largest": 5}, make=lambda progress: {"boards":
+    count_boards(5)}, about="boards[size]: boards of that size")``."""
+
+    puzzle: str
+    """The puzzle's name (its folder under the data directory)."""
+    name: str
+    """The table's name within the puzzle's folder; '/' makes sub-folders
+    (``"patterns/half/URF-UFL-DFR"``)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """What makes it this table (stored with it; a stored table with other options is
+    built again).  ``own_search.table(options)`` gives the table back from them."""
+    make: Callable[..., Any] | None = None
+    """Its arrays, made by the puzzle: ``make(progress)`` (``make(progress, tables)`` when
+    ``reads_tables``) returns ``{array: numpy array}``, or ``(arrays, facts)`` where the
+    work also yields small JSON facts kept beside them (a per-size summary)."""
+    searched: dict[str, Any] = field(default_factory=dict)
+    """Arrays the engine's breadth-first search fills, by name: each a
+    ``BreadthFirstSearch`` over ranked states from the puzzle's moves."""
+    distances: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Its arrays of distances the catalog counts, by array: (variant, towards) as a user
+    would name them (``("4x2 hybrid", "all pairs")``), and a third entry naming the array
+    of how many positions each entry stands for, where entries are symmetry classes.
+    Unsigned distances store "never" as the engine writes it; signed ones as -1."""
+    about: str = ""
+    """How to read its arrays (kept with the table)."""
+    described: dict[str, Any] = field(default_factory=dict)
+    """Descriptive facts kept with it (the rules in words...), not what makes it
+    current."""
+    reads_tables: bool = False
+    """True for a table derived from other stored tables (``make(progress, tables)``)."""
+    read_whole: bool = False
+    """True where its arrays are only ever read whole: one chunk each."""
+    tasks: Any = None
+    """Arrays made block by block by resumable chunk tasks (``ChunkTasks``), instead of
+    ``make``."""
+    folded: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Arrays folded from a searched one: (source, width), the least of every run of
+    ``width`` entries (a pattern database's estimate over abstract states with a part its
+    look-up ignores)."""
+
+    def spec(self) -> TableSpec:
+        """The engine's storage of this table (``builder.contract.specs.TableSpec``)."""
+        from builder.contract.specs import Fold
+
+        attributes = dict(self.described)
+        if self.distances:
+            attributes["distances"] = [[array, *labels]
+                                       for array, labels in self.distances.items()]
+        make = self.make
+        compute = None if make is None else _computed_by(make)
+        return TableSpec(
+            (self.puzzle, *self.name.split("/")), {"puzzle": self.puzzle, **self.options},
+            dict(self.searched),
+            folds={array: Fold(*fold) for array, fold in self.folded.items()},
+            compute=compute, reads_tables=self.reads_tables, tasks=self.tasks,
+            attributes=attributes, encoding=self.about,
+            chunk=WHOLE_CHUNK if self.read_whole else OWN_CHUNK)
+
+
+WHOLE_CHUNK = 1 << 40
+"""Entries per chunk of a table read whole: one chunk per array."""
+OWN_CHUNK = 1 << 20
+"""Entries per chunk of an own search's table that is looked up entry by entry."""
+
+
+def _computed_by(make: Callable[..., Any]) -> Callable[..., Any]:
+    """``Table.make`` as the build routine calls a spec's ``compute``."""
+    from builder.contract.specs import Computed
+
+    def compute(*arguments):
+        made = make(*arguments)
+        return Computed(*made) if isinstance(made, tuple) else made
+
+    return compute
+
+
+def as_spec(table: Any) -> Any:
+    """A ``Table`` as the engine's spec; a spec (a derived search's), a list of either, or
+    None as it is (a list converted item by item)."""
+    if isinstance(table, list):
+        return [as_spec(item) for item in table]
+    return table.spec() if isinstance(table, Table) else table
+
+
+def declared_distances(attributes: dict) -> list[DistanceArray]:
+    """The distance arrays a stored own table declared (``Table.distances``)."""
+    return [DistanceArray(variant, towards, array, weights=rest[0] if rest else None)
+            for array, variant, towards, *rest in attributes.get("distances", ())]
 
 
 class OwnSearch:
@@ -791,11 +904,11 @@ class DenseSearch(OwnSearch):
         Example: ``[DistanceArray("4x5", "to 0000.0000.0000.0000.0000", "moves")]``."""
         return _dense_engine().catalog_distances(self.puzzle, attributes)
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries: Any,
+    def entry_positions(self, attributes: dict, array: str, entries: Any,
                         read: Any) -> list[tuple[str, str]] | None:
         """Each entry's position, towards the table's target.
         Example: ``[("1010.0101.1010", "0000.0000.0000")]``."""
-        return _dense_engine().entry_positions(self.puzzle, attributes, distances, entries, read)
+        return _dense_engine().entry_positions(self.puzzle, attributes, array, entries, read)
 
     def table_options(self, attributes: dict) -> dict[str, str]:
         """The choice of the puzzle's one option that gives the table's variant.
@@ -1064,11 +1177,11 @@ class KeyedSearch(OwnSearch):
         Example: ``[DistanceArray("block", "to solved", "distance")]``."""
         return _keyed_engine().catalog_distances(self.puzzle, attributes)
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries: Any,
+    def entry_positions(self, attributes: dict, array: str, entries: Any,
                         read: Any) -> list[tuple[str, str]]:
         """The positions of the table's entries, each towards the goal word.
         Example: ``[("ABBC.ABBC.DEEF.DGHF.I__J", "solved")]``."""
-        return _keyed_engine().entry_positions(self.puzzle, attributes, distances, entries, read)
+        return _keyed_engine().entry_positions(self.puzzle, attributes, array, entries, read)
 
     def table_options(self, attributes: dict) -> dict[str, str]:
         """The puzzle's one option set to the table's variant, if it has one.

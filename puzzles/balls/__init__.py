@@ -124,7 +124,7 @@ class BallsSearch(OwnSearch):
         return [DistanceArray(variant, "to cleared", "moves_to_clear",
                               weights="class_states")]
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+    def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]]:
         rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"],
                       water=attributes.get("rules") == WATER)

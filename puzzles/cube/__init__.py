@@ -59,11 +59,11 @@ class CubeSearch(KeyedSearch):
                                   "estimate")]
         return super().catalog_distances(attributes)
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+    def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]] | None:
         if "corners" in attributes:
             return None  # an estimate stands for many positions
-        return super().entry_positions(attributes, distances, entries, read)
+        return super().entry_positions(attributes, array, entries, read)
 
 
 class CubePuzzle(KeyedPuzzle):

@@ -63,7 +63,7 @@ class LightsOutSearch(OwnSearch):
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         return [DistanceArray("5x5", "from all off", "clicks_5x5")]
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+    def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]]:
         # clicks commute: the fewest from all off to a board are the fewest back
         rules = LightsOut(*TABLE_SHAPE)

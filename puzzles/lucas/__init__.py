@@ -115,11 +115,11 @@ class LucasSearch(OwnSearch):
         return [DistanceArray(f"n={n}", "to goal", f"n{n}_to_goal", -1)
                 for n in range(1, attributes.get("max_n", 0) + 1)]
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+    def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]] | None:
         if attributes.get("rule") == FORWARD:
             return None  # ranked densely by colex rank: no unranking kept
-        n = int(distances.array.removeprefix("n").removesuffix("_to_goal"))
+        n = int(array.removeprefix("n").removesuffix("_to_goal"))
         rules, codes = Lucas(n), read(f"n{n}_codes")  # the table's ranking: sorted codes
         return [(rules.format(int(codes[entry])), rules.goal) for entry in entries]
 

@@ -174,13 +174,13 @@ class SlidingSearch(DenseSearch):
                               f"blank{blank}")
                 for blank in range(cells)]
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+    def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]]:
         if "tiles" in attributes:
             return None  # an estimate stands for many positions
         board = (attributes["rows"], attributes["columns"])
         cells = board[0] * board[1]
-        goal = self.format(board, goal_with_blank_at(cells, int(distances.array[5:])))
+        goal = self.format(board, goal_with_blank_at(cells, int(array[5:])))
         return [(self.format(board, lehmer_unrank(int(entry), cells)), goal)
                 for entry in entries]
 

@@ -11,8 +11,7 @@ import numpy as np
 import typer
 
 from builder.contract.base import CatalogTable
-from builder.contract.puzzle import OwnSearch, Puzzle
-from builder.contract.specs import TableSpec
+from builder.contract.puzzle import OwnSearch, Puzzle, Table
 from puzzles.spots.rules import SpotsError
 from puzzles.spots.tables import RANDOM_SETS, SEED, VIEWS, dealt_sets, solution_counts
 
@@ -20,18 +19,18 @@ from puzzles.spots.tables import RANDOM_SETS, SEED, VIEWS, dealt_sets, solution_
 class SpotsSearch(OwnSearch):
     """The Spot Colour discs' own tables: the document's counts, built and catalogued."""
 
-    def table(self, identity: dict) -> TableSpec:
+    def table(self, identity: dict) -> Table:
         sets, seed = identity.get("sets", RANDOM_SETS), identity.get("seed", SEED)
         if not 1 <= sets <= 100_000_000:
             raise SpotsError(f"--sets {sets}: from 1 to 100,000,000 random sets")
-        return TableSpec(
-            ("spots", "random_sets"), {"puzzle": "spots", "sets": sets, "seed": seed},
-            compute=lambda progress: solution_counts(sets, seed, progress), chunk=1 << 20,
-            encoding="solutions[i]: number of solutions of random set i (each disc a "
+        return Table(
+            self.name, "random_sets", {"sets": sets, "seed": seed},
+            make=lambda progress: solution_counts(sets, seed, progress),
+            about="solutions[i]: number of solutions of random set i (each disc a "
                      "uniformly random cyclic order of the six colours; blocks of 100,000 "
                      "sets seeded seed + first index)")
 
-    def default_tables(self) -> list[TableSpec]:
+    def default_tables(self) -> list[Table]:
         return [self.table({})]
 
     def build_commands(self) -> dict:
@@ -40,7 +39,7 @@ class SpotsSearch(OwnSearch):
                                               max=100_000_000)] = RANDOM_SETS,
             seed: Annotated[int, typer.Option(help="Random seed, 0 or more.", min=0,
                                               max=2**63 - 1)] = SEED,
-        ) -> list[TableSpec]:
+        ) -> list[Table]:
             """Spot Colour discs: solve many uniformly random disc sets exhaustively and keep
             each set's number of solutions (views spots_random_summary,
             spots_solution_count_distribution).

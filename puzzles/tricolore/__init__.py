@@ -234,7 +234,7 @@ class TricoloreSearch(OwnSearch):
         towards = f"to {attributes['target']}" if "target" in attributes else "all pairs"
         return [DistanceArray(variant, towards, "clicks")]
 
-    def entry_positions(self, attributes: dict, distances: DistanceArray, entries,
+    def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]] | None:
         if "target" not in attributes:
             return None  # all pairs: an entry is a pair, asked with `query path`
