@@ -107,6 +107,20 @@ def never_of(values: Any) -> int:
     return -1 if values.dtype.kind == "i" else int(np.iinfo(values.dtype).max)
 
 
+def unreached(shape: Any, most: int = NEVER_IN_BYTES - 1) -> Any:
+    """An array for distances that an own search fills in place, every entry "not
+    reached": the engine chooses its type for distances up to ``most`` (bytes up to 254,
+    else 16 bits) and the value that means "never" in it, which a kernel is handed as
+    ``never_of(array)`` and compares with; the engine reads the stored array the same way.
+    Example: ``fewest = unreached(1 << 25); search(masks, fewest, never_of(fewest))``."""
+    import numpy as np
+
+    if most >= NEVER_IN_16_BITS:
+        raise ValueError(f"distances up to {most}: at most {NEVER_IN_16_BITS - 1} are stored")
+    dtype = np.uint8 if most < NEVER_IN_BYTES else np.uint16
+    return np.full(shape, np.iinfo(dtype).max, dtype=dtype)
+
+
 def stored_distances(values: Any) -> list[int | None]:
     """Distances as a breadth-first array stores them (numpy, unsigned), None where it
     stores "never" (``never_of``), so a plug-in never names that value.
