@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.contract.base import CatalogTable, DistanceArray, FoundPath, Move, never_of
+from builder.contract.base import CatalogTable, FoundPath, Move, never_of
 from builder.contract.errors import MissingTableError, UnreachableError
-from builder.contract.puzzle import OwnSearch, WalkablePuzzle
-from builder.contract.specs import TableSpec
+from builder.contract.puzzle import OwnSearch, Table, WalkablePuzzle
 from puzzles.lightsout.rules import LightsOut
 from puzzles.lightsout.tables import (
     SUMMARY_SIZE,
     TABLE_BUTTONS,
-    TABLE_PARTS,
+    TABLE_NAME,
     TABLE_SHAPE,
     VIEWS,
     compute_table,
@@ -30,8 +29,8 @@ class LightsOutSearch(OwnSearch):
         if (rules.rows, rules.cols) != TABLE_SHAPE:
             raise MissingTableError(f"only the 5x5 board has a table; solve {rules.rows}x"
                                     f"{rules.cols} boards with `query lightsout solve`")
-        table = ("lightsout", "tables")
-        tables.require(table, {"puzzle": "lightsout"},
+        table = (self.name, TABLE_NAME)
+        tables.require(table, {"puzzle": self.name},
                        "no Lights Out table: run `make tables` or `builder lightsout`")
         return tables.distance(table, "clicks_5x5", node ^ target)
 
@@ -60,24 +59,21 @@ class LightsOutSearch(OwnSearch):
 
         return routes()
 
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        return [DistanceArray("5x5", "from all off", "clicks_5x5")]
-
     def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]]:
         # clicks commute: the fewest from all off to a board are the fewest back
         rules = LightsOut(*TABLE_SHAPE)
         return [(rules.format(int(entry)), rules.format(0)) for entry in entries]
 
-    def table(self, identity: dict) -> TableSpec:
-        return TableSpec(
-            TABLE_PARTS, {"puzzle": "lightsout", "summary_size": SUMMARY_SIZE,
-                          "table_buttons": TABLE_BUTTONS},
-            compute=compute_table, chunk=1 << 20,
-            encoding="clicks_5x5[state]: fewest clicks between all off and the state "
-                     "(bit i = button i, row-major); the byte's largest value: unreachable")
+    def table(self, identity: dict) -> Table:
+        return Table(
+            self.name, TABLE_NAME, {"summary_size": SUMMARY_SIZE,
+                                    "table_buttons": TABLE_BUTTONS},
+            make=compute_table, distances={"clicks_5x5": ("5x5", "from all off")},
+            about="clicks_5x5[state]: fewest clicks between all off and the state "
+                  "(bit i = button i, row-major), never where it is unreachable")
 
-    def default_tables(self) -> list[TableSpec]:
+    def default_tables(self) -> list[Table]:
         return [self.table({})]
 
     catalog_tables = (

@@ -13,14 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from builder.contract.base import NEVER_IN_BYTES
-
-UNREACHABLE = NEVER_IN_BYTES
+from builder.contract.base import never_of, unreached
 
 
 @njit(cache=True, nogil=True)
-def _fewest_clicks(masks, n_bits):
-    fewest = np.full(1 << n_bits, UNREACHABLE, dtype=np.uint8)
+def _fewest_clicks(masks, n_bits, fewest, never):
     fewest[0] = 0
     chosen, clicks, state = 0, 0, 0
     for step in range(1, 1 << n_bits):
@@ -30,12 +27,14 @@ def _fewest_clicks(masks, n_bits):
         chosen ^= 1 << button
         clicks += 1 if (chosen >> button) & 1 else -1
         state ^= masks[button]
-        fewest[state] = min(fewest[state], clicks)
-    return fewest
+        if fewest[state] == never or clicks < fewest[state]:
+            fewest[state] = clicks
 
 
 def fewest_clicks(masks, n_bits: int) -> np.ndarray:
     """Fewest clicks from state 0 to every state (a click xors its button's mask)."""
     if n_bits > 30:
         raise MemoryError(f"2^{n_bits} states do not fit a table here (at most 2^30)")
-    return _fewest_clicks(np.asarray(masks, dtype=np.int64), n_bits)
+    fewest = unreached(1 << n_bits, most=n_bits)  # no state needs more clicks than buttons
+    _fewest_clicks(np.asarray(masks, dtype=np.int64), n_bits, fewest, never_of(fewest))
+    return fewest

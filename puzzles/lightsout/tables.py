@@ -8,7 +8,6 @@ for boards of at most 25 buttons), published as the catalog's ``lightsout_summar
 from __future__ import annotations
 
 from builder.contract.base import never_of
-from builder.contract.specs import Computed
 from puzzles.lightsout.rules import LightsOut
 
 TABLE_SHAPE = (5, 5)
@@ -17,7 +16,8 @@ SUMMARY_SIZE = 10
 """`lightsout_summary` covers every board up to 10 × 10."""
 TABLE_BUTTONS = 25
 """Boards of up to 25 buttons get a full search (their max_min_clicks is exact)."""
-TABLE_PARTS = ("lightsout", "tables")
+TABLE_NAME = "tables"
+"""The table's name in the puzzle's folder (`lightsout/tables`)."""
 
 VIEWS = """
 CREATE VIEW lightsout_summary AS
@@ -31,7 +31,7 @@ SELECT clicks, states FROM lightsout_5x5_clicks WHERE clicks IS NOT NULL ORDER B
 """
 
 
-def compute_table(progress: bool) -> Computed:
+def compute_table(progress: bool) -> tuple[dict, dict]:
     """The 5×5 table and the summary of every board up to SUMMARY_SIZE squared."""
     from tqdm import tqdm
 
@@ -50,4 +50,4 @@ def compute_table(progress: bool) -> Computed:
                 table_5x5 = distances
         summary.append({"rows": rows, "cols": cols, "nullity": board.nullity,
                         "max_min_clicks": max_min_clicks})
-    return Computed({"clicks_5x5": table_5x5}, {"summary": summary})
+    return {"clicks_5x5": table_5x5}, {"summary": summary}
