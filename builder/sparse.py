@@ -117,7 +117,7 @@ def successors_of(frontier: np.ndarray, moves, most: int, parameters: tuple[int,
                                         for i in range(0, len(frontier), PLAIN_BLOCK)]))
     from builder.kernels.graph_bfs import successors, successors_wide  # compiled on import
 
-    kernel = compiled_kernel(moves)
+    kernel = compiled_kernel(moves, words)
     values = np.ascontiguousarray(parameters, dtype=np.int64)
     parts = [distinct(keys_of_words(successors_wide(kernel, values,
                                                     words_of(frontier[i:i + EXPAND_BLOCK]),

@@ -232,3 +232,46 @@ def test_a_running_server_plays_a_puzzle_defined_after_it_started(tmp_path):
         assert answer.json()["length"] == reference.distances_to_solved()[start]
     finally:
         registry.use_data(default_data())  # the other tests' puzzles, not this one
+
+
+def _cycle(places: int, *cycle: int) -> list[int]:
+    """A move that carries each place of ``cycle`` to the next: place i then holds what
+    place moves[i] held."""
+    move = list(range(places))
+    for at, place in enumerate(cycle):
+        move[cycle[(at + 1) % len(cycle)]] = place
+    return move
+
+
+def test_a_file_whose_keys_take_two_words_counts_what_a_search_finds(tmp_path):
+    """42 stickers of three colours: 3**42 positions' worth of key, past one 64-bit word,
+    so the engine's two-word kernel (compiled from the same plain moves) searches it."""
+    import zarr
+
+    places = 42
+    solved = "R" * 14 + "G" * 14 + "B" * 14
+    moves = {"A": _cycle(places, 0, 14, 28), "B": _cycle(places, 0, 15, 29),
+             "C": _cycle(places, 1, 14, 41)}
+    path = tmp_path / "stripes.toml"
+    path.write_text(f'name = "stripes"\nsummary = "three colours, three cycles"\n'
+                    f'solved = "{solved}"\n[moves]\n'
+                    + "".join(f"{name} = {move}\n" for name, move in moves.items()))
+    data = tmp_path / "data"
+    try:
+        run_command("builder", "define", str(path), "--data", str(data), check=True)
+        run_command("builder", "build", "stripes", "--data", str(data), "--quiet", check=True)
+        expected: dict[int, int] = {}
+        for distance in Reference(path).distances_to_solved().values():
+            expected[distance] = expected.get(distance, 0) + 1
+        rows = _sql(data, "SELECT distance, states FROM distance_distribution "
+                          "WHERE puzzle = 'stripes' ORDER BY distance")
+        assert {row["distance"]: row["states"] for row in rows} == expected
+        assert 3 ** places > 2 ** 63 and len(expected) > 3
+        stored = [zarr.open_group(found, mode="r").attrs.get("key_words")
+                  for found in (data / "stripes").rglob("*.zarr")]
+        assert 2 in stored
+    finally:
+        from builder import registry
+        from builder.command_line import default_data
+
+        registry.use_data(default_data())

@@ -215,18 +215,33 @@ def run_moves(function: Any, position: int, most: int,
     return out[:count].tolist()
 
 
-def kernel(function: Any) -> Any:
+def kernel(function: Any, key_words: int = 1) -> Any:
     """A moves kernel (``BreadthFirstSearch.neighbours``, ``SparseSearch.successors``):
     ``resolved``, and where it is a plain Python function (moves written once, in the
     subset of Python numba compiles, which the walk also runs as Python) compiled for
-    ``moves_signature`` and cached on disk, once per process, with every plain function of
-    its own it calls (``numba_ready``)."""
+    ``moves_signature`` (on keys of two words, ``key_words`` = 2: for
+    ``wide_moves_signature``) and cached on disk, once per process, with every plain
+    function of its own it calls (``numba_ready``)."""
     if isinstance(function, Canonical):
         return _canonical_kernel(function)
     found = resolved(function)
     if isinstance(found, types.FunctionType):
-        return _compiled_once(found)
+        return _compiled_once(found) if key_words == 1 else _compiled_wide_once(found)
     return found
+
+
+def wide_moves_signature():
+    """The numba signature of moves on keys of two words (``SparseSearch.key_words`` = 2):
+    ``(key: uint64[::1] (high, low), parameters: int64[::1], out: uint64[:, ::1]) ->
+    int64``, a row of two words per key written."""
+    from numba import types
+
+    return types.int64(types.uint64[::1], types.int64[::1], types.uint64[:, ::1])
+
+
+@functools.cache
+def _compiled_wide_once(function: Callable) -> Callable:
+    return compiled(wide_moves_signature, function)
 
 
 def _moves_then_canonical(position, parameters, out):

@@ -93,12 +93,13 @@ class PermutationPuzzle(KeyedPuzzle):
         return self.starts(table)
 
     def kernel(self, table: str) -> KeyKernel:
-        wide = self.key_words == 2
-        module = f"puzzles.permutation.{'search_wide' if wide else 'search'}"
-        suffix = "_wide" if wide else ""
-        return KeyKernel(f"{module}:forward{suffix}", len(self._moves),
-                         rules.kernel_parameters(self._definition),
-                         predecessors=f"{module}:backward{suffix}")
+        if self.key_words == 2:
+            from puzzles.permutation.search_wide import backward_wide as backward
+            from puzzles.permutation.search_wide import forward_wide as forward
+        else:
+            from puzzles.permutation.search import backward, forward
+        return KeyKernel(forward, len(self._moves), rules.kernel_parameters(self._definition),
+                         predecessors=backward)
 
 
 def from_file(text: str, where: str) -> PermutationPuzzle:
