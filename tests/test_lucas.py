@@ -81,17 +81,18 @@ def test_bad_arrangements_get_one_line(data_dir, args):
 
 
 def test_verify_checks_the_documents_table_and_finds_a_doubled_entry(tmp_path):
-    from builder import registry, routine, verify
-    from builder.contract.specs import TableSpec
+    from dataclasses import replace
 
-    spec = registry.by_name("lucas").table({"max_n": 3})
-    built = routine.build_table(tmp_path, spec, progress=False)
+    from builder import routine, verify
+    from puzzles.lucas.tables import document_table
+
+    table = document_table(3)
+    built = routine.build_table(tmp_path, table, progress=False)
     assert verify.verify_table(built.path, 3, np.random.default_rng(0)).ok
     true_arrays = zarr.open_group(built.path, mode="r")
     arrays = {name: true_arrays[name][...] for name in true_arrays.array_keys()}
     arrays["n3_to_goal"] = np.where(arrays["n3_to_goal"] > 0, arrays["n3_to_goal"] * 2, 0)
-    routine.build_table(tmp_path, TableSpec(spec.parts, spec.identity,
-                                            compute=lambda progress: arrays),
+    routine.build_table(tmp_path, replace(table, make=lambda progress: arrays),
                         force=True, progress=False)
     verdict = verify.verify_table(built.path, 10, np.random.default_rng(0))
     assert not verdict.ok and "n3_to_goal" in verdict.detail

@@ -13,15 +13,13 @@ import typer
 
 from builder.contract.base import (
     CatalogTable,
-    DistanceArray,
     FoundPath,
     Move,
     PuzzleOption,
     stored_distances,
 )
 from builder.contract.errors import MissingTableError, shown
-from builder.contract.puzzle import OwnSearch, WalkablePuzzle
-from builder.contract.specs import TableSpec
+from builder.contract.puzzle import OwnSearch, Table, WalkablePuzzle
 from puzzles.lucas.levels import lucas_search
 from puzzles.lucas.rules import (
     EITHER_WAY,
@@ -105,16 +103,6 @@ class LucasSearch(OwnSearch):
     def verify_sample(self, attributes: dict, read, samples: int, rng) -> str | None:
         return verify_sample(attributes, read, samples, rng)
 
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        if attributes.get("rule") == FORWARD:
-            if "target" in attributes:
-                return [DistanceArray(f"n={attributes['n']} forward",
-                                      f"to {attributes['target']}", "moves")]
-            return [DistanceArray(f"n={n} forward", "to goal", f"n{n}")
-                    for n in range(1, attributes["max_n"] + 1)]
-        return [DistanceArray(f"n={n}", "to goal", f"n{n}_to_goal", -1)
-                for n in range(1, attributes.get("max_n", 0) + 1)]
-
     def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]] | None:
         if attributes.get("rule") == FORWARD:
@@ -123,41 +111,43 @@ class LucasSearch(OwnSearch):
         rules, codes = Lucas(n), read(f"n{n}_codes")  # the table's ranking: sorted codes
         return [(rules.format(int(codes[entry])), rules.goal) for entry in entries]
 
-    def table(self, identity: dict) -> TableSpec:
+    def table(self, identity: dict) -> Table:
         if identity.get("rule") != FORWARD and "target" not in identity:
             return document_table(identity.get("max_n", DOCUMENT_MAX_N))
-        if "target" in identity and identity.get("rule") == EITHER_WAY:
-            rules = Lucas(identity["n"])
-            target = rules.parse(identity["target"])
-            return TableSpec(("lucas", EITHER_WAY, identity["target"]),
-                             {"puzzle": "lucas", "rule": EITHER_WAY, "n": rules.n,
-                              "target": rules.format(target)},
-                             compute=lambda progress: {"moves": lucas_search(rules, target)[0]},
-                             encoding=f"moves[rank]: fewest moves to {rules.format(target)} "
-                                      "(rank as the document's tables' codes), -1 = never")
         if "target" in identity:
             rules = Lucas(identity["n"])
             target = rules.parse(identity["target"])
-            return TableSpec(("lucas", "forward", identity["target"]),
-                             {"puzzle": "lucas", "rule": FORWARD, "n": rules.n,
-                              "target": rules.format(target)},
-                             {"moves": forward_search(rules, target)},
-                             encoding=f"moves[rank]: fewest classic moves to "
-                                      f"{rules.format(target)}; {DENSE_RANK}")
+            rule = EITHER_WAY if identity.get("rule") == EITHER_WAY else FORWARD
+            options = {"rule": rule, "n": rules.n, "target": rules.format(target)}
+            # the target as the identity spelt it names the folder, as it always has
+            name = f"{rule}/{identity['target']}"
+            if rule == EITHER_WAY:
+                return Table(self.name, name, options,
+                             make=lambda progress: {"moves": lucas_search(rules, target)[0]},
+                             about=f"moves[rank]: fewest moves to {rules.format(target)} "
+                                   "(rank as the document's tables' codes), -1 = never")
+            return Table(self.name, name, options,
+                         searched={"moves": forward_search(rules, target)},
+                         distances={"moves": (f"n={rules.n} forward",
+                                              f"to {rules.format(target)}")},
+                         about=f"moves[rank]: fewest classic moves to "
+                               f"{rules.format(target)}; {DENSE_RANK}")
         top = identity.get("max_n", FORWARD_MAX_N)
         if not 1 <= top <= FORWARD_MAX_N:
             raise LucasError(f"max n {top}: from 1 to {FORWARD_MAX_N}")
-        return TableSpec(FORWARD_TABLE, {"puzzle": "lucas", "rule": FORWARD, "max_n": top},
-                         {f"n{n}": forward_search(Lucas(n), Lucas(n).parse(Lucas(n).goal))
-                          for n in range(1, top + 1)},
-                         encoding=f"n{{n}}[rank]: fewest classic moves (A right, B left) to "
-                                  f"the goal B.._A..; {DENSE_RANK}")
+        return Table(self.name, FORWARD_TABLE[-1], {"rule": FORWARD, "max_n": top},
+                     searched={f"n{n}": forward_search(Lucas(n), Lucas(n).parse(Lucas(n).goal))
+                               for n in range(1, top + 1)},
+                     distances={f"n{n}": (f"n={n} forward", "to goal")
+                                for n in range(1, top + 1)},
+                     about=f"n{{n}}[rank]: fewest classic moves (A right, B left) to the "
+                           f"goal B.._A..; {DENSE_RANK}")
 
-    def default_tables(self) -> list[TableSpec]:
+    def default_tables(self) -> list[Table]:
         return [document_table(DOCUMENT_MAX_N),
-                self.table({"puzzle": "lucas", "rule": FORWARD, "max_n": FORWARD_MAX_N})]
+                self.table({"rule": FORWARD, "max_n": FORWARD_MAX_N})]
 
-    def table_for(self, text: str) -> TableSpec:
+    def table_for(self, text: str) -> Table:
         choice = text.strip().lower()
         if choice == FORWARD:
             return self.default_tables()[1]
@@ -171,7 +161,7 @@ class LucasSearch(OwnSearch):
             max_n: Annotated[int, typer.Option(
                 "--max-n", help="Search n = 1 .. this (at most 11: n = 12 has 67.6 million "
                 "arrangements).", min=1, max=1000)] = DOCUMENT_MAX_N,
-        ) -> list[TableSpec]:
+        ) -> list[Table]:
             """Lucas' inverted pieces: every arrangement of n A's, n B's and a gap, searched
             from the start and from the goal, for n = 1 .. max-n (n = 10: 3.9 million
             arrangements); and the classic rule's table (lucas/forward, n = 1 .. 10).
@@ -181,6 +171,40 @@ class LucasSearch(OwnSearch):
             return [document_table(max_n), self.default_tables()[1]]
 
         return {self.name: lucas}
+
+    def _either_way_distances(self, tables, rules: Lucas, nodes: list[int],
+                              target: int) -> np.ndarray:
+        table = ("lucas", "tables")
+        missing = f"no Lucas table: run `make tables` or `builder lucas --max-n {rules.n}`"
+        attributes = tables.require(table, {"puzzle": "lucas"}, missing)
+        if rules.n > attributes.get("max_n", 0):
+            raise MissingTableError(
+                f"no Lucas table for n = {rules.n}: run `builder lucas --max-n {rules.n}` "
+                "(beyond the tables only the standard start to goal is answered)")
+        ranks = rules.rank(np.array(nodes, dtype=np.int64))  # codes fit: n is tabled
+        if target == rules.parse(rules.goal):
+            array = f"n{rules.n}_to_goal"
+        elif target == rules.parse(rules.start):
+            array = f"n{rules.n}_from_start"
+        else:
+            towards = self.table({"rule": EITHER_WAY, "n": rules.n,
+                                  "target": rules.format(target)})
+            return tables.computed(towards)["moves"][ranks]
+        return np.array([tables.value(table, array, int(rank), missing) for rank in ranks])
+
+    def _forward_distances(self, tables, rules: Lucas, nodes: list[int],
+                           target: int) -> list[int | None]:
+        if rules.n > FORWARD_MAX_N:
+            raise LucasError(f"n = {rules.n}: the classic rule's tables stop at n = "
+                             f"{FORWARD_MAX_N}")
+        ranks = [dense_rank(rules, int(code)) for code in nodes]
+        if target == rules.parse(rules.goal):
+            return [tables.distance(FORWARD_TABLE, f"n{rules.n}", rank,
+                                    missing="no table of Lucas' classic rule: run `make "
+                                            "tables` or `builder build lucas forward`")
+                    for rank in ranks]
+        towards = self.table({"rule": FORWARD, "n": rules.n, "target": rules.format(target)})
+        return stored_distances(tables.computed(towards)["moves"][ranks])
 
     catalog_tables = (CatalogTable(
         "lucas_runs", "n INTEGER, states BIGINT, reachable_states BIGINT, moves INTEGER, "
@@ -245,38 +269,3 @@ class LucasPuzzle(WalkablePuzzle):
             if legal[0] and (forward or not isinstance(variant, ForwardOnly)):
                 found.append(Move(f"{'A' if is_a[0] else 'B'} {kind}", int(following[0])))
         return found
-
-    def _either_way_distances(self, tables, rules: Lucas, nodes: list[int],
-                              target: int) -> np.ndarray:
-        table = ("lucas", "tables")
-        missing = f"no Lucas table: run `make tables` or `builder lucas --max-n {rules.n}`"
-        attributes = tables.require(table, {"puzzle": "lucas"}, missing)
-        if rules.n > attributes.get("max_n", 0):
-            raise MissingTableError(
-                f"no Lucas table for n = {rules.n}: run `builder lucas --max-n {rules.n}` "
-                "(beyond the tables only the standard start to goal is answered)")
-        ranks = rules.rank(np.array(nodes, dtype=np.int64))  # codes fit: n is tabled
-        if target == rules.parse(rules.goal):
-            array = f"n{rules.n}_to_goal"
-        elif target == rules.parse(rules.start):
-            array = f"n{rules.n}_from_start"
-        else:
-            spec = self.table({"puzzle": "lucas", "rule": EITHER_WAY, "n": rules.n,
-                               "target": rules.format(target)})
-            return tables.computed(spec)["moves"][ranks]
-        return np.array([tables.value(table, array, int(rank), missing) for rank in ranks])
-
-    def _forward_distances(self, tables, rules: Lucas, nodes: list[int],
-                           target: int) -> list[int | None]:
-        if rules.n > FORWARD_MAX_N:
-            raise LucasError(f"n = {rules.n}: the classic rule's tables stop at n = "
-                             f"{FORWARD_MAX_N}")
-        ranks = [dense_rank(rules, int(code)) for code in nodes]
-        if target == rules.parse(rules.goal):
-            return [tables.distance(FORWARD_TABLE, f"n{rules.n}", rank,
-                                    missing="no table of Lucas' classic rule: run `make "
-                                            "tables` or `builder build lucas forward`")
-                    for rank in ranks]
-        spec = self.table({"puzzle": "lucas", "rule": FORWARD, "n": rules.n,
-                           "target": rules.format(target)})
-        return stored_distances(tables.computed(spec)["moves"][ranks])

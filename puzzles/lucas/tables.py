@@ -9,7 +9,8 @@ from math import comb
 
 import numpy as np
 
-from builder.contract.specs import BreadthFirstSearch, Computed, TableSpec
+from builder.contract.puzzle import Table
+from builder.contract.specs import BreadthFirstSearch
 from puzzles.lucas.rules import (
     FORWARD,
     Lucas,
@@ -33,7 +34,6 @@ BYTES_PER_STATE = 80
 """The document search's arrays per arrangement: code, distance, path count, jump bounds,
 and the temporaries of one level's four moves."""
 MEMORY_BUDGET = 4 * 2**30
-DOCUMENT_PARTS = ("lucas", "tables")
 
 VIEWS = """
 CREATE VIEW lucas_summary AS
@@ -65,7 +65,7 @@ def check_size(max_n: int) -> None:
                          f"{MEMORY_BUDGET / 2**30:.0f} GiB budget (n <= 11 fits)")
 
 
-def document_arrays(max_n: int, progress: bool) -> Computed:
+def document_arrays(max_n: int, progress: bool) -> tuple[dict, dict]:
     """Every arrangement of n = 1 .. max_n searched from the standard start and from the
     goal; the summary (moves, jumps, shifts, optimal solutions) comes from the search."""
     from tqdm import tqdm
@@ -89,16 +89,18 @@ def document_arrays(max_n: int, progress: bool) -> Computed:
         })
         arrays.update({f"n{n}_codes": rules.codes, f"n{n}_from_start": from_start,
                        f"n{n}_to_goal": to_goal})
-    return Computed(arrays, {"summary": summary})
+    return arrays, {"summary": summary}
 
 
-def document_table(max_n: int) -> TableSpec:
+def document_table(max_n: int) -> Table:
     check_size(max_n)
-    return TableSpec(DOCUMENT_PARTS, {"puzzle": "lucas", "max_n": max_n},
-                     compute=lambda progress: document_arrays(max_n, progress),
-                     encoding="per n: codes (sorted state codes = ranking; code = gap * "
-                              "2**cells + mask of A cells), from_start / to_goal: moves from "
-                              "the standard start / to the inverted goal, -1 = unreachable")
+    return Table("lucas", "tables", {"max_n": max_n},
+                 make=lambda progress: document_arrays(max_n, progress),
+                 distances={f"n{n}_to_goal": (f"n={n}", "to goal")
+                            for n in range(1, max_n + 1)},
+                 about="per n: codes (sorted state codes = ranking; code = gap * 2**cells + "
+                       "mask of A cells), from_start / to_goal: moves from the standard "
+                       "start / to the inverted goal, -1 = unreachable")
 
 
 DENSE_RANK = "rank = gap * C(2n, n) + colex rank of the A cells among the non-gap cells"
