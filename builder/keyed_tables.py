@@ -21,7 +21,7 @@ import numpy as np
 from builder.contract.base import DistanceArray, TableLookup
 from builder.contract.errors import MissingTableError, PuzzleInputError, shown
 from builder.contract.keys import ints_of, key_limit, keys_of, sortable
-from builder.contract.puzzle import GOAL, KeyedPuzzle, KeyedSearch
+from builder.contract.puzzle import GOAL, KeyedPuzzle, KeyedSearch, declared_distances
 from builder.contract.specs import Canonical, SparseSearch, TableSpec
 
 LEVELS_FOLDER = "levels"
@@ -141,6 +141,9 @@ class KeyedTables:
                                 f"{name}:START` makes a table from a start of one's own")
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
+        declared = declared_distances(attributes)
+        if declared:  # a table of the puzzle's own search beside the derived ones
+            return declared
         variant = attributes["variant"]
         if attributes.get("label"):
             variant = f"{variant} from {attributes['label']}"

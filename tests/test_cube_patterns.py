@@ -17,7 +17,7 @@ import pytest
 import zarr
 
 from builder import patterns, registry
-from builder.contract.puzzle import GOAL
+from builder.contract.puzzle import GOAL, Cataloguing, as_spec
 from builder.routine import build_table, table_path
 from builder.store import record_checksums
 from builder.verify import verify_table
@@ -50,6 +50,11 @@ def place_of(stickers: str, corner: str) -> tuple[int, int]:
 def arrangement_ranks(tracked: int) -> dict[tuple[int, ...], int]:
     """Every arrangement of ``tracked`` of the seven slots, by its lexicographic place."""
     return {slots: rank for rank, slots in enumerate(permutations(range(len(MOVABLE)), tracked))}
+
+
+def pattern_spec(metric: str, corners: tuple[str, ...]):
+    """A pattern table as the engine stores it (where it lives)."""
+    return as_spec(pattern_table(metric, corners))
 
 
 def stored(data, spec) -> np.ndarray:
@@ -85,7 +90,7 @@ def test_a_pattern_database_equals_a_plain_search_over_stickers(small, metric, c
         slots = tuple(MOVABLE.index(place) for place, _ in found)
         table[ranks[slots] * 3 ** len(corners) + twists] = turns
     assert (table != NEVER).all()  # a pattern of at most six corners reaches every state
-    assert np.array_equal(stored(small, pattern_table(metric, corners)), table)
+    assert np.array_equal(stored(small, pattern_spec(metric, corners)), table)
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +143,7 @@ def test_each_pattern_holds_the_least_distance_it_stands_for_and_never_exceeds_o
     distance = group["distance"][...]
     estimate = np.zeros(len(keys), np.uint8)
     for corners, index in indices.items():
-        table = stored(data_dir, pattern_table(metric, corners))
+        table = stored(data_dir, pattern_spec(metric, corners))
         least = np.full(len(table), NEVER, np.uint8)
         np.minimum.at(least, index, distance)
         assert np.array_equal(least, table), corners
@@ -204,7 +209,7 @@ def test_verify_checks_a_pattern_database_and_the_estimates_against_the_full_tab
     from builder.patterns import check_estimates
     from builder.store import read_attributes
 
-    spec = pattern_table("half", PATTERNS["U"])
+    spec = pattern_spec("half", PATTERNS["U"])
     table = table_path(tmp_path, spec)
     shutil.copytree(table_path(data_dir, spec), table)
     assert verify_table(table, 1, np.random.default_rng(0)).ok
@@ -229,7 +234,7 @@ def test_verify_checks_a_pattern_database_and_the_estimates_against_the_full_tab
     zarr.open_group(table, mode="r+").attrs["build_id"] = "forged"  # a build of its own
     record_checksums(table)
     for other in ("R", "F"):
-        other_spec = pattern_table("half", PATTERNS[other])
+        other_spec = pattern_spec("half", PATTERNS[other])
         shutil.copytree(table_path(data_dir, other_spec),
                         table_path(tmp_path, other_spec))
     # past the recurrence a search checks when it loads a table (see test_forgeries_w1)
@@ -263,5 +268,18 @@ def test_cube_pattern_databases_appear_in_the_generic_views(catalog, data_dir):
                for row in rows)
     for variant, *_, most in rows:  # the table's own largest, at most God's number
         metric, _, corners = variant.split()
-        table = stored(data_dir, pattern_table(metric, tuple(corners.split(","))))
+        table = stored(data_dir, pattern_spec(metric, tuple(corners.split(","))))
         assert most == table.max() <= {"half": 11, "quarter": 14}[metric], variant
+
+
+def test_a_pattern_tables_catalog_row_names_its_metric_and_corners(small):
+    """A stored pattern table's one distance array is catalogued under the metric and the
+    corners it sees, towards the solved cube (as the generic views list it), not under
+    its metric's full table."""
+    from builder.store import read_attributes
+
+    for metric, corners in SMALL_PATTERNS:
+        attributes = read_attributes(table_path(small, pattern_spec(metric, corners)))
+        found = [(distances.variant, distances.table, distances.array) for distances
+                 in Cataloguing.of(CUBE).catalog_distances(attributes)]
+        assert found == [(f"{metric} pattern {','.join(corners)}", "to solved", "estimate")]

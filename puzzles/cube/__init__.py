@@ -10,12 +10,13 @@ full table is not stored, IDA* on them answers the way to the solved cube.
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from builder.contract.base import DistanceArray, Move, PuzzleOption
+from builder.contract.base import Move, PuzzleOption
 from builder.contract.errors import shown
 from builder.contract.patterns import PatternSearch
 from builder.contract.puzzle import GOAL, KeyKernel, KeyedPuzzle, KeyedSearch
-from builder.contract.specs import TableSpec, run_moves
+from builder.contract.specs import run_moves
 from puzzles.cube import rules
 from puzzles.cube.rules import METRICS, SOLVED, CubeError
 from puzzles.cube.tables import corners_named, pattern_set, pattern_table, search_for
@@ -23,12 +24,13 @@ from puzzles.cube.tables import corners_named, pattern_set, pattern_table, searc
 
 class CubeSearch(KeyedSearch):
     """The engine's keyed tables of each metric, with the pattern databases the exact
-    search reads beyond them."""
+    search reads beyond them (``Table``s; the engine's own tables are its specs, and the
+    table hooks below return either, hence ``Any``)."""
 
     def pattern_search(self, tables, metric: str, node, target) -> PatternSearch | None:
         return search_for(tables, metric, node) if target in (GOAL, SOLVED) else None
 
-    def table(self, identity: dict) -> TableSpec:
+    def table(self, identity: dict) -> Any:
         if "corners" in identity:
             corners = identity["corners"]
             if not (isinstance(corners, list) and all(isinstance(c, str) for c in corners)):
@@ -36,11 +38,11 @@ class CubeSearch(KeyedSearch):
             return pattern_table(str(identity.get("variant", "")), tuple(corners))
         return super().table(identity)
 
-    def default_tables(self) -> list[TableSpec]:
-        return super().default_tables() + [spec for metric in METRICS
-                                           for spec in pattern_set(metric)]
+    def default_tables(self) -> list[Any]:
+        return super().default_tables() + [table for metric in METRICS
+                                           for table in pattern_set(metric)]
 
-    def table_for(self, text: str) -> TableSpec | list[TableSpec]:
+    def table_for(self, text: str) -> Any:
         """Beyond a metric's table or a start's: ``patterns`` (both metrics' pattern
         databases), ``METRIC:patterns``, or one pattern ``[METRIC:]URF-UFL-DFR``."""
         found = re.fullmatch(r"(?:(half|quarter):)?(patterns|[urfdlb]{3}(?:-[urfdlb]{3})*)",
@@ -49,15 +51,8 @@ class CubeSearch(KeyedSearch):
             return super().table_for(text)
         metrics = [found.group(1)] if found.group(1) else list(METRICS)
         if found.group(2) == "patterns":
-            return [spec for metric in metrics for spec in pattern_set(metric)]
+            return [table for metric in metrics for table in pattern_set(metric)]
         return [pattern_table(metric, corners_named(found.group(2))) for metric in metrics]
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        if "corners" in attributes:
-            return [DistanceArray(f"{attributes['variant']} pattern "
-                                  f"{','.join(attributes['corners'])}", "to solved",
-                                  "estimate")]
-        return super().catalog_distances(attributes)
 
     def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]] | None:

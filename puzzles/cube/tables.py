@@ -19,7 +19,8 @@ from __future__ import annotations
 from math import perm
 
 from builder.contract.patterns import PatternSearch, PatternTable
-from builder.contract.specs import BreadthFirstSearch, TableSpec
+from builder.contract.puzzle import Table
+from builder.contract.specs import BreadthFirstSearch
 from puzzles.cube.rules import (
     FIXED,
     METRICS,
@@ -53,7 +54,7 @@ def corners_named(text: str) -> tuple[str, ...]:
     return corners
 
 
-def pattern_table(metric: str, corners: tuple[str, ...]) -> TableSpec:
+def pattern_table(metric: str, corners: tuple[str, ...]) -> Table:
     """The pattern database of ``corners`` (names, as ``rules.PLACES``) in ``metric``."""
     if metric not in METRICS:
         raise CubeError(f"metric {metric[:20]!r}: choose half or quarter")
@@ -65,21 +66,22 @@ def pattern_table(metric: str, corners: tuple[str, ...]) -> TableSpec:
     weights = [perm(len(MOVABLE) - 1 - number, tracked - 1 - number)
                for number in range(tracked)]
     shown = "-".join(corners)
-    return TableSpec(
-        ("cube", PATTERNS_FOLDER, metric, shown),
-        {"puzzle": "cube", "variant": metric, "corners": list(corners)},
-        {"estimate": BreadthFirstSearch(
+    return Table(
+        "cube", f"{PATTERNS_FOLDER}/{metric}/{shown}",
+        {"variant": metric, "corners": list(corners)},
+        searched={"estimate": BreadthFirstSearch(
             perm(len(MOVABLE), tracked) * 3 ** tracked, (pattern_rank(numbers, SOLVED),),
             corner_neighbours, 9,
             parameters=(int(metric == "quarter"), tracked, 3 ** tracked, *weights))},
-        encoding=f"estimate[rank]: fewest {metric} turns that bring corners {shown} to their "
-                 "places untwisted, the other corners unseen; rank = the corners' places "
-                 "(numbered among the seven that move, D-B-L left out) as an arrangement in "
-                 f"lexicographic order, times 3^{tracked}, plus their twists as base-3 digits "
-                 "(the first corner's most significant)")
+        distances={"estimate": (f"{metric} pattern {','.join(corners)}", "to solved")},
+        about=f"estimate[rank]: fewest {metric} turns that bring corners {shown} to their "
+              "places untwisted, the other corners unseen; rank = the corners' places "
+              "(numbered among the seven that move, D-B-L left out) as an arrangement in "
+              f"lexicographic order, times 3^{tracked}, plus their twists as base-3 digits "
+              "(the first corner's most significant)")
 
 
-def pattern_set(metric: str) -> list[TableSpec]:
+def pattern_set(metric: str) -> list[Table]:
     """The default pattern databases of a metric (``PATTERNS``)."""
     return [pattern_table(metric, corners) for corners in PATTERNS.values()]
 
@@ -91,12 +93,12 @@ def search_for(tables, metric: str, node, patterns: list[tuple[str, ...]] | None
     largest value); None where one of them is not stored."""
     from puzzles.cube.patterns import pattern_step
 
-    specs = [pattern_table(metric, corners) for corners in (patterns or PATTERNS.values())]
+    chosen = [pattern_table(metric, corners) for corners in (patterns or PATTERNS.values())]
     stored = tables.stored(("cube", PATTERNS_FOLDER, metric))
-    if not all(spec.parts[-1] in stored for spec in specs):
+    if not all(_shown(table) in stored for table in chosen):
         return None
-    seen = [tuple(PLACES.index(corner) for corner in spec.identity["corners"])
-            for spec in specs]
+    seen = [tuple(PLACES.index(corner) for corner in table.options["corners"])
+            for table in chosen]
     most = max(len(corners) for corners in seen)
     parameters = [int(metric == "quarter"), len(seen), most,
                   *(len(corners) for corners in seen), *(3 ** len(corners) for corners in seen)]
@@ -109,12 +111,17 @@ def search_for(tables, metric: str, node, patterns: list[tuple[str, ...]] | None
     return PatternSearch(
         start=(*places, *twists, *(pattern_rank(corners, node) for corners in seen)),
         goal=(*SOLVED[0], *SOLVED[1]),
-        patterns=tuple(PatternTable(spec, "estimate", group, f"{metric}:patterns"
-                                    if patterns is None else f"{metric}:{spec.parts[-1]}")
-                       for group, spec in enumerate(specs)),
+        patterns=tuple(PatternTable(table, "estimate", group, f"{metric}:patterns"
+                                    if patterns is None else f"{metric}:{_shown(table)}")
+                       for group, table in enumerate(chosen)),
         step=pattern_step, moves=len(turn_names(metric)),
         encode=lambda position: (*position[0], *position[1]),
         parameters=tuple(parameters), indices_at=16, redundant=_same_face(metric))
+
+
+def _shown(table: Table) -> str:
+    """A pattern table's corners as its name ends (``URF-UFL-DFR``)."""
+    return table.name.split("/")[-1]
 
 
 def _same_face(metric: str) -> tuple[tuple[int, ...], ...]:
