@@ -48,6 +48,72 @@ def _masks_with_ones(length: int, ones: int) -> np.ndarray:
     return by_count[ones] if ones < len(by_count) else np.zeros(0, dtype=np.int64)
 
 
+OFFSETS = (-2, -1, 1, 2)
+"""Where a piece that moves stands, from the gap: a jump from two cells off, a shift from one."""
+
+
+def piece_moved(code, offset, cells):
+    """The piece ``offset`` cells from the gap moved into it: the code after, whether the
+    move is legal (a piece is there; a jump goes over one piece of the other colour) and
+    whether the piece is an A.  The one statement of the moves: the document's level
+    search, verify and the walk run it on numpy arrays of codes, and the engine compiles it
+    into the classic rule's kernel for one code, so it uses only operators that mean the
+    same on a number and on an array (no clip: numba has none for a number)."""
+    gap = code >> cells
+    mask = code & ((1 << cells) - 1)
+    source = gap + offset
+    inside = (source >= 0) & (source < cells)
+    safe_source = np.minimum(np.maximum(source, 0), cells - 1)
+    is_a = (mask >> safe_source) & 1
+    legal = inside
+    if offset == 2 or offset == -2:
+        over = np.minimum(np.maximum(gap + offset // 2, 0), cells - 1)
+        legal = legal & (((mask >> over) & 1) != is_a)
+    following = (safe_source << cells) | (mask & ~(1 << safe_source)) | (is_a << gap)
+    return following, legal, is_a
+
+
+RANKED_MAX_N = 15
+"""The dense ranking's binomials stop here (the classic rule's tables go to n = 10)."""
+BINOMIAL = np.array([[comb(top, chosen) for chosen in range(RANKED_MAX_N + 2)]
+                     for top in range(2 * RANKED_MAX_N + 2)], dtype=np.int64)
+
+
+def rank_of_code(code, n):
+    """An arrangement's dense rank: gap * C(2n, n) + the colex rank of the A's among the
+    2n cells that are not the gap (plain Python the engine compiles into the kernel)."""
+    cells = 2 * n + 1
+    gap = code >> cells
+    rank = gap * BINOMIAL[2 * n, n]
+    slot = 0
+    chosen = 0
+    for cell in range(cells):
+        if cell == gap:
+            continue
+        if (code >> cell) & 1:
+            chosen += 1
+            rank += BINOMIAL[slot, chosen]
+        slot += 1
+    return rank
+
+
+def code_of_rank(rank, n):
+    """The code of a dense rank (``rank_of_code`` inverted)."""
+    per_gap = BINOMIAL[2 * n, n]
+    gap = rank // per_gap
+    rest = rank - gap * per_gap
+    compressed = 0  # the A's among the cells that are not the gap, the gap's cell removed
+    slot = 2 * n - 1
+    for chosen in range(n, 0, -1):
+        while BINOMIAL[slot, chosen] > rest:
+            slot -= 1
+        rest -= BINOMIAL[slot, chosen]
+        compressed |= 1 << slot
+        slot -= 1
+    below = compressed & ((1 << gap) - 1)
+    return (gap << (2 * n + 1)) | below | ((compressed ^ below) << 1)
+
+
 class LucasError(PuzzleInputError):
     """A malformed arrangement."""
 
@@ -104,22 +170,10 @@ class Lucas:
     def moves(self, codes: np.ndarray):
         """For each of the four moves (piece from gap-2, gap-1, gap+1, gap+2): the resulting
         codes, which are legal, the move type and the moving piece's letter."""
-        cells = self.cells
-        gap = codes >> cells
-        mask = codes & ((1 << cells) - 1)
         result = []
-        for offset in (-2, -1, 1, 2):
-            source = gap + offset
-            inside = (source >= 0) & (source < cells)
-            safe_source = np.clip(source, 0, cells - 1)
-            is_a = (mask >> safe_source) & 1
-            legal = inside
-            if abs(offset) == 2:
-                over = np.clip(gap + offset // 2, 0, cells - 1)
-                legal = legal & (((mask >> over) & 1) != is_a)
-            new_mask = (mask & ~(1 << safe_source)) | (is_a << gap)
-            result.append(((safe_source << cells) | new_mask, legal,
-                           JUMP if abs(offset) == 2 else SHIFT, is_a))
+        for offset in OFFSETS:
+            following, legal, is_a = piece_moved(codes, offset, self.cells)
+            result.append((following, legal, JUMP if abs(offset) == 2 else SHIFT, is_a))
         return result
 
     def closed_form(self) -> list[tuple[str, str]]:
@@ -167,13 +221,8 @@ class ForwardOnly:
 
 
 def dense_rank(rules: Lucas, code: int) -> int:
-    """An arrangement's rank in the tables the generic kernel fills: gap * C(2n, n) + the
-    colex rank of the A's among the cells that are not the gap (``search._unrank`` inverts it)."""
-    gap, mask = code >> rules.cells, code & ((1 << rules.cells) - 1)
-    slots = [cell for cell in range(rules.cells) if cell != gap]
-    chosen = [slot for slot, cell in enumerate(slots) if mask >> cell & 1]
-    return gap * comb(2 * rules.n, rules.n) + sum(comb(slot, i + 1)
-                                                  for i, slot in enumerate(chosen))
+    """An arrangement's rank in the tables the generic kernel fills (``rank_of_code``)."""
+    return int(rank_of_code(code, rules.n))
 
 
 def rules_of_variant(variant: Lucas | ForwardOnly) -> Lucas:
