@@ -20,7 +20,13 @@ from typing import Any
 
 from builder.contract.base import DistanceArray
 from builder.contract.errors import PuzzleInputError, shown
-from builder.contract.puzzle import DensePuzzle, DenseSearch, Describing, StoredDistance
+from builder.contract.puzzle import (
+    DensePuzzle,
+    DenseSearch,
+    Describing,
+    StoredDistance,
+    declared_distances,
+)
 from builder.contract.specs import BreadthFirstSearch, TableSpec
 
 ARRAY = "moves"
@@ -105,8 +111,8 @@ class DenseTables:
 
     def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
         variant = _stored_variant(self, attributes)
-        if variant is None:
-            return []
+        if variant is None:  # a table of the plug-in's own shape declares its distances
+            return declared_distances(attributes)
         target = attributes.get("target") or self.default_target(variant)
         return [DistanceArray(self.variant_name(variant), f"to {target}", ARRAY)]
 

@@ -748,7 +748,8 @@ def offers(puzzle: Any, name: str) -> bool:
 
 @dataclass(frozen=True)
 class StoredDistance:
-    """Where one distance sits: ``spec.searches[array][index]``."""
+    """Where one distance sits: ``spec.searches[array][index]`` (``spec`` a ``Table`` of
+    the puzzle's own search, kept as the engine's spec, or the engine's spec)."""
 
     spec: TableSpec
     array: str
@@ -759,6 +760,9 @@ class StoredDistance:
     searched_when_missing: bool = False
     """A table nobody need store (towards a chosen target): read when stored, else
     searched now, in memory, and kept for the next call."""
+
+    def __post_init__(self):
+        object.__setattr__(self, "spec", as_spec(self.spec))
 
 
 @dataclass(frozen=True)
