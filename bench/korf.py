@@ -145,7 +145,7 @@ def larger_tables(data: Path) -> float | None:
     """The 7-8 pattern databases in ``data``, built there on first use (a few minutes,
     a bar each, a line naming the command that builds them ahead): the seconds this run
     spent building them, None where they were stored."""
-    specs = pattern_set(*BOARD, 0, LARGER)
+    specs = [table.spec() for table in pattern_set(*BOARD, 0, LARGER)]
     if all((table_path(data, spec) / "zarr.json").exists() for spec in specs):
         return None
     print(f"bench/korf.py: building the 15-puzzle's {LARGER} pattern databases in {data} "
@@ -200,7 +200,7 @@ def bench_larger(rows, data: Path) -> None:
         f"the same 100 on {LARGER}, adding the dual look-ups (the tables read on the "
         f"position's dual and its reflection's, for the patterns whose goal cells the "
         f"blank's cell is not among): {dual_nodes:,} nodes against {nodes:,}, CPU seconds"))
-    specs = pattern_set(*BOARD, 0, LARGER)
+    specs = [table.spec() for table in pattern_set(*BOARD, 0, LARGER)]
     described = []
     memory = disk = seconds = searched = 0
     for spec in specs:
@@ -226,7 +226,7 @@ def bench_larger(rows, data: Path) -> None:
 
 
 def bench_tables(rows) -> None:
-    specs = pattern_set(*BOARD, 0, default_partition(*BOARD))
+    specs = [table.spec() for table in pattern_set(*BOARD, 0, default_partition(*BOARD))]
     with tempfile.TemporaryDirectory(prefix="patterns-") as folder:
         built = []
         memory = 0

@@ -181,7 +181,7 @@ def test_the_sliding_tiles_give_their_kernels_as_plain_functions_of_a_numba_free
 
     full = registry.by_name("sliding").table({"puzzle": "sliding", "rows": 2, "columns": 3})
     pattern = pattern_table(4, 4, 0, (1, 2, 3))
-    kernels = [full.searches["blank0"].neighbours, pattern.searches["abstract"].neighbours]
+    kernels = [full.searches["blank0"].neighbours, pattern.searched["abstract"].neighbours]
     step = _sliding_search((4, 4), goal_with_blank_at(16, 0)).step
     assert isinstance(step, types.FunctionType)
     for found in (*(resolved(path) for path in kernels), step):

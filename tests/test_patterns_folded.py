@@ -67,7 +67,7 @@ def folded_tables(tmp_path_factory):
     from puzzles.sliding.tables import pattern_table
 
     data = tmp_path_factory.mktemp("folded")
-    specs = [pattern_table(rows, columns, blank, tiles, folded=True)
+    specs = [pattern_table(rows, columns, blank, tiles, folded=True).spec()
              for rows, columns, blank, tiles in SMALL]
     for spec in specs:
         build_table(data, spec, progress=False, log=lambda *_: None)
@@ -90,7 +90,7 @@ def test_a_folded_search_is_the_same_on_one_thread_and_two_and_unfolded():
     from builder.kernels.graph_bfs import breadth_first, breadth_first_folded
     from puzzles.sliding.tables import pattern_table
 
-    search = pattern_table(3, 4, 0, (1, 2, 3, 4, 5), folded=True).searches["estimate"]
+    search = pattern_table(3, 4, 0, (1, 2, 3, 4, 5), folded=True).searched["estimate"]
     moves = kernel(search.neighbours)
     whole = breadth_first(search.states, search.sources, moves, search.most_neighbours,
                           search.parameters)
@@ -147,7 +147,7 @@ def test_a_search_refuses_a_folded_table_whose_goal_entry_is_not_zero(tmp_path,
     from puzzles.sliding import tables as sliding_tables
 
     monkeypatch.setattr(sliding_tables, "FOLDED_FROM", 1)  # every pattern table folded
-    specs = sliding_tables.pattern_set(3, 3, 8, "4-4")
+    specs = [table.spec() for table in sliding_tables.pattern_set(3, 3, 8, "4-4")]
     for spec in specs:
         build_table(tmp_path, spec, progress=False, log=lambda *_: None)
     sliding = registry.by_name("sliding")

@@ -50,6 +50,35 @@ def test_the_whole_eight_puzzle_table_equals_a_plain_search(data_dir):
     assert (stored != 255).sum() == len(expected) == 181_440
 
 
+def test_the_catalog_counts_a_built_board_towards_every_blank_cell(tmp_path):
+    """A 2x3 table built here: the catalog's distance distribution has one row set per
+    goal (the blank at each cell, tiles 1.. in reading order around it), each that of a
+    plain search towards that goal."""
+    import duckdb
+
+    from builder.catalog import refresh_catalog
+    from builder.routine import build_table
+    from builder.store import SEALED_CATALOG
+
+    build_table(tmp_path, SLIDING.table({"puzzle": "sliding", "rows": 2, "columns": 3}),
+                progress=False, log=lambda *_: None)
+    refresh_catalog(tmp_path)
+    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as catalog:
+        found = catalog.execute(
+            "SELECT \"table\", distance, states FROM distance_distribution WHERE puzzle = "
+            "'sliding' AND variant = '2x3' AND distance IS NOT NULL").fetchall()
+    expected = {}
+    for blank in range(6):
+        tiles = [1, 2, 3, 4, 5]
+        tiles.insert(blank, 0)
+        goal = f"{''.join(map(str, tiles[:3]))}.{''.join(map(str, tiles[3:]))}"
+        for distance in plain_distances(2, 3, tuple(tiles)).values():
+            key = (f"to {goal}", distance)
+            expected[key] = expected.get(key, 0) + 1
+    assert {(table, distance): states for table, distance, states in found} == expected
+
+
 def test_relabelled_targets_give_a_plain_search_distance_for_every_pair(data_dir):
     tables = Tables(data_dir)
     for target in ((1, 0, 2, 3, 4, 5), (5, 4, 3, 2, 1, 0), (0, 5, 1, 4, 2, 3)):

@@ -150,10 +150,10 @@ def test_tables_searched_folded_answer_a_small_board_as_a_plain_search(tmp_path,
 
     monkeypatch.setattr(sliding_tables, "FOLDED_FROM", 1)
     board = (3, 4)
-    specs = sliding_tables.pattern_set(*board, 0, sliding_tables.default_partition(*board))
-    assert all(spec.searches["estimate"].folded > 1 for spec in specs)
-    for spec in specs:
-        build_table(tmp_path, spec, progress=False, log=lambda *_: None)
+    tables = sliding_tables.pattern_set(*board, 0, sliding_tables.default_partition(*board))
+    assert all(table.searched["estimate"].folded > 1 for table in tables)
+    for table in tables:
+        build_table(tmp_path, table, progress=False, log=lambda *_: None)
     sliding = open_tablebase(tmp_path).puzzle("sliding")
     goal = SLIDING.parse(board, "0,1,2,3.4,5,6,7.8,9,10,11")
     rng = np.random.default_rng(34)

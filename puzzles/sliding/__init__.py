@@ -22,11 +22,11 @@ from __future__ import annotations
 import re
 from math import factorial, lgamma, log
 
-from builder.contract.base import NEVER_IN_BYTES, DistanceArray, FoundPath, Move
+from builder.contract.base import FoundPath, Move
 from builder.contract.errors import MissingTableError, UnreachableError, shown
 from builder.contract.patterns import PatternSearch
-from builder.contract.puzzle import DensePuzzle, DenseSearch, StoredDistance
-from builder.contract.specs import BreadthFirstSearch, TableSpec
+from builder.contract.puzzle import DensePuzzle, DenseSearch, StoredDistance, Table
+from builder.contract.specs import BreadthFirstSearch
 from puzzles.sliding import approximate
 from puzzles.sliding.rules import (
     BOARDS,
@@ -78,8 +78,8 @@ class SlidingSearch(DenseSearch):
         goal = goal_with_blank_at(len(target), blank)
         relabel = dict(zip(target, goal))  # the target becomes the goal, the blank stays
         position = tuple(relabel[tile] for tile in node)
-        spec = self.table({"puzzle": "sliding", "rows": board[0], "columns": board[1]})
-        return StoredDistance(spec, f"blank{blank}", lehmer_rank(position),
+        table = self.table({"puzzle": "sliding", "rows": board[0], "columns": board[1]})
+        return StoredDistance(table, f"blank{blank}", lehmer_rank(position),
                               build=f"{board[0]}x{board[1]}")
 
     def explain_unreachable(self, board: tuple[int, int], start: tuple[int, ...],
@@ -109,7 +109,7 @@ class SlidingSearch(DenseSearch):
             return None
         return approximate.approximate(tables, board, node, target, guide, self.moves)
 
-    def table(self, identity: dict) -> TableSpec:
+    def table(self, identity: dict) -> Table:
         rows, columns = identity.get("rows"), identity.get("columns")
         most = MAX_SEARCH_CELLS if "tiles" in identity else MAX_CELLS
         if not (isinstance(rows, int) and isinstance(columns, int) and rows >= 2
@@ -123,27 +123,27 @@ class SlidingSearch(DenseSearch):
                 raise SlidingError("a pattern table names its tiles and the goal's blank cell")
             return pattern_table(rows, columns, blank, tuple(tiles),
                                  folded=identity.get("folded") is True)
-        cells = rows * columns
-        return TableSpec(
-            ("sliding", f"{rows}x{columns}"),
-            {"puzzle": "sliding", "rows": rows, "columns": columns},
-            {f"blank{blank}": BreadthFirstSearch(
-                factorial(cells), (lehmer_rank(goal_with_blank_at(cells, blank)),),
-                sliding_moves, 4, parameters=(rows, columns))
-             for blank in range(cells)},
-            encoding="blank{j}[rank]: fewest moves to the board with the blank at cell j and "
-                     "tiles 1, 2, ... in reading order around it; rank = Lehmer code of the "
-                     f"tile in each cell (cells row-major); {NEVER_IN_BYTES} = never (opposite "
-                     "parity)")
+        goals = [goal_with_blank_at(rows * columns, blank) for blank in range(rows * columns)]
+        return Table(
+            self.name, f"{rows}x{columns}", {"rows": rows, "columns": columns},
+            searched={f"blank{blank}": BreadthFirstSearch(
+                factorial(rows * columns), (lehmer_rank(goal),), sliding_moves, 4,
+                parameters=(rows, columns)) for blank, goal in enumerate(goals)},
+            distances={f"blank{blank}": (f"{rows}x{columns}",
+                                         f"to {self.format((rows, columns), goal)}")
+                       for blank, goal in enumerate(goals)},
+            about="blank{j}[rank]: fewest moves to the board with the blank at cell j and "
+                  "tiles 1, 2, ... in reading order around it; rank = Lehmer code of the "
+                  "tile in each cell (cells row-major); never from the opposite parity")
 
-    def default_tables(self) -> list[TableSpec]:
+    def default_tables(self) -> list[Table]:
         full = [self.table({"puzzle": "sliding", "rows": rows, "columns": columns})
                 for rows, columns in BOARDS]
         return full + [spec for rows, columns in PATTERN_BOARDS
                        for spec in pattern_set(rows, columns, default_blank(rows, columns),
                                                default_partition(rows, columns))]
 
-    def table_for(self, text: str) -> TableSpec | list[TableSpec]:
+    def table_for(self, text: str) -> Table | list[Table]:
         # ASCII digits only: str.isdigit() also takes '²', which int() then refuses; and
         # no more digits than a size can sensibly have, so nothing huge is computed
         found = re.fullmatch(r"([0-9]{1,9})x([0-9]{1,9})(?::([a-z0-9-]{1,40}))?"
@@ -160,19 +160,6 @@ class SlidingSearch(DenseSearch):
         if blank >= rows * columns:
             raise SlidingError(f"blank cell {blank}: from 0 to {rows * columns - 1}")
         return pattern_set(rows, columns, blank, partition or default_partition(rows, columns))
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        board = (attributes["rows"], attributes["columns"])
-        cells = board[0] * board[1]
-        if "tiles" in attributes:
-            goal = self.format(board, goal_with_blank_at(cells, attributes["blank"]))
-            tiles = ",".join(str(tile) for tile in attributes["tiles"])
-            return [DistanceArray(f"{board[0]}x{board[1]} pattern {tiles}", f"to {goal}",
-                                  "estimate")]
-        return [DistanceArray(f"{board[0]}x{board[1]}",
-                              f"to {self.format(board, goal_with_blank_at(cells, blank))}",
-                              f"blank{blank}")
-                for blank in range(cells)]
 
     def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]]:

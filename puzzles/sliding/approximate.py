@@ -23,9 +23,9 @@ from math import perm
 
 import numpy as np
 
-from builder.contract.base import FoundPath
+from builder.contract.base import FoundPath, never_of
 from builder.contract.errors import UnreachableError
-from builder.contract.patterns import NEVER, PatternSearch
+from builder.contract.patterns import PatternSearch
 from builder.contract.work import checkpoint
 from puzzles.sliding.rules import beside, goal_with_blank_at, reflection
 
@@ -127,7 +127,7 @@ def _patterns(tables, board: tuple[int, int], search: PatternSearch):
             before = (at[:, None, :] < at[:, :, None]) & _EARLIER[len(tiles)]
             rank = ((at - before.sum(axis=2)) * weights).sum(axis=1)
             found = values[rank].astype(np.int64)
-            found[found == NEVER] = 1 << 20
+            found[found == never_of(values)] = 1 << 20
             sums[group] = sums.get(group, 0) + found
         return np.maximum.reduce(list(sums.values()))
 

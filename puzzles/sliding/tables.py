@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import replace
 from math import perm
 
-from builder.contract.base import NEVER_IN_BYTES
 from builder.contract.patterns import PatternSearch, PatternTable, arrangement_rank
-from builder.contract.specs import BreadthFirstSearch, Fold, TableSpec
+from builder.contract.puzzle import Table
+from builder.contract.specs import BreadthFirstSearch
 from puzzles.sliding.rules import (
     MAX_CELLS,
     MOST_PATTERN_TILES,
@@ -31,6 +31,7 @@ from puzzles.sliding.rules import (
     goal_with_blank_at,
     partition_named,
     reflection,
+    written,
 )
 from puzzles.sliding.search import pattern_neighbours, pattern_step
 
@@ -64,7 +65,7 @@ checks entry by entry."""
 
 
 def pattern_table(rows: int, columns: int, blank: int, tiles: tuple[int, ...],
-                  folded: bool | None = None) -> TableSpec:
+                  folded: bool | None = None) -> Table:
     """The pattern database of ``tiles`` towards the goal with the blank at ``blank``;
     ``folded``: searched folded (None: where it has ``FOLDED_FROM`` abstract states or
     more)."""
@@ -90,24 +91,24 @@ def pattern_table(rows: int, columns: int, blank: int, tiles: tuple[int, ...],
              f"cell {blank}, the other tiles moving for free")
     ranked = ("the tiles' cells then the least cell of the blank's region, as an "
               "arrangement of the board's cells in lexicographic order")
-    identity = {"puzzle": "sliding", "rows": rows, "columns": columns, "blank": blank,
-                "tiles": list(tiles)}
+    options = {"rows": rows, "columns": columns, "blank": blank, "tiles": list(tiles)}
+    name = f"patterns/{rows}x{columns}/blank{blank}-{shown}"
+    # the catalog counts the estimate the search reads, towards the goal it stands for
+    distances = {"estimate": (f"{rows}x{columns} pattern {','.join(map(str, tiles))}",
+                              f"to {written((rows, columns), goal_with_blank_at(cells, blank))}")}
     if folded:
-        return TableSpec(
-            ("sliding", "patterns", f"{rows}x{columns}", f"blank{blank}-{shown}"),
-            {**identity, "folded": True}, {"estimate": search},
-            encoding=f"estimate[rank of the tiles' cells alone]: the {moves}, the least over "
-                     f"the blank's cells; searched folded, a bit per abstract state (rank = "
-                     f"{ranked}), a byte per estimate; {NEVER_IN_BYTES}: never",
-            chunk=1 << 22)
-    return TableSpec(
-        ("sliding", "patterns", f"{rows}x{columns}", f"blank{blank}-{shown}"),
-        identity, {"abstract": search},
-        folds={"estimate": Fold("abstract", cells - tracked)},
-        encoding=f"abstract[rank]: {moves}; rank = {ranked} ({NEVER_IN_BYTES}: never, and "
-                 "where the blank is not the least cell of its region); estimate[rank of the "
-                 "tiles' cells alone]: the least over the blank's cells",
-        chunk=1 << 20)
+        return Table(
+            "sliding", name, {**options, "folded": True}, searched={"estimate": search},
+            distances=distances,
+            about=f"estimate[rank of the tiles' cells alone]: the {moves}, the least over "
+                  f"the blank's cells; searched folded, a bit per abstract state (rank = "
+                  f"{ranked}), a byte per estimate")
+    return Table(
+        "sliding", name, options, searched={"abstract": search},
+        folded={"estimate": ("abstract", cells - tracked)}, distances=distances,
+        about=f"abstract[rank]: {moves}; rank = {ranked} (never, as for a state that cannot "
+              "reach the goal, where the blank is not the least cell of its region); "
+              "estimate[rank of the tiles' cells alone]: the least over the blank's cells")
 
 
 def partition_tiles(rows: int, columns: int, blank: int, name: str
@@ -124,7 +125,7 @@ def partition_tiles(rows: int, columns: int, blank: int, name: str
 
 
 def pattern_set(rows: int, columns: int, blank: int, name: str,
-                folded: bool | None = None) -> list[TableSpec]:
+                folded: bool | None = None) -> list[Table]:
     return [pattern_table(rows, columns, blank, tiles, folded)
             for tiles in partition_tiles(rows, columns, blank, name)]
 
@@ -148,7 +149,7 @@ def search_for(tables, board: tuple[int, int], node: tuple[int, ...],
     """IDA* from ``node`` to ``target`` on the first stored set of pattern tables (or the
     named ``partition``) for the target's blank cell or the opposite one; None where none
     is stored.  ``reflect``, ``dual``: look the tables up on the position reflected about
-    the main diagonal too, and on the duals of both; ``folded``: the tables' specs as
+    the main diagonal too, and on the duals of both; ``folded``: the tables as
     ``pattern_table`` makes them."""
     rows, columns = board
     cells = rows * columns
@@ -157,12 +158,12 @@ def search_for(tables, board: tuple[int, int], node: tuple[int, ...],
     for goal_blank, turned in ((blank, False), (cells - 1 - blank, True)):
         for name in [partition] if partition else _candidates(rows, columns):
             try:
-                specs = pattern_set(rows, columns, goal_blank, name, folded)
+                pattern_tables = pattern_set(rows, columns, goal_blank, name, folded)
             except SlidingError:
                 continue
-            if all(spec.parts[-1] in folder for spec in specs):
-                return _search(board, node, target, goal_blank, turned, specs, reflect,
-                               dual and name != "manhattan", name)
+            if all(table.name.split("/")[-1] in folder for table in pattern_tables):
+                return _search(board, node, target, goal_blank, turned, pattern_tables,
+                               reflect, dual and name != "manhattan", name)
     return None
 
 
@@ -185,7 +186,7 @@ def guide_for(tables, board: tuple[int, int], node: tuple[int, ...],
     return None
 
 
-def _search(board, node, target, goal_blank, turned, specs, reflect, dual, name
+def _search(board, node, target, goal_blank, turned, pattern_tables, reflect, dual, name
             ) -> PatternSearch:
     rows, columns = board
     cells = rows * columns
@@ -205,7 +206,7 @@ def _search(board, node, target, goal_blank, turned, specs, reflect, dual, name
             tiles = tuple(turn[tiles[cells - 1 - cell]] for cell in range(cells))
         return tiles
 
-    patterns = [tuple(spec.identity["tiles"]) for spec in specs]
+    patterns = [tuple(table.options["tiles"]) for table in pattern_tables]
     mirror = reflection(rows, columns, goal_blank) if reflect else None
     cell_map, tile_map = mirror or (tuple(range(cells)), tuple(range(cells)))
     most = max(len(pattern) for pattern in patterns)
@@ -252,8 +253,8 @@ def _search(board, node, target, goal_blank, turned, specs, reflect, dual, name
     for cell, tile in enumerate(start):
         reflected[cell_map[cell]] = tile_map[tile]
     indices = [arrangement_rank([where[tile] for tile in pattern], cells) for pattern in patterns]
-    table = [PatternTable(spec, "estimate", 0, f"{rows}x{columns}:{name}:{goal_blank}")
-             for spec in specs]
+    table = [PatternTable(pattern, "estimate", 0, f"{rows}x{columns}:{name}:{goal_blank}")
+             for pattern in pattern_tables]
     tables = list(table)
     if mirror is not None:  # the same tables, looked up on the reflected position
         indices += [arrangement_rank([cell_map[where[tile_map[tile]]] for tile in pattern],
