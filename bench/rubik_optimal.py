@@ -94,7 +94,7 @@ def spread(results: list[dict], key: str) -> str:
 
 def bench_table(rows: list[dict]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        result = build_table(Path(folder), optimal.table_spec(), progress=False,
+        result = build_table(Path(folder), optimal.phase1_table(), progress=False,
                              log=lambda *_: None)
         size = directory_size(result.path)
         attributes = read_attributes(result.path)

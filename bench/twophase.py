@@ -116,11 +116,11 @@ def bench_twophase(rows: list[dict], data: Path) -> None:
 
 
 def bench_table(rows: list[dict]) -> None:
-    spec = twophase.pruning_table()
+    table = twophase.pruning_table()
     with tempfile.TemporaryDirectory() as folder:
-        result = build_table(Path(folder), spec, progress=False, log=lambda *_: None)
+        result = build_table(Path(folder), table, progress=False, log=lambda *_: None)
         size = directory_size(result.path)
-    states = sum(search.states for search in spec.searches.values())
+    states = sum(search.states for search in table.searched.values())
     rows.append(row(
         "rubik_twophase_table_build", result.seconds, None,
         f"rubik/twophase/pruning: four breadth-first arrays, {states:,} states in all "

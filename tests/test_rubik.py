@@ -8,6 +8,7 @@ quarter-turn metric, a budget, bad input and a missing table."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import deque
@@ -15,6 +16,7 @@ from dataclasses import replace
 from functools import cache
 from itertools import permutations
 from math import factorial
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -343,12 +345,14 @@ def test_small_patterns_never_exceed_the_distance_and_a_search_on_them_is_optima
         for stickers, distance in near.items():
             assert stored[plain_rank(first_stickers(stickers, corners, edges), corners,
                                      edges)] <= distance
-    from puzzles.rubik.tables import _search
+    from puzzles.rubik.tables import _search, named_pattern
 
+    patterns_searched = [named_pattern("half", pieces) for metric, pieces in SMALL
+                         if metric == "half"]
     tables, solved = Tables(small), RUBIK.parse("half", "solved")
     for stickers in list(near)[::300]:
-        search = _search("half", RUBIK.parse("half", shown(stickers)), solved, specs, "half",
-                         "small")
+        search = _search("half", RUBIK.parse("half", shown(stickers)), solved,
+                         patterns_searched, "half", "small")
         assert patterns.run(tables, search, progress=False).length == near[stickers]
 
 
@@ -407,18 +411,18 @@ def test_the_step_keeps_every_index_equal_to_the_rules_ranking():
     position; in the fixed-count steps and the general one, and with small patterns."""
     from builder.contract.specs import resolved
     from puzzles.rubik.rules import edges_by_place, inverse, pattern_rank, relabelled
-    from puzzles.rubik.tables import _search, pattern_set
+    from puzzles.rubik.tables import _search, named_pattern, pattern_set
 
     rng = np.random.default_rng(4)
     start, target = RUBIK.parse("half", "R U F' L2"), RUBIK.parse("half", "D B2 R'")
-    small = [RUBIK.table_for(f"half:{pieces}") for _, pieces in SMALL]
+    small = [named_pattern("half", pieces) for _, pieces in SMALL]
     for metric in ("half", "quarter"):
         for name, specs in (("6-6", pattern_set("half", "6-6")),
                             ("7-7", pattern_set("half", "7-7")), ("small", small)):
             search = _search(metric, start, target, specs, "half", name)
             general = replace(search, step="puzzles.rubik.search:pattern_step")
             lookups = [(spec, False) for spec in specs] + [
-                (spec, True) for spec in specs if not spec.identity["corners"]]
+                (spec, True) for spec in specs if not spec.options["corners"]]
             for chosen in (search, general):
                 step = resolved(chosen.step)
                 parameters = np.array(chosen.parameters, np.int64)
@@ -434,8 +438,8 @@ def test_the_step_keeps_every_index_equal_to_the_rules_ranking():
                     assert rows[depth + 1, 2] == edges_by_place(renamed)
                     assert [int(index) for index in rows[depth + 1, 3:]] == [
                         pattern_rank(inverse(renamed) if dual else renamed,
-                                     tuple(spec.identity["corners"]),
-                                     tuple(spec.identity["edges"]))
+                                     tuple(spec.options["corners"]),
+                                     tuple(spec.options["edges"]))
                         for spec, dual in lookups]
 
 
@@ -579,3 +583,19 @@ def test_bad_input_and_a_missing_table_are_one_line_errors(tmp_path):
     missing = run_command("query", "path", "rubik:R U", "--data", str(tmp_path))
     assert missing.returncode != 0 and len(missing.stderr.strip().splitlines()) == 1
     assert "builder build rubik" in missing.stderr
+
+
+# ---- the plug-in's words
+
+STORAGE = re.compile(r"\b(TableSpec|DistanceArray|Computed|Fold|NEVER_IN_BYTES|NEVER_IN_16_BITS)"
+                     r"\b|\bwide\s*=|[\"']puzzles\.rubik\.\w+:")
+"""What the engine owns (its storage classes and never values, a table's width) and a
+kernel named by its import path instead of given as the function."""
+
+
+def test_the_plug_in_names_no_storage_class_never_value_or_kernel_path():
+    files = sorted(Path(short.__file__).parent.glob("*.py"))
+    assert len(files) >= 9 and STORAGE.search('neighbours="puzzles.rubik.search:moves"')
+    found = [f"{path.name}: {line.strip()}" for path in files
+             for line in path.read_text().splitlines() if STORAGE.search(line)]
+    assert not found, found

@@ -164,13 +164,15 @@ def test_symmetric_coordinates_share_their_entrys_value(partial):
 
 def test_a_backward_level_finds_what_a_forward_level_finds(partial):
     found = optimal.coordinates()
-    level = np.where(partial > SEARCHED - 1, kernels.UNSEEN, partial).astype(np.uint8)
+    unseen = int(np.iinfo(np.uint8).max)  # any value no level reaches
+    level = np.where(partial > SEARCHED - 1, unseen, partial).astype(np.uint8)
     first, last = 0, 3_000_000
     backward = level.copy()
-    kernels.fill_level(SEARCHED - 1, backward, first, last, 1, found.class_symmetry,
+    kernels.fill_level(SEARCHED - 1, backward, unseen, first, last, 1, found.class_symmetry,
                        found.representative, found.stabiliser, found.twist_conjugate)
-    kernels.fill_level(SEARCHED - 1, level, 0, optimal.ENTRIES, 0, found.class_symmetry,
-                       found.representative, found.stabiliser, found.twist_conjugate)
+    kernels.fill_level(SEARCHED - 1, level, unseen, 0, optimal.ENTRIES, 0,
+                       found.class_symmetry, found.representative, found.stabiliser,
+                       found.twist_conjugate)
     assert np.count_nonzero(level[first:last] == SEARCHED) > 1000
     assert np.array_equal(backward[first:last], level[first:last])
     assert np.array_equal(np.minimum(level, SEARCHED + 1), partial)

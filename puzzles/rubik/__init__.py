@@ -16,18 +16,16 @@ a scramble; a path is printed in Singmaster notation (R, R', R2).
 
 from __future__ import annotations
 
-from builder.contract.base import DistanceArray, FoundPath, Move, PuzzleOption
+from builder.contract.base import FoundPath, Move, PuzzleOption
 from builder.contract.errors import MissingTableError, shown
 from builder.contract.patterns import PatternSearch
-from builder.contract.puzzle import OwnSearch, WalkablePuzzle
-from builder.contract.specs import TableSpec
+from builder.contract.puzzle import OwnSearch, Table, WalkablePuzzle
 from puzzles.rubik import rules, short, twophase
 from puzzles.rubik.rules import GOAL_WORD, METRICS, SOLVED, RubikError
 from puzzles.rubik.tables import (
     DEFAULT_SET,
     SETS,
     named_pattern,
-    pattern_name,
     pattern_set,
     pattern_table,
     search_for,
@@ -76,29 +74,29 @@ class RubikSearch(OwnSearch):
     def approximate_path(self, tables, metric: str, node, target) -> FoundPath | None:
         return twophase.approximate(tables, metric, node, SOLVED if target == GOAL else target)
 
-    def table(self, identity: dict) -> TableSpec:
+    def table(self, identity: dict) -> Table:
         if identity.get("method") == "two-phase":
             return twophase.pruning_table()
         if identity.get("method") == "optimal":
             from puzzles.rubik import optimal
 
-            return optimal.table_spec()
+            return optimal.phase1_table()
         corners, edges = identity.get("corners"), identity.get("edges")
         if not (isinstance(corners, list) and isinstance(edges, list)
                 and all(isinstance(piece, int) for piece in corners + edges)):
             raise RubikError("a rubik pattern table names its corners and edges")
         return pattern_table(str(identity.get("metric")), tuple(corners), tuple(edges))
 
-    def default_tables(self) -> list[TableSpec]:
+    def default_tables(self) -> list[Table]:
         return [*pattern_set("half", DEFAULT_SET), twophase.pruning_table()]
 
-    def table_for(self, text: str) -> TableSpec | list[TableSpec]:
+    def table_for(self, text: str) -> Table | list[Table]:
         if text.strip().lower() == twophase.BUILD:
             return twophase.pruning_table()
         if text.strip().lower() == "optimal":
             from puzzles.rubik import optimal
 
-            return optimal.table_spec()
+            return optimal.phase1_table()
         metric, _, choice = text.strip().lower().partition(":")
         if metric not in METRICS:
             raise RubikError(f"{shown(text)}: a metric (half or quarter), then optionally "
@@ -109,17 +107,6 @@ class RubikSearch(OwnSearch):
         if not choice or choice in SETS:
             return pattern_set(metric, choice or DEFAULT_SET)
         return named_pattern(metric, choice)
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        if attributes.get("method") == "optimal":
-            return []  # residues modulo 3, no distances
-        if attributes.get("method") == "two-phase":
-            return [DistanceArray("two-phase", what, name)
-                    for name, (what, *_) in twophase.ARRAYS.items()]
-        name = pattern_name(tuple(attributes["corners"]), tuple(attributes["edges"]))
-        shown = name if name == "corners" else name.replace("-", " ").upper()
-        return [DistanceArray(f"{attributes['metric']} pattern {shown}",
-                              f"to {GOAL_WORD}", "estimate")]
 
     def verify_checks(self, attributes: dict) -> str:
         if attributes.get("method") != "optimal":

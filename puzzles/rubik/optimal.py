@@ -28,7 +28,8 @@ from math import comb
 
 import numpy as np
 
-from builder.contract.specs import Computed, TableSpec
+from builder.contract.base import never_of, unreached
+from builder.contract.puzzle import Table
 from puzzles.rubik.rules import (
     FACES,
     corner_state_rank,
@@ -55,10 +56,12 @@ turns: enough that the last ones taken end together)."""
 BUILD_THREADS = THREADS
 
 
-def table_spec() -> TableSpec:
-    return TableSpec(
-        TABLE, {"puzzle": "rubik", "method": "optimal"}, compute=_build,
-        encoding="residues[entry // 4] >> 2 * (entry % 4) & 3: the fewest half-turn-metric "
+def phase1_table() -> Table:
+    """The table of the fewest turns into H, modulo 3 (no distances: the catalog counts
+    none of it)."""
+    return Table(
+        "rubik", "optimal/phase1", {"method": "optimal"}, make=_build,
+        about="residues[entry // 4] >> 2 * (entry % 4) & 3: the fewest half-turn-metric "
                  "turns, modulo 3, that bring the corners' twists to 0, the edges' flips to "
                  "0 and the slice edges FR FL BL BR into the slice, from the position whose "
                  "flip and slice are those of class `entry // 2187`'s representative and "
@@ -68,8 +71,7 @@ def table_spec() -> TableSpec:
                  "to BL as bits) taken to its class's representative, the least coordinate "
                  "of its class, by a symmetry keeping the U-D axis, and its twist (the "
                  "twists of places URF to DLB in base 3) conjugated by that symmetry",
-        attributes={"classes": CLASSES, "twists": TWISTS},
-        chunk=1 << 22)
+        described={"classes": CLASSES, "twists": TWISTS})
 
 
 # ---- the coordinates' tables
@@ -170,7 +172,8 @@ def distances(progress: bool = False, threads: int = BUILD_THREADS,
     from puzzles.rubik import optimal_kernels as kernels
 
     found = coordinates()
-    distance = np.full(ENTRIES, kernels.UNSEEN, np.uint8)
+    distance = unreached(ENTRIES, kernels.MOST_TURNS)
+    never = never_of(distance)
     distance[solved_entry(found)] = 0
     filled, depth = 1, 0
     edges = np.linspace(0, ENTRIES, threads + 1).astype(np.int64)
@@ -180,7 +183,7 @@ def distances(progress: bool = False, threads: int = BUILD_THREADS,
         while filled < ENTRIES:
             checkpoint()
             if deepest is not None and depth == deepest:
-                distance[distance == kernels.UNSEEN] = depth + 1
+                distance[distance == never] = depth + 1
                 break
             frontier = int(np.count_nonzero(distance == depth))
             # forward from a small level, backward (each unseen entry looks for a
@@ -190,7 +193,7 @@ def distances(progress: bool = False, threads: int = BUILD_THREADS,
 
             def level(number: int, depth: int = depth, backward: bool = backward) -> None:
                 written[number] = kernels.fill_level(
-                    depth, distance, edges[number], edges[number + 1], int(backward),
+                    depth, distance, never, edges[number], edges[number + 1], int(backward),
                     found.class_symmetry, found.representative, found.stabiliser,
                     found.twist_conjugate)
 
@@ -211,15 +214,15 @@ def distances(progress: bool = False, threads: int = BUILD_THREADS,
     return distance
 
 
-def _build(progress: bool = False) -> Computed:
+def _build(progress: bool = False) -> tuple[dict, dict]:
     from puzzles.rubik import optimal_kernels as kernels
 
     distance = distances(progress)
     found = coordinates()
     raw = kernels.raw_counts(distance, found.class_symmetry, found.twist_conjugate)
-    return Computed({ARRAY: kernels.packed_residues(distance)},
-                    {"entries_by_depth": [int(count) for count in np.bincount(distance)],
-                     "coordinates_by_depth": [int(count) for count in np.trim_zeros(raw, "b")]})
+    return ({ARRAY: kernels.packed_residues(distance)},
+            {"entries_by_depth": [int(count) for count in np.bincount(distance)],
+             "coordinates_by_depth": [int(count) for count in np.trim_zeros(raw, "b")]})
 
 
 # ---- the table as a search reads it
@@ -243,7 +246,7 @@ def residues(tables, make: bool = False) -> np.ndarray | None:
     from builder.contract.errors import CorruptTableError
 
     if stored(tables):
-        attributes = tables.require(TABLE, dict(table_spec().identity))
+        attributes = tables.require(TABLE, dict(phase1_table().options))
         key = (tables.describe(TABLE), str(attributes.get("build_id", "")))
         with _KEPT_LOCK:
             found = _KEPT.get(key)
@@ -288,7 +291,9 @@ def flip_twist() -> np.ndarray:
     """``optimal_kernels.flip_twist_distances``, made once a process."""
     from puzzles.rubik import optimal_kernels as kernels
 
-    return kernels.flip_twist_distances()
+    distance = unreached(2048 * TWISTS, kernels.MOST_TURNS)
+    kernels.flip_twist_distances(distance, never_of(distance))
+    return distance
 
 
 def phase1_distance(packed: np.ndarray, position) -> int:

@@ -34,7 +34,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from builder.contract.base import NEVER_IN_BYTES
 from builder.contract.intrinsics import prefetch, take_next
 from puzzles.rubik.twophase_search import (
     CORNER_GAINED,
@@ -50,7 +49,6 @@ from puzzles.rubik.twophase_search import (
 TWISTS = 2187
 ENTRIES = 64430 * TWISTS
 """Flip-slice classes times twists."""
-UNSEEN = NEVER_IN_BYTES
 AXES = 3
 LONGEST = 32
 FOUND, EXHAUSTED, STOPPED, OVER_BUDGET = 0, 1, 2, 3
@@ -78,20 +76,21 @@ def _entry(twist, flip, slice_, class_symmetry, twist_conjugate):
 
 
 @njit(types.int64(types.int64, types.uint8[::1], types.int64, types.int64, types.int64,
-                  types.uint32[::1], types.int64[::1], types.uint16[::1], _U16),
+                  types.int64, types.uint32[::1], types.int64[::1], types.uint16[::1], _U16),
       cache=True, nogil=True)
-def fill_level(depth, distance, first, last, backward, class_symmetry, representative,
-               stabiliser, twist_conjugate):
+def fill_level(depth, distance, unseen, first, last, backward, class_symmetry,
+               representative, stabiliser, twist_conjugate):
     """Level ``depth + 1`` of the breadth-first search, over entries ``first .. last - 1``:
     forward (the unseen entries one turn from an entry at ``depth``, and their equals
     under a symmetry fixing their class's representative) or ``backward`` (each unseen
-    entry one turn from an entry at ``depth``).  The entries written (forward: possibly
-    some another thread writes too)."""
+    entry one turn from an entry at ``depth``); an unseen entry holds ``unseen`` (the
+    array's never value).  The entries written (forward: possibly some another thread
+    writes too)."""
     written = 0
     for entry in range(first, last):
         here = distance[entry]
         if backward:
-            if here != UNSEEN:
+            if here != unseen:
                 continue
         elif here != depth:
             continue
@@ -106,7 +105,7 @@ def fill_level(depth, distance, first, last, backward, class_symmetry, represent
                     written += 1
                     break
                 continue
-            if distance[other] != UNSEEN:
+            if distance[other] != unseen:
                 continue
             distance[other] = depth + 1
             written += 1
@@ -116,18 +115,18 @@ def fill_level(depth, distance, first, last, backward, class_symmetry, represent
                 for symmetry in range(1, 16):
                     if (fixing >> symmetry) & 1:
                         twin = base + twist_conjugate[other % TWISTS, symmetry]
-                        if distance[twin] == UNSEEN:
+                        if distance[twin] == unseen:
                             distance[twin] = depth + 1
                             written += 1
     return written
 
 
-@njit(types.uint8[::1](), cache=True, nogil=True)
-def flip_twist_distances():
-    """The fewest turns that bring the edges' flips and the corners' twists to 0, at
-    ``flip * 2187 + twist`` (a breadth-first search a level at a time): with the two-phase
-    tables' bounds, what bounds an inverse image's fewest turns into H."""
-    distance = np.full(2048 * TWISTS, UNSEEN, np.uint8)
+@njit(types.void(types.uint8[::1], types.int64), cache=True, nogil=True)
+def flip_twist_distances(distance, unseen):
+    """The fewest turns that bring the edges' flips and the corners' twists to 0, written
+    at ``flip * 2187 + twist`` of ``distance`` (every entry ``unseen`` before: a
+    breadth-first search a level at a time): with the two-phase tables' bounds, what
+    bounds an inverse image's fewest turns into H."""
     distance[0] = 0
     depth = 0
     written = 1
@@ -139,11 +138,10 @@ def flip_twist_distances():
             flip, twist = entry // TWISTS, entry % TWISTS
             for move in range(18):
                 other = np.int64(FLIP_MOVES[flip, move]) * TWISTS + TWIST_MOVES[twist, move]
-                if distance[other] == UNSEEN:
+                if distance[other] == unseen:
                     distance[other] = depth + 1
                     written += 1
         depth += 1
-    return distance
 
 
 @njit(types.int64[::1](types.uint8[::1], types.uint32[::1], _U16), cache=True, nogil=True)

@@ -17,11 +17,13 @@ move of both, so those never exceed its distances either.
 from __future__ import annotations
 
 from builder.contract.patterns import PatternSearch, PatternTable
-from builder.contract.specs import BreadthFirstSearch, TableSpec
+from builder.contract.puzzle import Table
+from builder.contract.specs import BreadthFirstSearch
 from puzzles.rubik.rules import (
     ALL_CORNERS,
     CORNER_NAMES,
     EDGE_NAMES,
+    GOAL_WORD,
     METRICS,
     SOLVED,
     RubikError,
@@ -51,13 +53,23 @@ MOST_STATES = 1 << 30
 """The largest pattern built (a seven-edge pattern has 510,935,040 states)."""
 
 
-KERNELS = {(8, 0): "corner_moves", (0, 6): "six_edge_moves", (0, 7): "seven_edge_moves"}
-"""``search.py``'s moves with the counts fixed, by (corners, edges) tracked; any other
-pattern's are ``pattern_moves``."""
-STEPS = {((8, 0, 0), (0, 6, 0), (0, 6, 0), (0, 6, 1), (0, 6, 1)): "six_edge_step",
-         ((8, 0, 0), (0, 7, 0), (0, 7, 0), (0, 7, 1), (0, 7, 1)): "seven_edge_step"}
-"""``search.py``'s steps with the counts fixed, by the (corners, edges, on the inverse) of
-a search's look-ups; else ``pattern_step``."""
+def moves_kernel(corners: int, edges: int):
+    """``search.py``'s moves with the counts fixed for a pattern of ``corners`` and
+    ``edges`` tracked; any other pattern's are ``pattern_moves``."""
+    from puzzles.rubik import search  # numba: imported where a pattern's table is made
+
+    return {(8, 0): search.corner_moves, (0, 6): search.six_edge_moves,
+            (0, 7): search.seven_edge_moves}.get((corners, edges), search.pattern_moves)
+
+
+def step_kernel(counts: tuple[tuple[int, int, int], ...]):
+    """``search.py``'s step with the counts fixed, by the (corners, edges, on the inverse)
+    of a search's look-ups; else ``pattern_step``."""
+    from puzzles.rubik import search  # numba: imported where a search is made
+
+    return {((8, 0, 0), (0, 6, 0), (0, 6, 0), (0, 6, 1), (0, 6, 1)): search.six_edge_step,
+            ((8, 0, 0), (0, 7, 0), (0, 7, 0), (0, 7, 1), (0, 7, 1)): search.seven_edge_step,
+            }.get(counts, search.pattern_step)
 
 
 def pattern_name(corners: tuple[int, ...], edges: tuple[int, ...]) -> str:
@@ -68,7 +80,7 @@ def pattern_name(corners: tuple[int, ...], edges: tuple[int, ...]) -> str:
                                               *(EDGE_NAMES[e] for e in edges)])
 
 
-def pattern_table(metric: str, corners: tuple[int, ...], edges: tuple[int, ...]) -> TableSpec:
+def pattern_table(metric: str, corners: tuple[int, ...], edges: tuple[int, ...]) -> Table:
     """The pattern database of ``corners`` and ``edges`` in ``metric``."""
     if metric not in METRICS:
         raise RubikError(f"metric {metric!r}: half or quarter")
@@ -84,18 +96,18 @@ def pattern_table(metric: str, corners: tuple[int, ...], edges: tuple[int, ...])
                          f"{states:,} states: at most {MOST_STATES:,}")
     name = pattern_name(corners, edges)
     pieces = " ".join([*(CORNER_NAMES[c] for c in corners), *(EDGE_NAMES[e] for e in edges)])
-    return TableSpec(
-        ("rubik", "patterns", metric, name),
-        {"puzzle": "rubik", "metric": metric, "corners": list(corners), "edges": list(edges)},
-        {"estimate": BreadthFirstSearch(
+    shown = name if name == "corners" else name.replace("-", " ").upper()
+    return Table(
+        "rubik", f"patterns/{metric}/{name}",
+        {"metric": metric, "corners": list(corners), "edges": list(edges)},
+        searched={"estimate": BreadthFirstSearch(
             states, (pattern_rank(SOLVED, corners, edges),),
-            "puzzles.rubik.search:" + KERNELS.get((len(corners), len(edges)), "pattern_moves"),
-            12 if metric == "quarter" else 18,
+            moves_kernel(len(corners), len(edges)), 12 if metric == "quarter" else 18,
             parameters=(int(metric == "quarter"), len(corners), len(edges)))},
-        encoding=f"estimate[rank]: fewest turns ({metric}-turn metric) that bring the pieces "
-                 f"{pieces} to their places in the solved cube, the other pieces ignored; "
-                 + (CORNER_RANK if corners == ALL_CORNERS else PIECE_RANK),
-        chunk=1 << 22)
+        distances={"estimate": (f"{metric} pattern {shown}", f"to {GOAL_WORD}")},
+        about=f"estimate[rank]: fewest turns ({metric}-turn metric) that bring the pieces "
+              f"{pieces} to their places in the solved cube, the other pieces ignored; "
+              + (CORNER_RANK if corners == ALL_CORNERS else PIECE_RANK))
 
 
 CORNER_RANK = ("rank = the Lehmer code of the corner in each place (places URF UFL ULB UBR "
@@ -109,11 +121,11 @@ PIECE_RANK = ("rank = the tracked corners' places as an arrangement of the 8 pla
               "lowest); c and e the corners and edges tracked")
 
 
-def pattern_set(metric: str, name: str) -> list[TableSpec]:
+def pattern_set(metric: str, name: str) -> list[Table]:
     return [pattern_table(metric, corners, edges) for corners, edges in SETS[name]]
 
 
-def named_pattern(metric: str, text: str) -> TableSpec:
+def named_pattern(metric: str, text: str) -> Table:
     """A pattern named by its pieces (``urf-ufl-ur``) or ``corners``."""
     if text == "corners":
         return pattern_table(metric, tuple(range(8)), ())
@@ -134,7 +146,9 @@ def stored_set(tables, metric: str) -> tuple[str, str] | None:
     for table_metric in dict.fromkeys((metric, "half")):
         folder = tables.stored(("rubik", "patterns", table_metric))
         for name in SEARCHED_SETS:
-            if all(spec.parts[-1] in folder for spec in pattern_set(table_metric, name)):
+            # by the tables' names alone: making the tables would import their kernels
+            if all(pattern_name(corners, edges) in folder
+                   for corners, edges in SETS[name]):
                 return table_metric, name
     return None
 
@@ -147,20 +161,20 @@ def search_for(tables, metric: str, node, target) -> PatternSearch:
     return _search(metric, node, target, pattern_set(table_metric, name), table_metric, name)
 
 
-def _search(metric, node, target, specs, table_metric, name) -> PatternSearch:
-    """The search on ``specs``: each table looked up on the position, and each pattern of
+def _search(metric, node, target, tables: list[Table], table_metric, name) -> PatternSearch:
+    """The search on ``tables``: each table looked up on the position, and each pattern of
     edges alone also on the inverse position (the same distance to solved), every look-up
     its own group."""
     def encode(position) -> tuple[int, int]:
         renamed = relabelled(position, target)
         return corner_state_rank(renamed), edges_packed(renamed)
 
-    lookups = [(spec, False) for spec in specs] + [
-        (spec, True) for spec in specs if not spec.identity["corners"]]
+    lookups = [(table, False) for table in tables] + [
+        (table, True) for table in tables if not table.options["corners"]]
     parameters = [int(metric == "quarter"), len(lookups)]
     counts = []
-    for spec, dual in lookups:
-        corners, edges = spec.identity["corners"], spec.identity["edges"]
+    for table, dual in lookups:
+        corners, edges = table.options["corners"], table.options["edges"]
         parameters += [len(corners), len(edges), int(dual), *corners, *[0] * (8 - len(corners)),
                        *edges, *[0] * (12 - len(edges)), sum(1 << e for e in edges)]
         counts.append((len(corners), len(edges), int(dual)))
@@ -169,11 +183,11 @@ def _search(metric, node, target, specs, table_metric, name) -> PatternSearch:
     return PatternSearch(
         start=(*encode(node), edges_by_place(start),
                *(pattern_rank(inverse(start) if dual else start,
-                              tuple(spec.identity["corners"]), tuple(spec.identity["edges"]))
-                 for spec, dual in lookups)),
+                              tuple(table.options["corners"]), tuple(table.options["edges"]))
+                 for table, dual in lookups)),
         goal=encode(target),
-        patterns=tuple(PatternTable(spec, "estimate", group, build)
-                       for group, (spec, _) in enumerate(lookups)),
-        step="puzzles.rubik.search:" + STEPS.get(tuple(counts), "pattern_step"),
+        patterns=tuple(PatternTable(table, "estimate", group, build)
+                       for group, (table, _) in enumerate(lookups)),
+        step=step_kernel(tuple(counts)),
         moves=len(turn_names(metric)), encode=encode, parameters=tuple(parameters),
         indices_at=3, redundant=redundant_pairs(metric))

@@ -23,7 +23,8 @@ import threading
 from dataclasses import dataclass
 from math import comb
 
-from builder.contract.specs import BreadthFirstSearch, TableSpec
+from builder.contract.puzzle import Table
+from builder.contract.specs import BreadthFirstSearch
 from puzzles.rubik.rules import (
     FACES,
     SOLVED,
@@ -35,19 +36,17 @@ from puzzles.rubik.rules import (
 )
 
 TABLE = ("rubik", "twophase", "pruning")
-KERNELS = "puzzles.rubik.twophase_search:"
 ARRAYS = {
     "twist_slice": ("phase 1: the corners' twists and the slice edges' places", 2187 * 495,
-                    494, "twist_slice_moves", 18),
+                    494, 18),
     "flip_slice": ("phase 1: the edges' flips and the slice edges' places", 2048 * 495,
-                   494, "flip_slice_moves", 18),
+                   494, 18),
     "corners_order": ("phase 2: the corners' places and the slice edges' order", 40320 * 24,
-                      0, "corners_order_moves", 10),
+                      0, 10),
     "edges_order": ("phase 2: the U and D edges' places and the slice edges' order",
-                    40320 * 24, 0, "edges_order_moves", 10),
+                    40320 * 24, 0, 10),
 }
-"""Each pruning array: what it bounds, its states, the solved state's, its moves kernel,
-its moves."""
+"""Each pruning array: what it bounds, its states, the solved state's, its moves."""
 ENOUGH = 20
 """The length at which the search stops looking for a shorter path."""
 PHASE2_MOST = 10
@@ -56,25 +55,30 @@ BUILD = "twophase"
 """What follows `builder build rubik` to store the table."""
 
 
-def pruning_table() -> TableSpec:
+def pruning_table() -> Table:
     """The two-phase search's pruning tables: the fewest turns that bring a pair of
     coordinates to the solved cube's, phase 1 in the 18 turns, phase 2 in the ten of H."""
-    return TableSpec(
-        TABLE, {"puzzle": "rubik", "method": "two-phase"},
-        {name: BreadthFirstSearch(states, (solved,), KERNELS + kernel, moves)
-         for name, (_, states, solved, kernel, moves) in ARRAYS.items()},
-        encoding="twist_slice[twist * 495 + slice], flip_slice[flip * 495 + slice]: "
-                 "fewest half-turn-metric turns to twist 0 and flip 0 with the slice edges "
-                 "in their slice; corners_order[corners * 24 + order], edges_order[edges * "
-                 "24 + order]: fewest turns of U, D, R2, L2, F2, B2 to the corners' and the "
-                 "U and D edges' places with the slice edges in order.  twist: the twists "
-                 "of places URF UFL ULB UBR DFR DLF DBL in base 3 (URF lowest); flip: the "
-                 "flips of places UR UF UL UB DR DF DL DB FR FL BL as bits (UR lowest); "
-                 "slice: the colex rank of the four places (UR .. BR numbered 0 .. 11) "
-                 "holding FR FL BL BR; corners, edges, order: the Lehmer codes of the "
-                 "corner in each place, of the edge in each of UR .. DB, and of the slice "
-                 "edge in each of FR FL BL BR",
-        chunk=1 << 20)
+    from puzzles.rubik import twophase_search as kernels  # numba: where the table is made
+
+    kernel = {"twist_slice": kernels.twist_slice_moves, "flip_slice": kernels.flip_slice_moves,
+              "corners_order": kernels.corners_order_moves,
+              "edges_order": kernels.edges_order_moves}
+    return Table(
+        "rubik", "twophase/pruning", {"method": "two-phase"},
+        searched={name: BreadthFirstSearch(states, (solved,), kernel[name], moves)
+                  for name, (_, states, solved, moves) in ARRAYS.items()},
+        distances={name: ("two-phase", what) for name, (what, *_) in ARRAYS.items()},
+        about="twist_slice[twist * 495 + slice], flip_slice[flip * 495 + slice]: "
+              "fewest half-turn-metric turns to twist 0 and flip 0 with the slice edges "
+              "in their slice; corners_order[corners * 24 + order], edges_order[edges * "
+              "24 + order]: fewest turns of U, D, R2, L2, F2, B2 to the corners' and the "
+              "U and D edges' places with the slice edges in order.  twist: the twists "
+              "of places URF UFL ULB UBR DFR DLF DBL in base 3 (URF lowest); flip: the "
+              "flips of places UR UF UL UB DR DF DL DB FR FL BL as bits (UR lowest); "
+              "slice: the colex rank of the four places (UR .. BR numbered 0 .. 11) "
+              "holding FR FL BL BR; corners, edges, order: the Lehmer codes of the "
+              "corner in each place, of the edge in each of UR .. DB, and of the slice "
+              "edge in each of FR FL BL BR")
 
 
 @dataclass(frozen=True)
@@ -136,7 +140,7 @@ def arrays(tables) -> dict:
     if TABLE[-1] not in tables.stored(TABLE[:-1]):
         computed = tables.computed(pruning_table())
         return {name: np.require(computed[name], np.uint8, ["C", "W"]) for name in ARRAYS}
-    attributes = tables.require(TABLE, dict(pruning_table().identity))
+    attributes = tables.require(TABLE, dict(pruning_table().options))
     key = (tables.describe(TABLE), str(attributes.get("build_id", "")))
     with _KEPT_LOCK:
         found = _KEPT.get(key)
