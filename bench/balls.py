@@ -47,13 +47,14 @@ print(json.dumps({"seconds": seconds,
 def class_build(size):
     """The whole computation of a table: rule tables, class enumeration, search."""
     from puzzles.balls.rules import Balls
-    from puzzles.balls.search import UNREACHABLE, enumerate_classes, moves_to_clear
+    from builder.contract.base import never_of
+    from puzzles.balls.search import enumerate_classes, moves_to_clear
 
     rules = Balls(*size)  # fresh: its cached code tables are built inside the timing
     keys, states = enumerate_classes(rules)
     moves = moves_to_clear(rules, keys)
     initial = rules.initial_states_in_classes(keys, states)
-    clearable = moves != UNREACHABLE
+    clearable = moves != never_of(moves)
     return int(states[clearable].sum()), int(initial[clearable].sum())
 
 

@@ -14,18 +14,16 @@ import numpy as np
 import typer
 
 from builder.contract.base import (
-    NEVER_IN_BYTES,
     CatalogTable,
-    DistanceArray,
     FoundPath,
     KeptLast,
     Move,
     PuzzleOption,
+    stored_distances,
 )
 from builder.contract.cli_options import Limit
 from builder.contract.errors import shown
-from builder.contract.puzzle import OwnSearch, WalkablePuzzle
-from builder.contract.specs import TableSpec
+from builder.contract.puzzle import OwnSearch, Table, WalkablePuzzle
 from puzzles.balls.rules import (
     BALLS,
     RULES,
@@ -37,7 +35,7 @@ from puzzles.balls.rules import (
     check_rules,
 )
 from puzzles.balls.tables import (
-    CHUNK,
+    KEYS_SAMPLED,
     MAX_MINUTES,
     MOST_MINUTES,
     TABLE_GAMES,
@@ -86,8 +84,7 @@ class BallsSearch(OwnSearch):
         """Each state's class, looked up at once in the table of its game (kept from one
         step of a walk to the next)."""
         table = self._last_table.get((tables, rules), lambda: _balls_table(tables, rules))
-        found = table.moves_of_states(np.array(nodes, dtype=np.int64)).tolist()
-        return [None if moves == NEVER_IN_BYTES else moves for moves in found]
+        return stored_distances(table.moves_of_states(np.array(nodes, dtype=np.int64)))
 
     goal_words = ("clearable", "cleared")
 
@@ -117,13 +114,6 @@ class BallsSearch(OwnSearch):
 
         return routes(tables)
 
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        variant = f"{attributes['tubes']}_{attributes['capacity']}_{attributes['colours']}"
-        if attributes.get("rules") == WATER:
-            variant += "_water"
-        return [DistanceArray(variant, "to cleared", "moves_to_clear",
-                              weights="class_states")]
-
     def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]]:
         rules = Balls(attributes["tubes"], attributes["capacity"], attributes["colours"],
@@ -135,26 +125,25 @@ class BallsSearch(OwnSearch):
     def table_options(self, attributes: dict) -> dict[str, str]:
         return {"rules": attributes.get("rules", BALLS)}
 
-    def table(self, identity: dict) -> TableSpec:
+    def table(self, identity: dict) -> Table:
         rules = Balls(identity.get("tubes", 4), identity.get("capacity", 4),
                       identity.get("colours", 3),
                       water=check_rules(identity.get("rules")) == WATER)
         rules.check_keys_fit()
         water = {"rules": WATER} if rules.water else {}  # ball tables keep their identity
-        return TableSpec(
-            ("balls", rules.name),
-            {"puzzle": "balls", "tubes": rules.tubes, "capacity": rules.capacity,
-             "colours": rules.colours, "layout": TABLE_LAYOUT, **water},
-            compute=lambda progress: classes_and_moves(rules, progress), chunk=CHUNK,
-            chunks={"key_index": 1 << 30},
-            encoding="one entry per symmetry class (colour relabelling x tube order), "
-                     "ascending class_key as puzzles/balls defines it; "
-                     f"moves_to_clear: fewest {'pours' if rules.water else 'moves'} to a "
-                     f"cleared state, {NEVER_IN_BYTES} = cannot be "
-                     "cleared; class_states: labelled states in the class; key_index: "
-                     "the first key of every chunk")
+        return Table(
+            self.name, rules.name,
+            {"tubes": rules.tubes, "capacity": rules.capacity, "colours": rules.colours,
+             "layout": TABLE_LAYOUT, **water},
+            make=lambda progress: classes_and_moves(rules, progress),
+            distances={"moves_to_clear": (rules.name, "to cleared", "class_states")},
+            about="one entry per symmetry class (colour relabelling x tube order), "
+                  "ascending class_key as puzzles/balls defines it; "
+                  f"moves_to_clear: fewest {'pours' if rules.water else 'moves'} to a "
+                  "cleared state; class_states: labelled states in the class; key_index: "
+                  f"every {KEYS_SAMPLED}th class_key, from the first")
 
-    def default_tables(self) -> list[TableSpec]:
+    def default_tables(self) -> list[Table]:
         return [self.table({"tubes": tubes, "capacity": capacity, "colours": colours,
                             "rules": rules})
                 for rules in RULES for tubes, capacity, colours in TABLE_GAMES]
@@ -162,7 +151,7 @@ class BallsSearch(OwnSearch):
     def kernel_modules(self) -> tuple[str, ...]:
         return ("puzzles.balls.solver",)  # the games no table holds: hints, deals
 
-    def table_for(self, text: str) -> TableSpec:
+    def table_for(self, text: str) -> Table:
         parts = text.strip().lower().split("_")
         rules = WATER if parts[-1] == WATER else BALLS
         try:
@@ -186,7 +175,7 @@ class BallsSearch(OwnSearch):
                 "--max-minutes", help="Refuse sizes estimated to take longer than this.",
                 click_type=Limit(0, MOST_MINUTES))] = MAX_MINUTES,
             rules: Annotated[str, typer.Option("--rules", help=f"{RULES_HELP}.")] = BALLS,
-        ) -> list[TableSpec]:
+        ) -> list[Table]:
             """Ball tubes: every state of a (T, c, k) game and its fewest moves to be
             cleared, by a search backwards from all cleared states. One entry per symmetry
             class (relabelling colours and reordering tubes change no distance), each with

@@ -12,9 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from builder.contract.base import NEVER_IN_BYTES, FoundPath, TableLookup
+from builder.contract.base import FoundPath, TableLookup, never_of, stored_distances
 from builder.contract.errors import (
     MOST_SOLVER_STATES,
+    CorruptTableError,
     MissingTableError,
     OneLineError,
     QueryError,
@@ -31,9 +32,7 @@ from builder.contract.work import (
     work_seconds,
 )
 from puzzles.balls.rules import Balls, BallsError
-from puzzles.balls.tables import TABLE_LAYOUT
-
-UNREACHABLE = NEVER_IN_BYTES
+from puzzles.balls.tables import KEYS_SAMPLED, TABLE_LAYOUT
 
 
 class NotClearableError(UnreachableError):
@@ -42,7 +41,7 @@ class NotClearableError(UnreachableError):
 
 class BallsTable:
     """Fewest moves to be cleared for every symmetry class of one (T, c, k) ball-tube game,
-    looked up by class key: the first key of every chunk (``key_index``) says which one
+    looked up by class key: every ``KEYS_SAMPLED``-th key (``key_index``) says which one
     chunk of keys and of moves to read."""
 
     def __init__(self, tables: TableLookup, rules: Balls):
@@ -68,36 +67,75 @@ class BallsTable:
         self.class_states = tables.vector(self.table, "class_states")
 
     def moves_of_states(self, states: np.ndarray) -> np.ndarray:
-        """Fewest moves to clear (``UNREACHABLE``: never) for (N, T) tube codes."""
+        """Fewest moves to clear for (N, T) tube codes, as the table stores them (its
+        type kept, so ``never_of`` of the result is the value of a state never cleared)."""
         keys = self.rules.class_keys(np.asarray(states).reshape(-1, self.rules.tubes))
-        classes = self.tables.positions(self.table, "class_key", keys, "key_index")
-        chunks, within = np.divmod(classes, self.moves.chunk_size)
-        found = np.empty(len(classes), dtype=np.int64)
+        chunks, within = np.divmod(self.classes(keys), self.moves.chunk_size)
+        found = None
         for number in np.unique(chunks):
             chosen = chunks == number
-            found[chosen] = self.moves.chunk(int(number))[within[chosen]]
-        return found
+            stored = self.moves.chunk(int(number))
+            if found is None:
+                found = np.empty(len(chunks), dtype=stored.dtype)
+            found[chosen] = stored[within[chosen]]
+        return self.moves.chunk(0)[:0] if found is None else found
 
     def moves_to_clear(self, state: tuple[int, ...]) -> int:
+        """Fewest moves to clear ``state`` as the table stores it (``clearable_in``: None
+        for never)."""
         return int(self.moves_of_states(np.array([state]))[0])
+
+    def clearable_in(self, state: tuple[int, ...]) -> int | None:
+        """Fewest moves to clear ``state``; None if it can never be cleared."""
+        return stored_distances(self.moves_of_states(np.array([state])))[0]
+
+    def classes(self, keys: np.ndarray) -> np.ndarray:
+        """Each class key's place in ``class_key``: the sampled keys say which stretch of
+        ``KEYS_SAMPLED`` keys holds it, and so which one chunk of keys to read."""
+        keys = np.asarray(keys, dtype=np.int64)
+        size = self.class_key.chunk_size
+        if size % KEYS_SAMPLED and size < self.class_key.length:
+            raise CorruptTableError(f"table {self.where}: class_key's chunks of {size:,} "
+                                    f"do not hold whole stretches of {KEYS_SAMPLED:,} "
+                                    "keys: rebuild it")
+        sampled = _whole(self.tables.vector(self.table, "key_index"))
+        stretches = np.maximum(np.searchsorted(sampled, keys, side="right") - 1, 0)
+        chunks = stretches * KEYS_SAMPLED // size
+        found = np.empty(len(keys), dtype=np.int64)
+        for number in np.unique(chunks):
+            chosen = chunks == number
+            stored = self.class_key.chunk(int(number))
+            at = np.minimum(np.searchsorted(stored, keys[chosen]), len(stored) - 1)
+            if not np.array_equal(stored[at], keys[chosen]):
+                raise CorruptTableError(f"table {self.where} lacks a class key it should "
+                                        "hold: rebuild it")
+            found[chosen] = number * size + at
+        return found
+
+
+@lru_cache(maxsize=8)
+def _whole(vector) -> np.ndarray:
+    """A small array read whole once per table a lookup holds (its vectors are its own)."""
+    return vector.whole()
 
 
 def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_moves: int = 0,
                clearable: bool = False, distance: int | None = None
-               ) -> tuple[tuple[int, ...], int]:
+               ) -> tuple[tuple[int, ...], int | None]:
     """A starting state (first k tubes full) drawn uniformly from those that meet the
     request (at least ``min_moves``, or exactly ``distance``), with its fewest moves
-    (``UNREACHABLE``: never): a class is drawn in proportion to its starting states, then
+    (None: never): a class is drawn in proportion to its starting states, then
     one of them by a random relabelling and tube order."""
     keys, moves, starting = _classes_to_deal(rules, table.class_key, table.moves,
                                              table.class_states)
+    never = never_of(moves)
     weights = starting
     if distance is not None:
         weights = np.where(moves == distance, starting, 0)
     elif clearable or min_moves:
-        weights = np.where((moves != UNREACHABLE) & (moves >= min_moves), starting, 0)
+        weights = np.where((moves != never) & (moves >= min_moves), starting, 0)
     if not weights.sum():
-        hardest = moves[(starting > 0) & (moves != UNREACHABLE)].max(initial=0)
+        hardest = moves[(starting > 0) & (moves != never)].max(initial=0)
         asked = f"exactly {distance}" if distance is not None else f"{min_moves} or more"
         raise QueryError(f"no starting state of {rules.name} needs {asked} moves "
                          f"(the hardest needs {hardest})")
@@ -107,7 +145,7 @@ def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_mo
         relabelled = rules.colour_relabellings[rng.integers(len(rules.colour_relabellings)), codes]
         state = tuple(int(code) for code in rng.permutation(relabelled))
         if all(rules.code_length[code] == rules.capacity for code in state[: rules.colours]):
-            return state, int(moves[chosen])
+            return state, stored_distances(moves[chosen : chosen + 1])[0]
 
 
 @lru_cache(maxsize=4)
@@ -286,7 +324,7 @@ def answer_of(tables: TableLookup, rules: Balls, start: tuple[int, ...],
         return searched(rules, start, budget)
     from puzzles.balls import BallsPuzzle
 
-    if table.moves_to_clear(start) == UNREACHABLE:
+    if table.clearable_in(start) is None:
         return Answer(rules, "unclearable", (), (), 0, 0, "table")
     found = tables.walk(BallsPuzzle(), rules, start, "cleared")  # as `query path` walks
     moves = tuple(tuple(int(tube) for tube in label.split(" -> ")) for label in found.labels)

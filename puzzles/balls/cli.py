@@ -14,7 +14,6 @@ from builder.contract.errors import MOST_SOLVER_STATES, MissingTableError
 from puzzles.balls.answers import (
     DEAL_SECONDS,
     SOLVER_BUDGET,
-    UNREACHABLE,
     BallsTable,
     answer,
     deal_any,
@@ -23,6 +22,7 @@ from puzzles.balls.answers import (
     random_start,
 )
 from puzzles.balls.rules import BALLS, RULES_HELP, Balls, BallsError, check_rules
+from puzzles.balls.tables import MOST_MOVES
 
 RulesOption = Annotated[str, typer.Option("--rules", help=f"{RULES_HELP}.")]
 
@@ -36,7 +36,7 @@ def deal(
     distance: Annotated[int | None, typer.Option(
         "--distance", help="Exactly this many fewest moves: a level of a chosen difficulty "
         "(from a table: a size `make tables` or `builder build balls` stored).", min=0,
-        max=UNREACHABLE - 1, show_default=False)] = None,
+        max=MOST_MOVES, show_default=False)] = None,
     tubes: Annotated[int | None, typer.Option(help="Tubes (default 4; or give --empty).",
                                               show_default=False)] = None,
     capacity: Annotated[int, typer.Option(help="Balls per tube (up to 8).", min=1,
@@ -91,9 +91,9 @@ def deal(
         proof = f"proven optimal by {found.how}"
     else:
         state, moves = deal_balls(rules, table, rng, min_moves, clearable, distance)
-        result = {"state": rules.format(state), "clearable": moves != UNREACHABLE,
-                  "moves": None if moves == UNREACHABLE else moves,
-                  "verdict": "optimal" if moves != UNREACHABLE else "unclearable",
+        result = {"state": rules.format(state), "clearable": moves is not None,
+                  "moves": moves,
+                  "verdict": "optimal" if moves is not None else "unclearable",
                   "explored": 0}
         proof = "table"
     if as_json:

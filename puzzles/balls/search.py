@@ -20,9 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from builder.contract.base import NEVER_IN_BYTES
-
-UNREACHABLE = NEVER_IN_BYTES
+from builder.contract.base import never_of, unreached
+from puzzles.balls.tables import MOST_MOVES
 
 
 @njit(cache=True, inline="always")
@@ -216,12 +215,12 @@ def _position(keys, key):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _expand_level(level, keys, moves, tubes, capacity, n_codes, code_length, code_top,
+def _expand_level(level, never, keys, moves, tubes, capacity, n_codes, code_length, code_top,
                   code_pop, code_push, code_last_arrival, normal_form, normalising_starts,
                   normalising_rows, relabellings, radix):
-    """Mark every unmarked class one reverse move from a class at ``level``; returns how
-    many classes were at ``level`` and how many keys reached were not in ``keys`` (a
-    broken class key: never expected)."""
+    """Mark every unmarked class (still ``never``) one reverse move from a class at
+    ``level``; returns how many classes were at ``level`` and how many keys reached were not
+    in ``keys`` (a broken class key: never expected)."""
     at_level = 0
     strays = 0
     for index in prange(keys.shape[0]):
@@ -254,7 +253,7 @@ def _expand_level(level, keys, moves, tubes, capacity, n_codes, code_length, cod
                 position = _position(keys, reached)
                 if position == keys.shape[0] or keys[position] != reached:
                     strays += 1
-                elif moves[position] == UNREACHABLE:
+                elif moves[position] == never:
                     moves[position] = level + 1
     return at_level, strays
 
@@ -293,16 +292,17 @@ def enumerate_classes(rules, progress=None) -> tuple[np.ndarray, np.ndarray]:
 
 
 def moves_to_clear(rules, keys: np.ndarray, progress=None) -> np.ndarray:
-    """Fewest moves to be cleared for every class in ``keys`` (``UNREACHABLE``: cannot be cleared).
-    ``progress(level, classes_at_level)`` is called once per level."""
-    moves = np.full(len(keys), UNREACHABLE, dtype=np.uint8)
+    """Fewest moves to be cleared for every class in ``keys`` (``never_of(moves)``: cannot
+    be cleared).  ``progress(level, classes_at_level)`` is called once per level."""
+    moves = unreached(len(keys), MOST_MOVES)
+    never = never_of(moves)
     moves[np.searchsorted(keys, rules.cleared_key())] = 0
     tables = (rules.tubes, rules.capacity, rules.n_codes, rules.code_length, rules.code_top,
               rules.code_pop, rules.code_push, rules.code_last_arrival, *normal_forms(rules),
               rules.colour_relabellings, rules.key_radix)
     level = 0
-    while level < UNREACHABLE - 1:
-        at_level, strays = _expand_level(level, keys, moves, *tables)
+    while level < MOST_MOVES:
+        at_level, strays = _expand_level(level, never, keys, moves, *tables)
         if strays:
             raise RuntimeError(f"balls {rules.name}: {strays} states reached at level "
                                f"{level + 1} have keys no enumerated class holds")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from builder.contract.base import never_of
-from builder.contract.specs import Computed
 from puzzles.balls.rules import Balls, BallsError
 
 TABLE_LAYOUT = "symmetry classes"
@@ -18,8 +17,13 @@ TABLE_LAYOUT = "symmetry classes"
 TABLE_GAMES = ((4, 4, 3), (5, 4, 4))
 """(tubes, capacity, colours) `make tables` builds, under both rules (ball moves and
 water sort's pours): the document's game and the large one."""
-CHUNK = 1024
-"""Classes per chunk: a query reads one chunk of keys (64 KiB) and one of moves."""
+KEYS_SAMPLED = 1024
+"""``key_index`` keeps every this-many-th class key: a look-up reads it whole to find the
+stretch of keys, and so the one chunk, that holds a key, whatever chunks the engine
+stores the keys in (each a whole number of stretches)."""
+MOST_MOVES = 254
+"""The most moves (or pours) a table stores, the kernels' last level: a class further
+away is stored as never cleared (no size built comes near)."""
 MEMORY_BUDGET = 16 * 2**30
 """Refuse sizes whose build would need more than this (the machine has 24 GiB)."""
 SECONDS_PER_CLASS = 8e-6
@@ -77,12 +81,12 @@ def check_budget(rules: Balls, max_minutes: float = MAX_MINUTES) -> None:
             "not built")
 
 
-def classes_and_moves(rules: Balls, progress: bool) -> Computed:
+def classes_and_moves(rules: Balls, progress: bool) -> tuple[dict, dict]:
     """Every symmetry class (its key and labelled states) and its fewest moves to be
     cleared (pours under water sort), by the package's own kernels."""
     from tqdm import tqdm
 
-    from puzzles.balls.search import UNREACHABLE, enumerate_classes, moves_to_clear
+    from puzzles.balls.search import enumerate_classes, moves_to_clear
 
     label = f"balls {rules.name}"
     if progress:
@@ -104,12 +108,12 @@ def classes_and_moves(rules: Balls, progress: bool) -> Computed:
         if rules.water:
             from puzzles.balls.water import pours_to_clear as moves_to_clear
         moves = moves_to_clear(rules, keys, progress=lambda level, found: bar.update(found))
-        never = int((moves == UNREACHABLE).sum())
+        never = int((moves == never_of(moves)).sum())
         bar.update(never)
         bar.set_postfix_str(f"{never:,} classes cannot be cleared")
-    return Computed({"class_key": keys, "moves_to_clear": moves, "class_states": states,
-                     "key_index": keys[::CHUNK].copy()},
-                    {"n_states": rules.n_states, "n_classes": len(keys)})
+    return ({"class_key": keys, "moves_to_clear": moves, "class_states": states,
+             "key_index": keys[::KEYS_SAMPLED].copy()},
+            {"n_states": rules.n_states, "n_classes": len(keys)})
 
 
 def moves_of_states(rules: Balls, keys: np.ndarray, moves: np.ndarray,

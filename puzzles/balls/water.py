@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.contract.base import NEVER_IN_BYTES
-
-UNREACHABLE = NEVER_IN_BYTES
+from builder.contract.base import never_of, unreached
+from puzzles.balls.tables import MOST_MOVES
 
 
 def pour_graph(rules, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -38,21 +37,22 @@ def pour_graph(rules, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def pours_to_clear(rules, keys: np.ndarray, progress=None) -> np.ndarray:
-    """Fewest pours to be cleared for every class in ``keys`` (``UNREACHABLE``: never).
+    """Fewest pours to be cleared for every class in ``keys`` (``never_of(moves)``: never).
     ``progress(level, classes_at_level)`` is called once per level."""
     before, after = pour_graph(rules, keys)
     order = np.argsort(after, kind="stable")
     sources = before[order]  # the classes one pour before each class, grouped by it
     starts = np.searchsorted(after[order], np.arange(len(keys) + 1))
-    moves = np.full(len(keys), UNREACHABLE, dtype=np.uint8)
+    moves = unreached(len(keys), MOST_MOVES)
+    never = never_of(moves)
     frontier = np.array([np.searchsorted(keys, rules.cleared_key())])
     moves[frontier] = 0
     level = 0
-    while len(frontier) and level < UNREACHABLE - 1:
+    while len(frontier) and level < MOST_MOVES:
         counts = starts[frontier + 1] - starts[frontier]
         offsets = np.repeat(starts[frontier] - np.cumsum(counts) + counts, counts)
         earlier = np.unique(sources[offsets + np.arange(counts.sum())])
-        frontier = earlier[moves[earlier] == UNREACHABLE]
+        frontier = earlier[moves[earlier] == never]
         level += 1
         moves[frontier] = level
         if progress is not None:
