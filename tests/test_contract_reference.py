@@ -26,3 +26,17 @@ def test_every_hook_is_on_the_page_once_with_a_docstring_and_an_example():
             assert doc.strip(), f"{cls.__name__}.{name} has no docstring"
             examples = [line for line in doc.splitlines() if line.startswith("Example: ")]
             assert len(examples) == 1, f"{cls.__name__}.{name}: one line 'Example: ...'"
+
+
+def test_every_field_of_a_table_is_on_the_page_with_its_meaning():
+    """What an own search declares of a table is part of the contract a person reads."""
+    import dataclasses
+
+    from builder.contract.puzzle import Table
+
+    page = PAGE.read_text()
+    for field in dataclasses.fields(Table):
+        line = next((line for line in page.splitlines()
+                     if line.startswith(f"- `{field.name}`: ")), None)
+        assert line is not None, field.name
+        assert len(line) > len(f"- `{field.name}`: ") + 10, f"{field.name} has no docstring"

@@ -205,7 +205,28 @@ def reference() -> str:
                 signature, doc = hook_documentation(cls, name)
                 out += [f"### `{name}`", "", "```python", signature.replace("'", ""), "```",
                         "", doc.replace("\nExample: ", "\n\nExample: "), ""]
+    out += _table_reference()
     return "\n".join(out).rstrip() + "\n"
+
+
+def _table_reference() -> list[str]:
+    """The page's last section: the fields of a ``Table``, what an own search declares of
+    each of its tables (the engine decides the rest)."""
+    import dataclasses
+    import inspect
+    import re
+
+    from builder.contract.puzzle import Table
+
+    source = inspect.getsource(Table)
+    out = ["# What an own search declares of a table: `Table`", "",
+           inspect_doc(Table).replace("\nExample: ", "\n\nExample: "), ""]
+    for field in dataclasses.fields(Table):
+        # a field's docstring is the string literal written under it in the class
+        found = re.search(rf"\n    {field.name}: [^\n]*\n    \"\"\"(.*?)\"\"\"", source, re.S)
+        doc = " ".join(found.group(1).split()) if found else ""
+        out += [f"- `{field.name}`: {doc}"]
+    return out + [""]
 
 
 def inspect_doc(cls: type) -> str:
