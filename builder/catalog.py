@@ -364,7 +364,10 @@ def _insert_rows(con, name: str, rows: list[tuple]) -> None:
 
 def _unload_plugin_rows(con, key: str, attributes: dict) -> None:
     puzzle = _plugin_of(attributes)
-    for table in Cataloguing.of(puzzle).catalog_tables if puzzle else ():
+    if puzzle is None:
+        _unload_rows_of_a_missing_plugin(con, key)
+        return
+    for table in Cataloguing.of(puzzle).catalog_tables:
         if table.per_source:
             part = _part_name(table.name, key)
             found = con.execute("DELETE FROM catalog_parts WHERE part = ? RETURNING part",
@@ -374,6 +377,25 @@ def _unload_plugin_rows(con, key: str, attributes: dict) -> None:
                 con.execute(f"DROP TABLE IF EXISTS {part}")
         else:
             con.execute(f"DELETE FROM {table.name} WHERE source = ?", [key])
+
+
+def _unload_rows_of_a_missing_plugin(con, key: str) -> None:
+    """The rows of ``key`` in a plug-in's own catalog tables when the plug-in cannot be
+    loaded now (uninstalled, or failing to import): found by their ``source`` column in
+    every base table, since no plug-in names its tables; else they would stay, and be
+    loaded a second time when the plug-in returns."""
+    for name, part in con.execute("SELECT name, part FROM catalog_parts WHERE source = ?",
+                                  [key]).fetchall():
+        con.execute("DELETE FROM catalog_parts WHERE part = ?", [part])
+        _create_union(con, name)
+        con.execute(f"DROP TABLE IF EXISTS {part}")
+    engine_tables = ("table_distances", "catalog_sources", "catalog_parts")
+    for (name,) in con.execute(
+            "SELECT table_name FROM information_schema.columns JOIN information_schema.tables"
+            " USING (table_catalog, table_schema, table_name) WHERE column_name = 'source'"
+            " AND table_type = 'BASE TABLE'").fetchall():
+        if name not in engine_tables:
+            con.execute(f'DELETE FROM "{name}" WHERE source = ?', [key])
 
 
 def _insert_columns(con, table, columns: dict, key: str) -> None:

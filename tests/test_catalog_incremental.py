@@ -123,3 +123,29 @@ def test_only_published_tables_are_catalogued_not_staging_copies(tmp_path):
     shutil.copytree(published, tmp_path / ".hidden" / "3_2_2.zarr")
     shutil.copytree(published, published / "inner.zarr")
     assert [path for path, _ in catalog._sources(tmp_path)] == [published]
+
+
+def test_a_plugin_missing_for_one_refresh_leaves_no_rows_twice_when_it_returns(tmp_path,
+                                                                              monkeypatch):
+    """A plug-in that cannot be loaded at one refresh (uninstalled, or broken for a while)
+    has its rows dropped then, its own tables' rows too, though no plug-in is there to
+    name those tables; when it returns, the catalog is what a rebuild makes, no row twice."""
+    from builder import registry
+
+    build_balls(tmp_path, 3, 2, 2)
+    catalog.refresh_catalog(tmp_path)
+    before = snapshot(tmp_path)
+    assert before[0]  # balls_move_counts has rows to lose
+
+    installed = registry.PUZZLES
+    monkeypatch.setattr(registry, "PUZZLES",
+                        tuple(puzzle for puzzle in installed if puzzle.name != "balls"))
+    assert catalog.refresh_catalog(tmp_path)
+    with duckdb.connect(str(tmp_path / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as con:
+        left = con.execute("SELECT count(*) FROM balls_move_counts").fetchone()
+    assert left == (0,)
+
+    monkeypatch.setattr(registry, "PUZZLES", installed)
+    assert catalog.refresh_catalog(tmp_path)
+    assert snapshot(tmp_path) == before
