@@ -28,7 +28,11 @@ def compute_arrays(spec: TableSpec, progress: bool = False,
     """Every array of a spec, in memory, computed now for a query (``Tables.computed``):
     through the server's gate when a request asks, and once a request, whatever the
     reader's cache drops meanwhile (a position's moves each ask for the same table, and
-    other requests' tables may push it out between them)."""
+    other requests' tables may push it out between them).  ``spec`` may be an own
+    search's ``Table``."""
+    from builder.contract.puzzle import as_spec
+
+    spec = as_spec(spec)
     key = ("computed", spec.parts, json.dumps(spec.identity, sort_keys=True, default=str))
 
     def computed() -> dict[str, np.ndarray]:

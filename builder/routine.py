@@ -31,7 +31,10 @@ class BuildResult:
 
 
 def table_path(data_dir: Path, spec: TableSpec) -> Path:
-    return store.table_path(data_dir, *spec.parts)
+    """Where a table is stored (given as its spec, or as an own search's ``Table``)."""
+    from builder.contract.puzzle import as_spec
+
+    return store.table_path(data_dir, *as_spec(spec).parts)
 
 
 def _lookup(spec: TableSpec, data_dir: Path):
