@@ -54,6 +54,34 @@ def test_3x3_tables_equal_a_plain_backward_bfs_on_every_board(small_targets, tar
     assert all(expected[level.position] == level.distance for level in hardest)
 
 
+def test_the_catalog_counts_a_target_table_by_what_it_declares(small_targets):
+    """Tricolore keeps no catalog override: the catalog's distance rows of a target table
+    come from the table's own declaration, under the variant and target they always had,
+    and count what a plain backward BFS finds (never: the boards it does not reach)."""
+    import collections
+
+    import duckdb
+
+    from builder import catalog
+    from builder.contract.puzzle import offers
+    from builder.store import SEALED_CATALOG
+    from puzzles.tricolore import TricolorePuzzle
+
+    assert not offers(TricolorePuzzle(), "catalog_distances")
+    target = "WBW.BWB.WBW"
+    expected = dict(collections.Counter(reference.distances_to(target, 3, 3).values()))
+    never = Tricolore(3, 3).n_boards - sum(expected.values())
+    if never:
+        expected[None] = never
+    catalog.refresh_catalog(small_targets)
+    with duckdb.connect(str(small_targets / "catalog.duckdb"), read_only=True,
+                        config=dict(SEALED_CATALOG)) as con:
+        rows = con.execute("SELECT distance, states FROM distance_distribution WHERE puzzle "
+                           "= 'tricolore' AND variant = '3x3 unrestricted' AND \"table\" = ?",
+                           [f"to {target}"]).fetchall()
+    assert dict(rows) == expected
+
+
 def test_4x3_table_equals_the_all_pairs_kernel(small_targets):
     from puzzles.tricolore.all_pairs_search import search_targets
 

@@ -1,6 +1,6 @@
 """Tricolore XP as a plug-in: the rules (``rules.py``), its two search kernels (all
 pairs of small boards, ``all_pairs_search.py``; one target of a 4×4 board,
-``target_search.py``), its tables as specs (``tables.py``), the document's 4×4
+``target_search.py``), its tables (``tables.py``), the document's 4×4
 decomposition solver (``decomposition.py``), its catalog rows and views (``catalog.py``)
 and its verify checks (``verify.py``).  A walk node is (board, last clicked square).
 """
@@ -14,10 +14,9 @@ from typing import Annotated, Any, ClassVar
 
 import typer
 
-from builder.contract.base import DistanceArray, FoundPath, KeptLast, Move, PuzzleOption
+from builder.contract.base import FoundPath, KeptLast, Move, PuzzleOption
 from builder.contract.errors import MissingTableError, PuzzleInputError
-from builder.contract.puzzle import OwnSearch, WalkablePuzzle
-from builder.contract.specs import TableSpec
+from builder.contract.puzzle import OwnSearch, Table, WalkablePuzzle
 from puzzles.tricolore import catalog, verify
 from puzzles.tricolore import tables as table_specs
 from puzzles.tricolore.rules import (
@@ -183,10 +182,10 @@ class TricoloreSearch(OwnSearch):
 
         return tricolore_figures(catalog)
 
-    def default_tables(self) -> list[TableSpec]:
+    def default_tables(self) -> list[Table]:
         return table_specs.default_specs()
 
-    def table(self, identity: dict[str, Any]) -> TableSpec:
+    def table(self, identity: dict[str, Any]) -> Table:
         kind = identity.get("kind")
         if kind == "decomposition_sample":
             return table_specs.decomposition_spec(identity["exact_targets"], identity["pairs"],
@@ -203,7 +202,7 @@ class TricoloreSearch(OwnSearch):
         return table_specs.all_pairs_spec(identity["width"], identity["height"],
                                      identity["method"])
 
-    def table_for(self, text: str) -> TableSpec:
+    def table_for(self, text: str) -> Table:
         """``4x2/hybrid`` (an all-pairs table) or a 4×4 target board."""
         shape, _, method = text.partition("/")
         if method:
@@ -226,13 +225,6 @@ class TricoloreSearch(OwnSearch):
 
     def catalog_rows(self, attributes: dict, read) -> dict:
         return catalog.rows(attributes, read)
-
-    def catalog_distances(self, attributes: dict) -> list[DistanceArray]:
-        if "kind" in attributes:  # the decomposition sample, reachability, statistics
-            return []
-        variant = f"{attributes['width']}x{attributes['height']} {attributes['method']}"
-        towards = f"to {attributes['target']}" if "target" in attributes else "all pairs"
-        return [DistanceArray(variant, towards, "clicks")]
 
     def entry_positions(self, attributes: dict, array: str, entries,
                         read) -> list[tuple[str, str]] | None:
@@ -314,7 +306,7 @@ def build_all_pairs(
     method: Annotated[str, typer.Option(help=f"One of {', '.join(METHODS)}, or 'all'.")
                       ] = "all",
     executor: Any = None,
-) -> list[TableSpec]:
+) -> list[Table]:
     """All-pairs Tricolore tables for a W×H board (default: the document's 4×2), split into
     chunk tasks; an interrupted build resumes where it stopped.
 
@@ -331,7 +323,7 @@ def build_target(
                                                                "several.")],
     width: Annotated[int, typer.Option(hidden=True)] = 4,
     height: Annotated[int, typer.Option(hidden=True)] = 4,
-) -> list[TableSpec]:
+) -> list[Table]:
     """Exact 4×4 table towards a target: one backward search over all 731 million
     (board, last click) nodes gives every start its minimum number of clicks.
 
@@ -348,7 +340,7 @@ def build_decomposition(
     seed: Annotated[int, typer.Option(help="Random seed (the sample is reproducible).")
                     ] = table_specs.DECOMPOSITION_SEED,
     tables: Any = None,
-) -> list[TableSpec]:
+) -> list[Table]:
     """Measure the document's decomposition solver on random pairs (and against the exact
     tables that exist); the catalog's tricolore_4x4_decomposition_* views report it.
 
@@ -362,7 +354,7 @@ def build_reachability(
     *,
     start: Annotated[str, typer.Option(help="Board to search forward from.")
                      ] = table_specs.REACHABILITY_START,
-) -> list[TableSpec]:
+) -> list[Table]:
     """Which 4×4 boards can a start never reach? A forward search over all 731 million
     nodes (about two minutes); the catalog's tricolore_4x4_reachability view reports it.
 
@@ -384,7 +376,7 @@ def build_stats(
     data: Path = Path("data"),
     progress: bool = True,
     executor: Any = None,
-) -> list[TableSpec]:
+) -> list[Table]:
     """Toward the full 4×4 all-pairs distribution: one exact search per random canonical
     target (a few seconds each), appending each target's histogram and maximum to the
     results file. Resumable: targets already there are skipped. Views:

@@ -15,7 +15,7 @@ For every board b and target t the kernel records what an exact table walk needs
 That is enough because the distance from node (b, last=c) differs from
 ``clicks[b, t]`` only when c is the sole optimal first click (forbidding one click
 cannot hurt when another optimal one remains).  Where t cannot be reached, all three
-hold ``UNREACHABLE`` (never).
+hold never (the value ``never_of`` gives for the arrays the engine lends).
 
 The three results are kept bit-sliced during the search (plane p holds bit p of
 each value, one bit per target) and turned into bytes once at the end, eight
@@ -29,11 +29,10 @@ from __future__ import annotations
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from builder.contract.base import NEVER_IN_BYTES
+from builder.contract.base import never_of, unreached
 from builder.contract.intrinsics import take_next
 from puzzles.tricolore.all_pairs_batch import TARGETS_PER_TASK as BATCH
 
-UNREACHABLE = NEVER_IN_BYTES
 LEVEL_PLANES = 6
 """Bit planes per recorded level: searches deeper than 2**6 - 1 levels are refused."""
 SQUARE_PLANES = 5
@@ -53,19 +52,20 @@ def _spread_byte(byte: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def _unslice(planes, count, present, out_words, board, word0):
-    """Write 64 bit-sliced values as bytes (``UNREACHABLE`` where ``present`` is clear)."""
+def _unslice(planes, count, present, out_words, board, word0, never):
+    """Write 64 bit-sliced values as bytes (``never`` where ``present`` is clear)."""
     for group in range(8):
         shift = np.uint64(8 * group)
         value = np.uint64(0)
         for plane in range(count):
             value |= _spread_byte((planes[plane] >> shift) & np.uint64(0xFF)) << np.uint64(plane)
-        absent = _spread_byte(((~present) >> shift) & np.uint64(0xFF)) * np.uint64(0xFF)
-        out_words[board, word0 + group] = (value & ~absent) | absent
+        absent = _spread_byte(((~present) >> shift) & np.uint64(0xFF))
+        out_words[board, word0 + group] = ((value & ~(absent * np.uint64(0xFF)))
+                                           | (absent * never))
 
 
 @njit(cache=True, nogil=True)
-def _search_lane(successors, targets, lane, clicks_words, sole_words, avoiding_words):
+def _search_lane(successors, targets, lane, clicks_words, sole_words, avoiding_words, never):
     """The searches towards the 64 targets of one lane (``targets[64 * lane ..]``), each
     a bit of a word; writes their columns of the three arrays and returns the depth of
     the deepest (-1: deeper than the planes hold).  A lane's arrays (a word a node) stay
@@ -139,15 +139,17 @@ def _search_lane(successors, targets, lane, clicks_words, sole_words, avoiding_w
     word0 = lane * 8
     for board in range(n_boards):
         _unslice(level_planes[board], LEVEL_PLANES, visited_free[board], clicks_words, board,
-                 word0)
-        _unslice(sole_planes[board], SQUARE_PLANES, has_sole[board], sole_words, board, word0)
+                 word0, never)
+        _unslice(sole_planes[board], SQUARE_PLANES, has_sole[board], sole_words, board, word0,
+                 never)
         _unslice(avoiding_planes[board], LEVEL_PLANES, has_avoiding[board], avoiding_words,
-                 board, word0)
+                 board, word0, never)
     return level - 1
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _search_batch(successors, targets, clicks_words, sole_words, avoiding_words, n_threads):
+def _search_batch(successors, targets, clicks_words, sole_words, avoiding_words, never,
+                  n_threads):
     """Every lane of the batch on ``n_threads`` threads; returns the deepest search's
     depth (-1: too deep).  The lanes are independent, so the threads share them out by
     taking the next one when done, with no step in common: a thread slowed by another
@@ -160,7 +162,7 @@ def _search_batch(successors, targets, clicks_words, sole_words, avoiding_words,
         lane = take_next(next_lane, 0)
         while lane < lanes:
             depths[lane] = _search_lane(successors, targets, lane, clicks_words, sole_words,
-                                        avoiding_words)
+                                        avoiding_words, never)
             lane = take_next(next_lane, 0)
     return -1 if depths.min() < 0 else depths.max()
 
@@ -172,16 +174,20 @@ def search_targets(
 
     Returns the [board, target - first_target] arrays (clicks, sole, avoiding) and the
     depth of the deepest search.  A target that no click can produce (outside the
-    successor table's image) comes out UNREACHABLE from every board.
+    successor table's image) comes out never (``never_of``) from every board.
     """
     n_boards = successors.shape[0]
     targets = np.arange(first_target, min(n_boards, first_target + count), dtype=np.int64)
     width = 64 * ((len(targets) + 63) // 64)
-    batch = [np.empty((n_boards, width), dtype=np.uint8) for _ in range(3)]
+    # the kernel writes every entry, a byte each: eight to a word, as it unslices them
+    batch = [unreached((n_boards, width), MAX_LEVEL) for _ in range(3)]
+    if batch[0].dtype != np.uint8:
+        raise TypeError(f"the kernel writes a byte an entry, not {batch[0].dtype}")
     depth = _search_batch(
         np.ascontiguousarray(successors, dtype=np.int32),
         targets,
         *(b.view(np.uint64) for b in batch),
+        np.uint64(never_of(batch[0])),
         get_num_threads(),
     )
     if depth < 0:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from builder.contract.base import CatalogTable
+from builder.contract.base import CatalogTable, never_of
 from builder.contract.counting import value_counts
 from puzzles.tricolore.rules import UNREACHABLE, Tricolore
 
@@ -233,16 +233,17 @@ def rows(attributes: dict, read: Callable[[str], Any]) -> dict[str, list | dict]
         return {"tricolore_4x4_decomposition_sample": frame}
     if kind == "target_stats":
         boards = read("boards")
-        rows, clicks = np.nonzero(boards[:, :UNREACHABLE])
+        rows, clicks = np.nonzero(boards[:, :-1])  # the last column: never
         return {"tricolore_4x4_target_stats": {
             "target": Tricolore(4, 4).format_many(read("target")[rows]).astype(object),
             "orbit_size": read("orbit_size")[rows].astype(np.int32),
             "clicks": clicks.astype(np.uint8), "boards": boards[rows, clicks]}}
     rules = Tricolore(attributes["width"], attributes["height"])
     if "target" in attributes:
-        counts = value_counts(read("clicks"))
+        stored = read("clicks")
+        counts, never = value_counts(stored), never_of(stored)
         return {"tricolore_4x4_target_clicks": [
-                    (attributes["target"], None if clicks == UNREACHABLE else int(clicks),
+                    (attributes["target"], None if clicks == never else int(clicks),
                      int(count))
                     for clicks, count in enumerate(counts) if count],
                 "tricolore_4x4_targets": [(rules.parse(attributes["target"]),

@@ -20,7 +20,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from builder.contract.base import NEVER_IN_BYTES, TableLookup
+from builder.contract.base import TableLookup, never_of
 from builder.contract.errors import PuzzleInputError
 from puzzles.tricolore.rules import (
     BLUE,
@@ -34,8 +34,6 @@ from puzzles.tricolore.rules import (
 )
 
 ROTATIONS = ("identity", "quarter_turn", "half_turn", "three_quarter_turn")
-UNREACHABLE = NEVER_IN_BYTES
-"""A half table's clicks where its target cannot be reached."""
 N_SQUARE = 10
 """The inner square (row 3, column 3) the border extension clicks last."""
 
@@ -127,9 +125,8 @@ class DecompositionSolver:
             pending[rows] = False
             if not len(rows):
                 continue
-            top, bottom = self._measure_halves(
+            top, bottom, answered = self._measure_halves(
                 self.full.apply_symmetry(starts[rows], perm), rotated_targets)
-            answered = bottom != UNREACHABLE
             rows, top, bottom = rows[answered], top[answered], bottom[answered]
             measured["top"][rows], measured["bottom"][rows] = top, bottom
             measured["clicks"][rows] = top + bottom
@@ -156,17 +153,17 @@ class DecompositionSolver:
                      for name in WALK_ARRAYS)
 
     def _measure_halves(self, starts: np.ndarray,
-                        targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``_solve_halves``' top and bottom click counts for many pairs (bottom
-        UNREACHABLE where the hybrid table has no answer, or where the top table fails
-        to walk: ``solve`` then says why)."""
+                        targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``_solve_halves``' top and bottom click counts for many pairs, and whether each
+        pair was answered (not where the hybrid table has no answer, or where the top table
+        fails to walk: ``solve`` then says why)."""
         split = self.split
         top_targets, top_target_row = np.unique(targets // split, return_inverse=True)
         clicks, sole, avoiding = self._half_columns("unrestricted", top_targets)
         top_boards = starts // split
         top = np.where(top_boards != targets // split, clicks[top_target_row, top_boards], 0)
         boards, last, remaining = starts.copy(), np.full(len(starts), NO_CLICK), top.astype(int)
-        failed = top == UNREACHABLE
+        failed = top == never_of(clicks)
         remaining[failed] = 0
         successors = self.half_successors
         for _ in range(int(remaining.max(initial=0))):
@@ -197,8 +194,8 @@ class DecompositionSolver:
         bottom_boards = boards % split
         bottom = np.where(bottom_boards != targets % split,
                           bottom_clicks[bottom_target_row, bottom_boards], 0)
-        bottom[failed] = UNREACHABLE
-        return top.astype(np.uint8), bottom.astype(np.uint8)
+        answered = ~failed & (bottom != never_of(bottom_clicks))
+        return top.astype(np.uint8), bottom.astype(np.uint8), answered
 
     def _rotate(self, board: int, perm: np.ndarray) -> int:
         return int(self.full.apply_symmetry(np.array([board]), perm)[0])

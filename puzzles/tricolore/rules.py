@@ -24,7 +24,7 @@ from functools import cached_property
 
 import numpy as np
 
-from builder.contract.base import NEVER_IN_BYTES
+from builder.contract.base import never_of, unreached
 from builder.contract.errors import PuzzleInputError, check_length, shown
 from builder.contract.work import checkpoint
 
@@ -33,9 +33,12 @@ LETTERS = "RWB"
 METHODS = ("unrestricted", "hybrid", "restricted")
 NO_CLICK = -1
 """The 'last clicked square' of a start node: nothing is forbidden yet."""
-UNREACHABLE = NEVER_IN_BYTES
-"""What a Tricolore table (bytes) stores for "never": clicks to a target that cannot be
-reached, and a sole click where no first click is the only optimal one."""
+UNREACHABLE = never_of(unreached(0))
+"""What a Tricolore table stores for "never" (clicks to a target that cannot be reached,
+a sole click where no first click is the only optimal one): the engine's value for the
+distance arrays its kernels are lent by ``unreached``.  Named once here for the readers
+that hold no whole array to ask ``never_of``: a walk reads entries one by one, and the
+catalog's SQL is text."""
 MAX_SQUARES = 39
 """A board's rank is a 64-bit integer: 3**39 < 2**63 <= 3**40, so no larger board can be
 written down (a 40-square board would silently wrap around)."""

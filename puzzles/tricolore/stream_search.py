@@ -36,7 +36,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange
 
-from builder.contract.base import NEVER_IN_BYTES
+from builder.contract.base import never_of, unreached
 from builder.contract.bits import lowest_bit, popcount
 from builder.contract.intrinsics import expand_or, mask_of, prefetch
 from puzzles.tricolore.target_search import (
@@ -44,7 +44,6 @@ from puzzles.tricolore.target_search import (
     mark_predecessors,
 )
 
-UNSET = NEVER_IN_BYTES
 U8 = np.uint8
 U16 = np.uint16
 PUSH_FRACTION = 8
@@ -53,23 +52,24 @@ blocks a dense level has not found done)."""
 
 
 @njit(cache=True, inline="always")
-def _step(board, hits, level, full, target, clicks, sole, avoiding):
+def _step(board, hits, level, full, target, clicks, sole, avoiding, never):
     """Record what the clicks ``hits`` (each leading into the frontier) settle at
-    ``board``; returns the board's nodes that join the next frontier."""
+    ``board`` (``never``: an entry not set yet); returns the board's nodes that join the
+    next frontier."""
     if hits == 0:
         return 0
     if board == target:  # its nodes are the arrivals; its free node is the return
-        if clicks[board] == UNSET:
+        if clicks[board] == never:
             clicks[board] = level
         return 0
-    if clicks[board] == UNSET:
+    if clicks[board] == never:
         clicks[board] = level
         if popcount(hits) == 1:
             sole[board] = lowest_bit(hits)
             return full & ~hits
         return full
     best = sole[board]
-    if best != UNSET and avoiding[board] == UNSET and hits & ~(1 << np.int64(best)):
+    if best != never and avoiding[board] == never and hits & ~(1 << np.int64(best)):
         avoiding[board] = level
         return 1 << np.int64(best)
     return 0
@@ -231,7 +231,7 @@ def _prefetch_tile(tile, clicks, sole, avoiding, done, row_size, stride, n_tiles
 def _dense_level(level, full, target, planes, planes_next, quiet_next, natural_sources,
                  rotated_sources, natural_lengths, natural_offsets, natural_deltas,
                  rotated_lengths, rotated_offsets, rotated_deltas, clicks, sole, avoiding, done,
-                 done_rotated, row_size, stride, words_per_tile):
+                 done_rotated, row_size, stride, words_per_tile, never):
     """One dense level, tile by tile: pull the open blocks' hits from the frontier's
     planes (``planes``), settle every board of the tile, and write the tile's words of the
     next frontier's planes (``planes_next``); returns the number of frontier nodes.
@@ -255,6 +255,7 @@ def _dense_level(level, full, target, planes, planes_next, quiet_next, natural_s
     all_clicks = U16(full)
     n_squares = U16(popcount(full))
     this_level = U8(level)
+    unset = U8(never)  # a byte, as the arrays are: the settling loop vectorises in bytes
     for tile in prange(n_tiles):
         first = tile * row_size
         region = tile * words_per_tile
@@ -298,7 +299,7 @@ def _dense_level(level, full, target, planes, planes_next, quiet_next, natural_s
             block_sole = sole[base : base + row_size]
             block_avoiding = avoiding[base : base + row_size]
             target_here = base <= target < base + row_size
-            kept_clicks = clicks[target] if target_here else UNSET
+            kept_clicks = clicks[target] if target_here else unset
             # uint16 throughout, each result cast back: numba types every integer
             # operation as 64-bit, and only with the casts does LLVM vectorise the
             # loop in 16-bit lanes (4x the lanes; the settling ran 1.45-1.6x faster)
@@ -309,11 +310,11 @@ def _dense_level(level, full, target, planes, planes_next, quiet_next, natural_s
                 was_clicks = block_clicks[x]
                 was_sole = block_sole[x]
                 was_avoiding = block_avoiding[x]
-                fresh = (was_clicks == UNSET) & (found != 0)
+                fresh = (was_clicks == unset) & (found != 0)
                 single = U16(found & U16(found - one)) == 0
                 sole_bit = U16(one << U16(was_sole & U8(15)))
-                late = ((was_clicks != UNSET) & (was_sole != UNSET)
-                        & (was_avoiding == UNSET) & (U16(found & U16(~sole_bit)) != 0))
+                late = ((was_clicks != unset) & (was_sole != unset)
+                        & (was_avoiding == unset) & (U16(found & U16(~sole_bit)) != 0))
                 # the single click's square by mask tests, which vectorise in 16-bit
                 # lanes (AVX2 has no vector popcount): found is a power of two here
                 lowest = U8(U8(U16(found & U16(0xAAAA)) != 0)
@@ -333,8 +334,8 @@ def _dense_level(level, full, target, planes, planes_next, quiet_next, natural_s
                 # popcount(nodes), from what it is made of
                 block_count = U16(block_count + U16(U16(fresh) * U16(n_squares - U16(single)))
                                   + U16(late))
-                is_open = ((now_clicks == UNSET)
-                           | ((now_sole != UNSET) & (now_avoiding == UNSET)))
+                is_open = ((now_clicks == unset)
+                           | ((now_sole != unset) & (now_avoiding == unset)))
                 open_count = U16(open_count + U16(is_open))
                 open_rotated[x] |= U8(is_open)
             count += np.int64(block_count)
@@ -342,9 +343,9 @@ def _dense_level(level, full, target, planes, planes_next, quiet_next, natural_s
                 x = target - base
                 count -= popcount(block_frontier[x]) + popcount(block_rotated[x])
                 arrived = block_hits[x] | from_rotated[x]
-                block_clicks[x] = level if kept_clicks == UNSET and arrived else kept_clicks
-                block_sole[x] = UNSET
-                block_avoiding[x] = UNSET
+                block_clicks[x] = level if kept_clicks == unset and arrived else kept_clicks
+                block_sole[x] = unset
+                block_avoiding[x] = unset
                 block_frontier[x] = 0
                 block_rotated[x] = 0
             done[q * n_tiles + tile] = open_count == 0
@@ -419,7 +420,7 @@ def _prefetch_board(board, hits, hits_second, clicks, sole, avoiding, frontier):
 @njit(cache=True, nogil=True, parallel=True)
 def _push(level, full, target, boards, n_boards_listed, frontier, hits, hits_second, touched,
           touched_second, split, n_high, colour_low, colour_high, retreat_low, retreat_high,
-          clicks, sole, avoiding):
+          clicks, sole, avoiding, never):
     """One pushed level from the listed frontier boards: each frontier node marks its
     predecessors, the two halves of the list on the two threads, each into its own hits
     array and list of boards touched (no write is shared); then every touched board is
@@ -458,7 +459,7 @@ def _push(level, full, target, boards, n_boards_listed, frontier, hits, hits_sec
             if half == 1 and hits[board] != 0:
                 continue
             new = _step(board, np.int64(hits[board] | hits_second[board]), level, full,
-                        target, clicks, sole, avoiding)
+                        target, clicks, sole, avoiding, never)
             if new:
                 frontier[board] = new
                 boards[first + count] = board
@@ -615,14 +616,21 @@ def _buffers(n_boards: int, row_size: int, n_planes: int, kept: dict | None
              ) -> dict[str, np.ndarray]:
     """The search's arrays, set to their starting values; taken from ``kept`` (and left
     there) when given, so that a run of searches touches fresh memory once: on a virtual
-    machine, first touches cost as much as a third of a search.  The dense levels' two
+    machine, first touches cost as much as a third of a search.  The distances (clicks,
+    sole, avoiding) are the engine's ``unreached`` arrays.  The dense levels' two
     sets of planes (the frontier a level reads, and the one it writes) live in the memory
     of the pushed levels' two scratch arrays, each made large enough for both."""
     _, words_per_plane = plane_words(n_boards, row_size)
     memory_words = max(-(-n_boards * 2 // 8), n_planes * words_per_plane)
     n_tiles = n_boards // row_size**2
-    shapes = {"clicks": (n_boards, np.uint8, UNSET), "sole": (n_boards, np.uint8, UNSET),
-              "avoiding": (n_boards, np.uint8, UNSET), "frontier": (n_boards, np.uint16, 0),
+    buffers = kept if kept is not None else {}
+    for name in ("clicks", "sole", "avoiding"):
+        array = buffers.get(name)
+        if array is None or array.shape != (n_boards,):
+            buffers[name] = unreached(n_boards)
+        else:
+            _fill(array, never_of(array))
+    shapes = {"frontier": (n_boards, np.uint16, 0),
               "hits_memory": (memory_words, np.uint64, 0),
               "hits_second_memory": (memory_words, np.uint64, 0),
               "done": (n_boards // row_size, np.bool_, False),
@@ -631,7 +639,6 @@ def _buffers(n_boards: int, row_size: int, n_planes: int, kept: dict | None
               # board lists for the pushed levels (need no starting value)
               "boards": (n_boards, np.int32, None), "touched": (n_boards, np.int32, None),
               "touched_second": (n_boards, np.int32, None)}
-    buffers = kept if kept is not None else {}
     for name, (size, dtype, start) in shapes.items():
         array = buffers.get(name)
         if array is None or array.shape != (size,):
@@ -677,6 +684,7 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
     pulls = (*plane_sources(width, height), *plan["natural"][1:], *plan["rotated"][1:])
     buffers = _buffers(n_boards, row_size, rules.n_squares, kept)
     clicks, sole, avoiding = buffers["clicks"], buffers["sole"], buffers["avoiding"]
+    never = never_of(clicks)
     frontier, hits, hits_second = buffers["frontier"], buffers["hits"], buffers["hits_second"]
     planes = [buffers["planes"], buffers["planes_second"]]
     quiet = [buffers["quiet"], buffers["quiet_second"]]
@@ -690,8 +698,8 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
     level = 0
     while nodes:
         level += 1
-        if level >= UNSET:
-            raise OverflowError("search deeper than 254 levels")
+        if level >= never:
+            raise OverflowError(f"search deeper than {never - 1} levels")
         if _pushes(nodes, n_boards - np.count_nonzero(done) * row_size):
             if dense:
                 _merge_frontier(planes[reading], frontier, n_natural, row_size, stride,
@@ -702,7 +710,7 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
                                   hits_second, touched, touched_second, tables["split"],
                                   tables["n_high"], tables["colour_low"],
                                   tables["colour_high"], tables["retreat_low"],
-                                  tables["retreat_high"], clicks, sole, avoiding)
+                                  tables["retreat_high"], clicks, sole, avoiding, never)
         else:
             if not dense:  # every tile's words written: no set of planes need be zeros
                 _split_frontier(frontier, planes[reading], n_natural, row_size, stride,
@@ -712,7 +720,7 @@ def search_target_streams(width: int, height: int, target: int, progress=None,
                 dense = True
             nodes = _dense_level(level, full, target, planes[reading], planes[1 - reading],
                                  quiet[1 - reading], *pulls, clicks, sole, avoiding, done,
-                                 done_rotated, row_size, stride, words_per_tile)
+                                 done_rotated, row_size, stride, words_per_tile, never)
             reading = 1 - reading
         if progress is not None:
             progress(level, nodes)

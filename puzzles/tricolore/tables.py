@@ -1,4 +1,4 @@
-"""Tricolore's stored tables as specs for the engine's build routine: the all-pairs
+"""Tricolore's stored tables, declared for the engine (``Table``): the all-pairs
 tables of small boards (chunk tasks of target columns, resumable, runnable on Dask), the
 exact table towards one target of a large board, the 4×4 decomposition sample, the 4×4
 forward reachability search, and the 4×4 all-pairs statistics gathered target by target.
@@ -13,8 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from builder.contract.base import TableLookup
-from builder.contract.specs import ChunkTasks, Computed, TableSpec, TaskBlock
+from builder.contract.base import TableLookup, never_of, unreached
+from builder.contract.puzzle import Table
+from builder.contract.specs import ChunkTasks, TaskBlock
 from builder.contract.work import report_progress
 from puzzles.tricolore.all_pairs_batch import TARGETS_PER_TASK
 from puzzles.tricolore.rules import (
@@ -47,9 +48,9 @@ COLUMNS_PER_CHUNK = 16
 ENCODING = (
     "arrays [start, target] over board ranks; rank = sum of colour * 3**(n_squares-1-square), "
     "R=0 W=1 B=2, squares row-major from 0 at the top left. clicks = minimum clicks >= 1 "
-    f"({UNREACHABLE} = unreachable or outside the method's state space); sole_click = the "
-    f"first click when it is the only optimal one, else {UNREACHABLE}; clicks_avoiding_sole "
-    f"= minimum clicks when that sole click is forbidden ({UNREACHABLE} = none)."
+    "(never: unreachable or outside the method's state space); sole_click = the first click "
+    "when it is the only optimal one, else never; clicks_avoiding_sole = minimum clicks when "
+    "that sole click is forbidden (never: none)."
 )
 RULES = (
     "R->W->B->R; clicking red advances it alone, white its 8 neighbours, blue itself and its "
@@ -57,12 +58,7 @@ RULES = (
     "plus red squares of the row above; restricted: bottom row only. Hybrid and restricted "
     "state spaces exclude boards whose bottom row is all blue."
 )
-DESCRIPTION = {"rules": RULES, "unreachable": UNREACHABLE}
-
-TARGET_CHUNK = 1 << 18
-"""Boards per chunk of a single-target table: a path walk reads a few dozen chunks (a
-quarter-megabyte chunk decompresses in well under a millisecond), and a 4×4 table writes in
-a third of a second per array (it took 2.5x as long in 64 KiB chunks)."""
+DESCRIPTION = {"rules": RULES}
 TARGET_BYTES_PER_BOARD = 28
 """Peak memory of a single-target search per board (measured: 4×4, 43 M boards, 1.2 GB)."""
 TARGET_MEMORY_BUDGET = 8 * 2**30
@@ -75,7 +71,7 @@ REACHABILITY_START = "RRRR.RRRR.RRRR.RRRR"
 
 # --- all pairs -------------------------------------------------------------------------
 
-def all_pairs_spec(width: int, height: int, method: str) -> TableSpec:
+def all_pairs_spec(width: int, height: int, method: str) -> Table:
     """The all-pairs table of one board shape and method, as chunk tasks: one kernel
     batch of target columns (whole chunks) each."""
     rules = Tricolore(width, height)
@@ -84,9 +80,9 @@ def all_pairs_spec(width: int, height: int, method: str) -> TableSpec:
         raise BoardError(f"an all-pairs table for {rules.shape_name} ({rules.n_boards:,} "
                          f"boards) does not fit: at most {ALL_PAIRS_MAX_SQUARES} squares")
     n = rules.n_boards
-    return TableSpec(
-        parts=("tricolore", rules.shape_name, method),
-        identity={"puzzle": "tricolore", "width": width, "height": height, "method": method},
+    return Table(
+        "tricolore", f"{rules.shape_name}/{method}",
+        {"width": width, "height": height, "method": method},
         tasks=ChunkTasks(
             shape=(n, n), chunks=(n, COLUMNS_PER_CHUNK),
             arrays={name: "uint8" for name in ARRAYS},
@@ -95,8 +91,9 @@ def all_pairs_spec(width: int, height: int, method: str) -> TableSpec:
                             for first in range(0, n, targets_per_task(n))),
             finish=lambda facts: {"max_clicks": max(fact["max_clicks"] for fact in facts)},
         ),
-        encoding=ENCODING,
-        attributes=DESCRIPTION,
+        distances={"clicks": (f"{rules.shape_name} {method}", "all pairs")},
+        about=ENCODING,
+        described=DESCRIPTION,
     )
 
 
@@ -113,9 +110,8 @@ def all_pairs_block(width: int, height: int, method: str, count: int,
     from puzzles.tricolore.all_pairs_search import search_targets
 
     blocks, _ = search_targets(_successors(width, height, method), first, count)
-    reached = blocks[0][blocks[0] != UNREACHABLE]
     return TaskBlock((0, first), dict(zip(ARRAYS, blocks)),
-                     {"max_clicks": int(reached.max()) if reached.size else 0})
+                     {"max_clicks": _max_clicks(blocks[0])})
 
 
 # --- one target of a large board -------------------------------------------------------
@@ -148,7 +144,7 @@ def single_target(rules: Tricolore, target: int, progress: bool = True):
         bar.close()
 
 
-def target_spec(target: str, width: int = 4, height: int = 4) -> TableSpec:
+def target_spec(target: str, width: int = 4, height: int = 4) -> Table:
     """Exact distances from every board to one target (unrestricted), with walk data."""
     rules = Tricolore(width, height)
     needed = rules.n_boards * TARGET_BYTES_PER_BOARD
@@ -162,37 +158,36 @@ def target_spec(target: str, width: int = 4, height: int = 4) -> TableSpec:
         raise BoardError(f"{name} cannot be reached from any board (the last clicked "
                          "square is never blue afterwards): no table to build")
 
-    def compute(progress: bool) -> dict:
-        return dict(zip(ARRAYS, single_target(rules, target_rank, progress)))
+    def make(progress: bool) -> tuple[dict, dict]:
+        arrays = dict(zip(ARRAYS, single_target(rules, target_rank, progress)))
+        return arrays, {"max_clicks": _max_clicks(arrays["clicks"])}
 
-    return TableSpec(
-        parts=("tricolore", rules.shape_name, "targets", name),
-        identity={"puzzle": "tricolore", "width": width, "height": height,
-                  "method": "unrestricted", "target": name},
-        compute=compute,
-        chunk=TARGET_CHUNK,
-        encoding=ENCODING.replace("arrays [start, target]", "arrays [start] towards the one "
-                                                            "target"),
-        attributes=DESCRIPTION,
-        summarise=lambda arrays: {"max_clicks": _max_clicks(arrays["clicks"])},
+    return Table(
+        "tricolore", f"{rules.shape_name}/targets/{name}",
+        {"width": width, "height": height, "method": "unrestricted", "target": name},
+        make=make,
+        distances={"clicks": (f"{rules.shape_name} unrestricted", f"to {name}")},
+        about=ENCODING.replace("arrays [start, target]", "arrays [start] towards the one "
+                                                         "target"),
+        described=DESCRIPTION,
     )
 
 
 def _max_clicks(clicks: np.ndarray) -> int:
-    reached = clicks[clicks != UNREACHABLE]
+    reached = clicks[clicks != never_of(clicks)]
     return int(reached.max()) if reached.size else 0
 
 
 # --- the 4×4 decomposition sample ------------------------------------------------------
 
 def decomposition_spec(exact_targets: list[str], pairs: int = DECOMPOSITION_PAIRS,
-                       seed: int = DECOMPOSITION_SEED) -> TableSpec:
+                       seed: int = DECOMPOSITION_SEED) -> Table:
     """The document's decomposition solver measured: random (start, target) pairs, and
     for each of ``exact_targets`` (stored exact tables) random starts with their exact
     clicks beside the decomposition's."""
     exact_targets = sorted(exact_targets)
 
-    def compute(progress: bool, tables: TableLookup) -> Computed:
+    def make(progress: bool, tables: TableLookup) -> tuple[dict, dict]:
         from puzzles.tricolore.decomposition import DecompositionSolver
 
         rules = Tricolore(4, 4)
@@ -202,7 +197,7 @@ def decomposition_spec(exact_targets: list[str], pairs: int = DECOMPOSITION_PAIR
         starts = [rng.integers(0, rules.n_boards, pairs)]
         targets = [rng.integers(0, all_blue, pairs)]  # every board but all blue
         exact_starts = rng.integers(0, rules.n_boards, pairs // 10)
-        exact = [np.full(pairs, UNREACHABLE, dtype=np.uint8)]
+        exact = [unreached(pairs)]  # the random pairs have no exact table
         for name in exact_targets:
             table = ("tricolore", "4x4", "targets", name)
             tables.require(table, {"puzzle": "tricolore", "target": name})
@@ -214,29 +209,29 @@ def decomposition_spec(exact_targets: list[str], pairs: int = DECOMPOSITION_PAIR
         starts, targets = np.concatenate(starts), np.concatenate(targets)
         arrays = {"start": starts, "target": targets,
                   **solver.measure(starts, targets), "exact": np.concatenate(exact)}
-        return Computed(arrays, {"random_pairs": pairs, "exact_starts": len(exact_starts)})
+        return arrays, {"random_pairs": pairs, "exact_starts": len(exact_starts)}
 
-    return TableSpec(
-        parts=("tricolore", "4x4", "decomposition_sample"),
-        identity={"puzzle": "tricolore", "kind": "decomposition_sample", "pairs": pairs,
-                  "seed": seed, "exact_targets": exact_targets},
-        compute=compute, reads_tables=True, chunk=1 << 40,  # one chunk per array
-        encoding="one row per (start, target) job: the first `pairs` rows are uniform "
-                 "random pairs; then `exact_starts` random starts per exact target, with "
-                 f"exact clicks ({UNREACHABLE} = no exact table)")
+    return Table(
+        "tricolore", "4x4/decomposition_sample",
+        {"kind": "decomposition_sample", "pairs": pairs, "seed": seed,
+         "exact_targets": exact_targets},
+        make=make, reads_tables=True, read_whole=True,
+        about="one row per (start, target) job: the first `pairs` rows are uniform "
+              "random pairs; then `exact_starts` random starts per exact target, with "
+              "exact clicks (never: no exact table)")
 
 
 # --- the 4×4 forward reachability search -----------------------------------------------
 
 def reachability_spec(start: str = REACHABILITY_START, width: int = 4,
-                      height: int = 4) -> TableSpec:
+                      height: int = 4) -> Table:
     """Settle "only all blue is unreachable": a forward search over every node from
     ``start`` lists the boards it never reaches; with the backward table towards
     ``start`` (every board reaches it) this covers every pair of boards."""
     rules = Tricolore(width, height)
     start = rules.format(rules.parse(start))
 
-    def compute(progress: bool) -> Computed:
+    def make(progress: bool) -> tuple[dict, dict]:
         if progress:
             print(f"forward search from {start} over every (board, last click) node ...",
                   flush=True)
@@ -249,16 +244,15 @@ def reachability_spec(start: str = REACHABILITY_START, width: int = 4,
 
             reached = forward_reachable(rules.half_tables(), rules.parse(start))
         unreached = np.flatnonzero(~reached).astype(np.int64)
-        return Computed({"unreached": unreached}, {
+        return {"unreached": unreached}, {
             "boards": rules.n_boards, "unreached_count": len(unreached),
-            "unreached_boards": [rules.format(int(b)) for b in unreached[:100]]})
+            "unreached_boards": [rules.format(int(b)) for b in unreached[:100]]}
 
-    return TableSpec(
-        parts=("tricolore", rules.shape_name, "reachability"),
-        identity={"puzzle": "tricolore", "kind": "reachability", "start": start,
-                  "width": width, "height": height},
-        compute=compute, chunk=1 << 40,
-        encoding="unreached: the ranks of the boards the forward search never reached")
+    return Table(
+        "tricolore", f"{rules.shape_name}/reachability",
+        {"kind": "reachability", "start": start, "width": width, "height": height},
+        make=make, read_whole=True,
+        about="unreached: the ranks of the boards the forward search never reached")
 
 
 # --- 4×4 all-pairs statistics, target by target ---------------------------------------
@@ -300,15 +294,15 @@ def target_stats_task(target: int) -> dict:
     rules = Tricolore(4, 4)
     started = time.perf_counter()
     clicks = search_target_streams(4, 4, target, kept=_KEPT_BUFFERS)[0]
-    histogram = byte_histogram(clicks)
+    histogram, never = byte_histogram(clicks), never_of(clicks)
     perms = list(rules.symmetries("unrestricted").values())
     orbit = {int(rules.apply_symmetry(np.array([target]), p)[0]) for p in perms}
     return {
         "target": rules.format(target), "orbit_size": len(orbit),
         "histogram": {str(c): int(n) for c, n in enumerate(histogram)
-                      if n and c != UNREACHABLE},
-        "unreachable": int(histogram[UNREACHABLE]),
-        "max_clicks": int(np.flatnonzero(histogram[:UNREACHABLE]).max()),
+                      if n and c != never},
+        "unreachable": int(histogram[never]),
+        "max_clicks": int(np.flatnonzero(histogram[:never]).max()),
         "seconds": round(time.perf_counter() - started, 2),
     }
 
@@ -366,33 +360,33 @@ def run_target_stats(results: Path, count: int, seed: int, progress: bool,
     return computed, len(targets) - len(todo)
 
 
-def stats_spec(results: Path = RESULTS_FILE) -> TableSpec:
+def stats_spec(results: Path = RESULTS_FILE) -> Table:
     """Every target record of the results file gathered into one table: target ranks,
-    orbit sizes and click histograms (row per target, column per click count)."""
+    orbit sizes and click histograms (row per target, column per click count, the boards
+    that never reach it in the last column)."""
     records = read_target_records(results)
     names = [record["target"] for record in records]
 
-    def compute(progress: bool) -> dict:
+    def make(progress: bool) -> dict:
         rules = Tricolore(4, 4)
-        histograms = np.zeros((len(records), 256), np.int64)
+        histograms = np.zeros((len(records), UNREACHABLE + 1), np.int64)
         for row, record in enumerate(records):
             for clicks, boards in record["histogram"].items():
                 histograms[row, int(clicks)] = boards
-            histograms[row, UNREACHABLE] = record["unreachable"]
+            histograms[row, -1] = record["unreachable"]
         return {"target": np.array([rules.parse(name) for name in names], np.int64),
                 "orbit_size": np.array([r["orbit_size"] for r in records], np.int64),
                 "boards": histograms}
 
-    return TableSpec(
-        parts=("tricolore", "4x4", "target_stats"),
-        identity={"puzzle": "tricolore", "kind": "target_stats", "targets": names},
-        compute=compute, chunk=1 << 40,
-        encoding="row per target: target (rank), orbit_size (boards in its symmetry "
-                 "orbit), boards[row, clicks] (boards that need that many clicks; "
-                 f"{UNREACHABLE}: never)")
+    return Table(
+        "tricolore", "4x4/target_stats", {"kind": "target_stats", "targets": names},
+        make=make, read_whole=True,
+        about="row per target: target (rank), orbit_size (boards in its symmetry orbit), "
+              "boards[row, clicks] (boards that need that many clicks; the last column: "
+              "never)")
 
 
-def default_specs() -> list[TableSpec]:
+def default_specs() -> list[Table]:
     """What `make tables` builds for Tricolore, in order (the decomposition sample reads
     the 4×2 tables and the applet's exact tables)."""
     return ([all_pairs_spec(4, 2, method) for method in METHODS]

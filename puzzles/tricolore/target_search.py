@@ -12,7 +12,7 @@ From the set S of clicks that lead into the frontier a board learns everything: 
 free node (nothing forbidden) is reached when S is non-empty; node (board, last) is
 reached unless S = {last}.  The outputs per board are those of the all-pairs kernel
 (``multi_target_bfs``): ``clicks`` (free distance, >= 1), ``sole`` (the sole optimal
-first click or ``UNSET``) and ``avoiding`` (distance when that click is forbidden).
+first click or never) and ``avoiding`` (distance when that click is forbidden).
 
 Clicks are applied with per-half lookup tables (a board rank splits into two base-3
 halves of rows), built by the rules module.  Imported lazily.
@@ -23,27 +23,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from builder.contract.base import NEVER_IN_BYTES
+from builder.contract.base import never_of, unreached
 from builder.contract.bits import lowest_bit, popcount
-
-UNREACHABLE = NEVER_IN_BYTES
-UNSET = NEVER_IN_BYTES
 
 
 @njit(cache=True, inline="always")
-def _apply(board, hits, level, full, visited, following, clicks, sole, avoiding):
-    """Record what the clicks ``hits`` (leading into the frontier) reach at ``board``."""
+def _apply(board, hits, level, full, visited, following, clicks, sole, avoiding, never):
+    """Record what the clicks ``hits`` (leading into the frontier) reach at ``board``
+    (``never``: an entry not set yet)."""
     if popcount(hits) >= 2:
         reachable = full
     else:
         reachable = full & ~hits
     seen = np.int64(visited[board])
     new = reachable & ~seen
-    if clicks[board] == UNSET:
+    if clicks[board] == never:
         clicks[board] = level
         if hits and popcount(hits) == 1 and (seen | new) & hits == 0:
             sole[board] = lowest_bit(hits)
-    elif new and sole[board] != UNSET and (new >> np.int64(sole[board])) & 1:
+    elif new and sole[board] != never and (new >> np.int64(sole[board])) & 1:
         avoiding[board] = level
     visited[board] |= new
     following[board] = new
@@ -73,10 +71,10 @@ def click_rank(board, square, split, n_high, colour_low, colour_high, advance_lo
 
 
 @njit(f"({_ADVANCING}, uint16[::1], uint64[::1], uint16[::1], uint16[::1], uint8[::1], "
-      "uint8[::1], uint8[::1], uint8[::1])",
+      "uint8[::1], uint8[::1], uint8[::1], uint8)",
       cache=True, nogil=True, parallel=True)
 def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advance_low, advance_high,
-                frontier, occupied, visited, following, clicks, sole, avoiding, progressed):
+                frontier, occupied, visited, following, clicks, sole, avoiding, progressed, never):
     n_boards = visited.shape[0]
     full = np.int64((1 << n_squares) - 1)
     chunk = 1 << 16
@@ -84,7 +82,7 @@ def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advanc
         any_new = False
         for board in range(block * chunk, min(n_boards, (block + 1) * chunk)):
             following[board] = 0
-            if np.int64(visited[board]) == full and clicks[board] != UNSET:
+            if np.int64(visited[board]) == full and clicks[board] != never:
                 continue
             hits = np.int64(0)
             found = 0
@@ -103,7 +101,7 @@ def _pull_level(level, n_squares, split, n_high, colour_low, colour_high, advanc
                         break
             if hits:
                 any_new |= _apply(board, hits, level, full, visited, following, clicks, sole,
-                                  avoiding)
+                                  avoiding, never)
         if any_new:
             progressed[block] = 1
 
@@ -134,10 +132,10 @@ def mark_predecessors(board, mask, split, n_high, colour_low, colour_high, retre
 
 
 @njit(f"({_RETREATING}, uint16[::1], uint16[::1], uint16[::1], uint8[::1], uint8[::1], "
-      "uint8[::1], uint16[::1])",
+      "uint8[::1], uint16[::1], uint8)",
       cache=True, nogil=True)
 def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retreat_low, retreat_high,
-                frontier, visited, following, clicks, sole, avoiding, hits):
+                frontier, visited, following, clicks, sole, avoiding, hits, never):
     n_boards = visited.shape[0]
     full = np.int64((1 << n_squares) - 1)
     touched = np.empty(n_boards, dtype=np.int64)
@@ -154,7 +152,7 @@ def _push_level(level, n_squares, split, n_high, colour_low, colour_high, retrea
     for index in range(n_touched):
         predecessor = touched[index]
         progressed |= _apply(predecessor, np.int64(hits[predecessor]), level, full, visited, following,
-                             clicks, sole, avoiding)
+                             clicks, sole, avoiding, never)
         hits[predecessor] = 0
     return progressed
 
@@ -172,9 +170,8 @@ def search_target(tables, target: int, progress=None):
     frontier = np.zeros(n_boards, dtype=mask_type)
     following = np.zeros(n_boards, dtype=mask_type)
     hits = np.zeros(n_boards, dtype=mask_type)
-    clicks = np.full(n_boards, UNSET, dtype=np.uint8)
-    sole = np.full(n_boards, UNSET, dtype=np.uint8)
-    avoiding = np.full(n_boards, UNSET, dtype=np.uint8)
+    clicks, sole, avoiding = (unreached(n_boards) for _ in range(3))
+    never = clicks.dtype.type(never_of(clicks))  # the kernels' signatures type it so
     full = (1 << n_squares) - 1
     visited[target] = full
     frontier[target] = full
@@ -185,20 +182,20 @@ def search_target(tables, target: int, progress=None):
     _count_nodes(frontier, occupied)
     while True:
         level += 1
-        if level >= UNSET:
-            raise OverflowError("search deeper than 254 levels")
+        if level >= never:
+            raise OverflowError(f"search deeper than {never - 1} levels")
         if frontier_nodes * 2 < n_boards:
             progressed = _push_level(
                 level, n_squares, split, n_high, tables["colour_low"], tables["colour_high"],
                 tables["retreat_low"], tables["retreat_high"], frontier, visited, following,
-                clicks, sole, avoiding, hits,
+                clicks, sole, avoiding, hits, never,
             )
         else:
             progressed_blocks[:] = 0
             _pull_level(
                 level, n_squares, split, n_high, tables["colour_low"], tables["colour_high"],
                 tables["advance_low"], tables["advance_high"], frontier, occupied, visited, following,
-                clicks, sole, avoiding, progressed_blocks,
+                clicks, sole, avoiding, progressed_blocks, never,
             )
             progressed = bool(progressed_blocks.any())
         if not progressed:

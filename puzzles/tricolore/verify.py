@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from builder.contract.base import never_of, unreached
 from puzzles.tricolore.rules import (
     NO_CLICK,
-    UNREACHABLE,
     WALK_ARRAYS,
     Tricolore,
     column_clicks,
@@ -49,7 +49,8 @@ def sample(attributes: dict, read: Callable[[str], Any], samples: int, rng) -> s
 def _plain_row(successors: np.ndarray, inside: np.ndarray, start: int) -> np.ndarray:
     """Fewest clicks from ``start`` to every board, by a plain queue BFS over nodes."""
     n_boards, n_squares = successors.shape
-    best = np.full(n_boards, UNREACHABLE, dtype=np.uint8)
+    best = unreached(n_boards)
+    never = never_of(best)
     seen = {(start, -1)}
     queue = deque([(start, -1, 0)])
     while queue:
@@ -59,7 +60,7 @@ def _plain_row(successors: np.ndarray, inside: np.ndarray, start: int) -> np.nda
             if square == last or following < 0 or (following, square) in seen:
                 continue
             seen.add((following, square))
-            if best[following] == UNREACHABLE and inside[following]:
+            if best[following] == never and inside[following]:
                 best[following] = clicks + 1
             queue.append((following, square, clicks + 1))
     return best
@@ -80,6 +81,7 @@ def _sample_target(rules: Tricolore, target_name: str, read, samples: int,
                    rng) -> str | None:
     target = rules.parse(target_name)
     columns = [read(name) for name in WALK_ARRAYS]
+    never = never_of(columns[0])
     # checked whole, not sampled: a forgery that raises every entry keeps the recurrence
     # everywhere but next to the target, where the least entry must be 1
     ones = np.flatnonzero(columns[0] == 1)
@@ -93,7 +95,7 @@ def _sample_target(rules: Tricolore, target_name: str, read, samples: int,
         options = [column_clicks(columns, following, square, target) for square, following
                    in rules.legal_moves(board, NO_CLICK, "unrestricted")]
         best = min(options)
-        expected = UNREACHABLE if best == UNREACHABLE else best + 1
+        expected = never if best == never else best + 1
         if expected != columns[0][board]:
             return f"board {rules.format(board)} breaks the shortest-path recurrence"
     return None
