@@ -1,8 +1,9 @@
 """"Never" is the engine's: no plug-in file writes the value a distance array stores for
 it (the largest of its unsigned type: 255 in bytes, 65535 in 16 bits).  A plug-in reads
-stored arrays through ``never_of`` / ``stored_distances`` and names the value in its own
-kernels and constants by ``NEVER_IN_BYTES`` / ``NEVER_IN_16_BITS``.  The few numbers
-that are not a never value are listed here, each with its reason."""
+stored arrays through ``never_of`` / ``stored_distances``, and its own kernels fill arrays
+from ``unreached`` and are handed ``never_of(array)`` (``tests/test_plugin_vocabulary.py``:
+not even the engine's constants are named).  The few numbers that are not a never value
+are listed here, each with its reason."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def literals(root: Path = PUZZLES) -> list[tuple[str, str]]:
 def test_no_plugin_file_writes_a_never_value():
     unexplained = [hit for hit in literals() if hit not in ALLOWED]
     assert not unexplained, ("plug-in lines that write 255 or 65535 (use never_of, "
-                             f"stored_distances or NEVER_IN_BYTES): {unexplained}")
+                             f"stored_distances, or unreached for an own kernel): {unexplained}")
 
 
 def test_every_allowed_literal_is_still_there():

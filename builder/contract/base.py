@@ -88,14 +88,15 @@ class CatalogTable:
 
 
 NEVER_IN_BYTES = (1 << 8) - 1
-""""Never" in an array of byte distances (numpy uint8: its largest value, ``never_of``),
-for a plug-in's own kernels that fill such an array and the constants they compare with.
-Example: ``fewest = np.full(states, NEVER_IN_BYTES, dtype=np.uint8)``."""
+""""Never" in an array of byte distances (numpy uint8: its largest value, ``never_of``):
+the engine's, which no plug-in names (an own kernel fills an array from ``unreached``
+and is handed ``never_of(array)``).
+Example: ``distance == NEVER_IN_BYTES`` in the engine's reader."""
 
 NEVER_IN_16_BITS = (1 << 16) - 1
 """"Never" in an array of 16-bit distances (numpy uint16: its largest value, ``never_of``),
 as ``NEVER_IN_BYTES`` is in bytes.
-Example: ``fewest = np.full(states, NEVER_IN_16_BITS, dtype=np.uint16)``."""
+Example: ``distance == NEVER_IN_16_BITS`` in the engine's reader of wide tables."""
 
 
 def never_of(values: Any) -> int:

@@ -664,8 +664,9 @@ class Table:
 
 WHOLE_CHUNK = 1 << 40
 """Entries per chunk of a table read whole: one chunk per array."""
-OWN_CHUNK = 1 << 20
-"""Entries per chunk of an own search's table that is looked up entry by entry."""
+OWN_CHUNK = 1 << 18
+"""Entries per chunk of an own search's table that is looked up entry by entry: a walk
+reads a chunk a position, so the same size as the tables the engine derives."""
 
 
 def _computed_by(make: Callable[..., Any]) -> Callable[..., Any]:
