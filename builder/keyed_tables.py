@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from builder import piece_patterns
 from builder.contract.base import DistanceArray, TableLookup
 from builder.contract.errors import MissingTableError, PuzzleInputError, shown
 from builder.contract.keys import ints_of, key_limit, keys_of, sortable
@@ -36,6 +37,11 @@ class KeyedTables:
 
     def table(self, identity: dict[str, Any]) -> TableSpec:
         variant = self.variant_named(str(identity.get("variant", "")))
+        if "pieces" in identity:  # a pattern table of the pieces the puzzle declares
+            found = identity["pieces"]
+            if not (isinstance(found, list) and all(isinstance(n, str) for n in found)):
+                raise PuzzleInputError("a pattern table names its pieces")
+            return piece_patterns.pattern_table(self, variant, tuple(found)).spec()
         wide_keys = self.key_words == 2
         parts: tuple[str, ...] = (self.name, self.variant_name(variant))
         starts = None
@@ -88,13 +94,17 @@ class KeyedTables:
                             self.shards, key_words=self.key_words)
 
     def default_tables(self) -> list[TableSpec]:
-        return [self.table({"variant": self.variant_name(v)}) for v in self.table_variants()]
+        return ([self.table({"variant": self.variant_name(v)}) for v in self.table_variants()]
+                + [table.spec() for table in piece_patterns.default_tables(self)])
 
     def table_for(self, text: str) -> TableSpec:
         """A variant's name: its table; ``[VARIANT:][LABEL=]START``: a table of every
         position reachable from START (a level of one's own), stored under LABEL (default:
         one derived from the start) in the puzzle's ``levels`` folder."""
         text = text.strip()
+        patterns = piece_patterns.tables_named(self, text)
+        if patterns is not None:
+            return [table.spec() for table in patterns]
         try:
             return self.table({"variant": text})
         except PuzzleInputError as not_a_variant:
@@ -150,11 +160,19 @@ class KeyedTables:
         return [DistanceArray(variant, f"to {self.goal_word}", "distance")]
 
     def entry_positions(self, attributes: dict, array: str, entries: Any,
-                        read: Any) -> list[tuple[str, str]]:
+                        read: Any) -> list[tuple[str, str]] | None:
+        if "pieces" in attributes:
+            return None  # a pattern's estimate stands for many positions
         variant = self.variant_named(str(attributes.get("variant", "")))
         keys = ints_of(sortable(np.asarray(read("keys"))[np.asarray(entries)]))
         return [(self.format_position(variant, self.decode(variant, key)), self.goal_word)
                 for key in keys]
+
+    def pattern_search(self, tables: TableLookup, variant: Any, node: Hashable,
+                       target: Hashable):
+        if target != GOAL and list(self.targets(variant) or []) != [target]:
+            return None
+        return piece_patterns.search_for(tables, self, variant, node)
 
     def table_options(self, attributes: dict) -> dict[str, str]:
         from builder.contract.puzzle import Describing

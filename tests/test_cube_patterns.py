@@ -22,7 +22,8 @@ from builder.routine import build_table, table_path
 from builder.store import record_checksums
 from builder.verify import verify_table
 from puzzles.cube.rules import FACES, MOVABLE, PLACES, STICKERS
-from puzzles.cube.tables import PATTERNS, pattern_table, search_for
+from builder.piece_patterns import search_for as pieces_search
+from puzzles.cube.tables import PATTERNS
 from query.api import open_tablebase
 from query.walk import Tables
 from tests.reference import SOLVED_STICKERS, cube_moves, cube_turn, plain_distances
@@ -53,8 +54,13 @@ def arrangement_ranks(tracked: int) -> dict[tuple[int, ...], int]:
 
 
 def pattern_spec(metric: str, corners: tuple[str, ...]):
-    """A pattern table as the engine stores it (where it lives)."""
-    return as_spec(pattern_table(metric, corners))
+    """A pattern table the engine derives from the cube's corners, as it stores it."""
+    return as_spec(CUBE.table({"variant": metric, "pieces": list(corners)}))
+
+
+def search_for(tables, metric: str, node):
+    """IDA* on the default pattern tables the engine derives for a metric."""
+    return pieces_search(tables, CUBE, metric, node)
 
 
 def stored(data, spec) -> np.ndarray:
@@ -66,7 +72,7 @@ def stored(data, spec) -> np.ndarray:
 def small(tmp_path_factory):
     data = tmp_path_factory.mktemp("cube_patterns")
     for metric, corners in SMALL_PATTERNS:
-        build_table(data, pattern_table(metric, corners), progress=False, log=lambda *_: None)
+        build_table(data, pattern_spec(metric, corners), progress=False, log=lambda *_: None)
     return data
 
 

@@ -396,6 +396,17 @@ class Building(Part):
         Example: ``return towards(variant, target)``."""
         return None
 
+    def pieces(puzzle, variant: Any) -> Pieces | None:
+        """The variant's positions seen as pieces in places, and its moves as what each
+        place takes (``Pieces``): from it the engine derives pattern databases over any
+        few of the pieces, builds them (`builder build NAME patterns`,
+        `builder build NAME VARIANT:A-B-C`), catalogues and verifies them, and answers
+        the way to the goal by IDA* on them where the full table is not stored.  A node
+        is then (the piece in each place, the orientation of each place).  None (the
+        default): no pattern databases.
+        Example: ``return Pieces(("URF", "UFL", ...), moves, orientations=3)``."""
+        return None
+
 
 class Cataloguing(Part):
     """What the DuckDB catalog takes from a puzzle's stored tables (all optional: the
@@ -592,6 +603,57 @@ SEARCH_MEMBERS: frozenset[str] = frozenset().union(
      "stored_distance", "sparse_search", "goal_word", "key_words"))
 """Every hook that belongs to a puzzle's own search rather than to its declaration: a
 plug-in defines them on its ``OwnSearch`` class, never on the puzzle."""
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """A puzzle's positions as pieces in places, each with an orientation, and its moves as
+    data: what the engine derives pattern databases from (HOG2's ``PermutationPDB``).  A
+    pattern tracks a few pieces, their places and orientations, the others unseen; as the
+    moves carry the pieces it sees whatever the others do, its abstract states are a
+    smaller puzzle of their own, searched breadth-first, and its value at a position
+    never exceeds the position's distance.  Piece ``i``'s home is place ``i``.
+    Example: ``Pieces(("URF", "UFL", ...), (TURN_U, TURN_U2, ...), orientations=3,
+    fixed=(6,), patterns=(("URF", "UFL", "ULB", "UBR"),))``."""
+
+    names: tuple[str, ...]
+    """Each place's name, and so its piece's (at most 16)."""
+    moves: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    """Each move, in the order the puzzle's ``moves`` lists them: the place each place
+    takes its piece from, and the orientation that piece gains there.  Every move's
+    undoing is one of them."""
+    orientations: int = 1
+    """How many orientations a piece has (1: none)."""
+    fixed: tuple[int, ...] = ()
+    """Places no move touches (left out of a pattern's ranking)."""
+    patterns: tuple[tuple[str, ...], ...] = ()
+    """The default patterns, each the names of the pieces it tracks: `make tables`
+    builds them, and the exact search takes the largest of their values."""
+    redundant: tuple[tuple[int, int], ...] = ()
+    """Move pairs never searched in sequence (two turns of one face)."""
+
+    def __post_init__(self):
+        places = len(self.names)
+        if not 0 < places <= 16 or len(set(self.names)) != places:
+            raise PuzzleInputError(f"pieces: 1 to 16 distinct names, not {places}")
+        moves = {(tuple(taken), tuple(g % self.orientations for g in gained))
+                 for taken, gained in self.moves}
+        for taken, gained in moves:
+            if sorted(taken) != list(range(places)) or len(gained) != places:
+                raise PuzzleInputError("pieces: every move takes each place's piece from "
+                                       "a distinct place, with an orientation gained at each")
+            undone = [0] * places, [0] * places
+            for place, source in enumerate(taken):
+                undone[0][source] = place
+                undone[1][source] = -gained[place] % self.orientations
+            if (tuple(undone[0]), tuple(undone[1])) not in moves:
+                # the tables search from the goal over the moves themselves
+                raise PuzzleInputError("pieces: every move's undoing is one of the moves")
+
+    @property
+    def movable(self) -> tuple[int, ...]:
+        """The places the moves carry pieces among."""
+        return tuple(place for place in range(len(self.names)) if place not in self.fixed)
 
 
 @dataclass(frozen=True)
@@ -1192,6 +1254,13 @@ class KeyedSearch(OwnSearch):
         """The puzzle's one option set to the table's variant, if it has one.
         Example: ``{"metric": "block"}``."""
         return _keyed_engine().table_options(self.puzzle, attributes)
+
+    def pattern_search(self, tables: TableLookup, variant: Any, node: Hashable,
+                       target: Hashable) -> PatternSearch | None:
+        """IDA* to the goal on the pattern tables the engine derives from ``pieces``,
+        where they are stored; None for a puzzle that declares no pieces.
+        Example: ``puzzle.pattern_search(tables, "half", position, GOAL)``."""
+        return _keyed_engine().pattern_search(self.puzzle, tables, variant, node, target)
 
 
 def _keyed_engine() -> Any:

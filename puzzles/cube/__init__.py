@@ -3,62 +3,28 @@ and notation are ``rules.py``; the moves on keys for the fast build ``search.py`
 
 Tables (``cube/half``, ``cube/quarter``): sparse, every position (one corner fixed:
 3,674,160) with its fewest turns to the solved cube, in the metric the table is named
-after.  Pattern databases (``cube/patterns/METRIC/``, ``tables.py``): where a metric's
-full table is not stored, IDA* on them answers the way to the solved cube.
+after.  Pattern databases (``cube/patterns/METRIC/``): the engine derives them from the
+corners declared as pieces (``tables.py``); where a metric's full table is not stored,
+IDA* on them answers the way to the solved cube.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from builder.contract.base import Move, PuzzleOption
 from builder.contract.errors import shown
-from builder.contract.patterns import PatternSearch
-from builder.contract.puzzle import GOAL, KeyKernel, KeyedPuzzle, KeyedSearch
+from builder.contract.puzzle import KeyKernel, KeyedPuzzle, KeyedSearch, Pieces
 from builder.contract.specs import run_moves
 from puzzles.cube import rules
 from puzzles.cube.rules import METRICS, SOLVED, CubeError
-from puzzles.cube.tables import corners_named, pattern_set, pattern_table, search_for
+from puzzles.cube.tables import corner_pieces
 
 
 class CubeSearch(KeyedSearch):
-    """The engine's keyed tables of each metric, with the pattern databases the exact
-    search reads beyond them (``Table``s; the engine's own tables are its specs, and the
-    table hooks below return either, hence ``Any``)."""
+    """The engine's keyed tables of each metric, and the corners as pieces, from which it
+    derives the pattern databases the exact search reads beyond them."""
 
-    def pattern_search(self, tables, metric: str, node, target) -> PatternSearch | None:
-        return search_for(tables, metric, node) if target in (GOAL, SOLVED) else None
-
-    def table(self, identity: dict) -> Any:
-        if "corners" in identity:
-            corners = identity["corners"]
-            if not (isinstance(corners, list) and all(isinstance(c, str) for c in corners)):
-                raise CubeError("a pattern table names its corners")
-            return pattern_table(str(identity.get("variant", "")), tuple(corners))
-        return super().table(identity)
-
-    def default_tables(self) -> list[Any]:
-        return super().default_tables() + [table for metric in METRICS
-                                           for table in pattern_set(metric)]
-
-    def table_for(self, text: str) -> Any:
-        """Beyond a metric's table or a start's: ``patterns`` (both metrics' pattern
-        databases), ``METRIC:patterns``, or one pattern ``[METRIC:]URF-UFL-DFR``."""
-        found = re.fullmatch(r"(?:(half|quarter):)?(patterns|[urfdlb]{3}(?:-[urfdlb]{3})*)",
-                             text.strip().lower())
-        if found is None:
-            return super().table_for(text)
-        metrics = [found.group(1)] if found.group(1) else list(METRICS)
-        if found.group(2) == "patterns":
-            return [table for metric in metrics for table in pattern_set(metric)]
-        return [pattern_table(metric, corners_named(found.group(2))) for metric in metrics]
-
-    def entry_positions(self, attributes: dict, array: str, entries,
-                        read) -> list[tuple[str, str]] | None:
-        if "corners" in attributes:
-            return None  # an estimate stands for many positions
-        return super().entry_positions(attributes, array, entries, read)
+    def pieces(self, metric: str) -> Pieces:
+        return corner_pieces(metric)
 
 
 class CubePuzzle(KeyedPuzzle):
