@@ -264,3 +264,42 @@ def test_the_sliding_step_is_compiled_where_the_tables_are_built():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0 and done.stdout.split() == ["1"], done.stderr
+
+
+CALLER = '''
+from kernels_b import step_of
+
+
+def moves(position, parameters, out):
+    out[0] = position + step_of(position)
+    return 1
+'''
+
+
+def test_a_kernel_compiles_anew_when_a_helper_in_another_file_changes(tmp_path):
+    """numba's disk cache knows a kernel by its own file's time stamp alone: the engine's
+    name for it carries a fingerprint of its helpers (and the data they read), so editing
+    a helper in another module is never answered from a stale cache."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "kernels_a.py").write_text(CALLER)
+    helper = tmp_path / "kernels_b.py"
+    script = ("import sys, numpy as np\n"
+              "from builder.contract.specs import kernel\n"
+              "from kernels_a import moves\n"
+              "out = np.zeros(1, np.int64)\n"
+              "kernel(moves)(np.int64(10), np.zeros(0, np.int64), out)\n"
+              "print(int(out[0]))\n")
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+                   "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()]),
+                   "PYTHONDONTWRITEBYTECODE": "1"}
+    answers = []
+    for step in (1, 5):
+        helper.write_text(f"def step_of(position):\n    return {step}\n")
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              env=environment, cwd=tmp_path, check=True)
+        answers.append(int(done.stdout))
+    assert answers == [11, 15]
+    assert any((tmp_path / "cache").rglob("*.nbi"))  # compiled through the disk cache

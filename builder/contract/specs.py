@@ -161,7 +161,7 @@ def kernel_path(function: Any) -> Any:
     python = getattr(function, "py_func", function)
     if not isinstance(python, types.FunctionType):
         return function
-    module, name = python.__module__, python.__qualname__
+    module, name = python.__module__, getattr(python, "plain_name", python.__qualname__)
     found = sys.modules.get(module)
     for part in name.split("."):
         found = getattr(found, part, None)
@@ -265,7 +265,9 @@ def _canonical_kernel(both: Canonical) -> Callable:
                                template.__name__)
     ready.__qualname__ = "moves_then_canonical__" + "__".join(
         "".join(ch if ch.isalnum() else "_" for ch in path)
-        for path in (both.moves, both.canonical))
+        for path in (both.moves, both.canonical)) + "__" + "".join(
+        fingerprint(function) for function in (moves, canonical)
+        if isinstance(function, types.FunctionType))
     return njit(moves_signature(), cache=True)(ready)
 
 
@@ -291,13 +293,55 @@ def numba_ready(function: Callable, inline: str = "never") -> Callable:
                for name in sorted(_global_names(function.__code__))
                if isinstance(value := function.__globals__.get(name), types.FunctionType)
                and value is not function}
-    if not helpers:
-        return function
     ready = types.FunctionType(function.__code__, {**function.__globals__, **helpers},
                                function.__name__, function.__defaults__, function.__closure__)
-    ready.__qualname__, ready.__module__ = function.__qualname__, function.__module__
-    ready.__doc__ = function.__doc__
+    # numba's disk cache knows a function by its name and its own file's time stamp: the
+    # name carries a fingerprint of what else the compiled code holds (helpers from other
+    # files, global tables made from other modules' data), so a change there compiles anew
+    ready.__qualname__ = f"{function.__qualname__}__{fingerprint(function)}"
+    ready.__module__, ready.__doc__ = function.__module__, function.__doc__
+    ready.plain_name = function.__qualname__  # its name in its module (``kernel_path``)
     return ready
+
+
+def fingerprint(function: Callable) -> str:
+    """A short hash of what compiling ``function`` freezes into its machine code: its own
+    code, the values of the global numbers and arrays it reads, and, the same way, every
+    plain function it calls."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    _fingerprint_into(digest, function, set())
+    return digest.hexdigest()[:12]
+
+
+def _fingerprint_into(digest: Any, function: Callable, seen: set[int]) -> None:
+    import numpy as np
+
+    if id(function) in seen:
+        return
+    seen.add(id(function))
+    _code_into(digest, function.__code__)
+    for name in sorted(_global_names(function.__code__)):
+        value = function.__globals__.get(name)
+        digest.update(name.encode())
+        if isinstance(value, types.FunctionType):
+            _fingerprint_into(digest, value, seen)
+        elif isinstance(value, np.ndarray):
+            digest.update(str(value.dtype).encode() + repr(value.shape).encode())
+            digest.update(np.ascontiguousarray(value).tobytes())
+        elif isinstance(value, (bool, int, float, complex, str, bytes, tuple)):
+            digest.update(repr(value).encode())
+
+
+def _code_into(digest: Any, code: types.CodeType) -> None:
+    digest.update(code.co_code)
+    digest.update(repr(code.co_names).encode())
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            _code_into(digest, constant)
+        else:
+            digest.update(repr(constant).encode())
 
 
 @functools.cache
