@@ -599,3 +599,15 @@ def test_the_plug_in_names_no_storage_class_never_value_or_kernel_path():
     found = [f"{path.name}: {line.strip()}" for path in files
              for line in path.read_text().splitlines() if STORAGE.search(line)]
     assert not found, found
+
+
+def test_a_quick_hint_for_a_short_cube_is_its_shortest_path_with_no_search(cube_tables):
+    """The page's quick hint (``approximate_path``) on a cube at most ``short.MOST`` turns
+    from solved is the short search's path, shortest and proved so, not the two-phase
+    solver's (which loads its kernels and reads its table)."""
+    start = play(flat(SOLVED), "R U F".split())
+    node = RUBIK.parse("half", shown(start))
+    found = RUBIK.approximate_path(cube_tables, "half", node,
+                                   RUBIK.parse_target("half", "solved"))
+    assert found.how == short.HOW and found.optimal
+    assert found.length == plain_distance(start, flat(SOLVED), "half") == 3

@@ -72,7 +72,13 @@ class RubikSearch(OwnSearch):
     approximation = "Kociemba's two-phase search"
 
     def approximate_path(self, tables, metric: str, node, target) -> FoundPath | None:
-        return twophase.approximate(tables, metric, node, SOLVED if target == GOAL else target)
+        goal = SOLVED if target == GOAL else target
+        # a cube a few turns from the goal has its shortest path at once: no kernel to
+        # load, no table to read, and a quick hint that is also the best one
+        found = short.path(metric, node, goal)
+        if found is not None:
+            return FoundPath(*found, how=short.HOW)
+        return twophase.approximate(tables, metric, node, goal)
 
     def table(self, identity: dict) -> Table:
         if identity.get("method") == "two-phase":
