@@ -62,7 +62,7 @@ def scrambles(length: int, count: int) -> list[str]:
 
 def stored(data: Path, name: str) -> bool:
     folder = Tables(data).stored(("rubik", "patterns", "half"))
-    return all(spec.parts[-1] in folder for spec in pattern_set("half", name))
+    return all(table.name.split("/")[-1] in folder for table in pattern_set("half", name))
 
 
 def search(scramble: str, name: str):
@@ -159,12 +159,12 @@ def table_row(spec, seconds: float, path: Path, how: str) -> dict:
 
 def bench_tables(rows, data: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="rubik-") as folder:
-        for spec in pattern_set("half", "6-6"):
+        for spec in (table.spec() for table in pattern_set("half", "6-6")):
             result = build_table(Path(folder), spec, progress=False, log=lambda *_: None)
             rows.append(table_row(spec, result.seconds, result.path,
                                   "built by the engine's breadth-first kernel in this run"))
     if stored(data, "7-7"):
-        for spec in pattern_set("half", "7-7")[1:]:
+        for spec in [table.spec() for table in pattern_set("half", "7-7")][1:]:
             path = table_path(data, spec)
             rows.append(table_row(spec, float(read_attributes(path)["search_seconds"]), path,
                                   "the search's time as its build recorded it"))

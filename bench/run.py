@@ -110,7 +110,7 @@ def bench_table_write(rows, data: Path):
     from zarr.codecs import ZstdCodec
 
     from builder import store
-    from puzzles.tricolore.tables import TARGET_CHUNK
+    from builder.contract.puzzle import OWN_CHUNK as TARGET_CHUNK  # the target tables'
 
     group = zarr.open_group(data / "tricolore" / "4x4" / "targets" / "RRRR.RRRR.RRRR.RRRR.zarr",
                             mode="r")
