@@ -48,13 +48,33 @@ def runs_in_process(program: str, args: tuple[str, ...], options: dict) -> bool:
     return program == "builder"
 
 
-@cache
 def click_command(program: str):
-    """The program's click command, made once: typer reads every command's signature
-    and annotations each time it makes it, which costs more than most commands."""
+    """The program's click command for the puzzles registered now: its commands and
+    options are mounted from the registry when its module is imported (a plug-in's
+    `--card`, its `builder NAME`), so a test that runs with fewer puzzles registered
+    (``test_docs``: this project's alone) gets a command of its own, and the next test
+    the whole one again, whichever ran first in a worker."""
+    from builder import registry
+
+    return _click_command(program, tuple(puzzle.name for puzzle in registry.PUZZLES))
+
+
+_MOUNTED_FOR: dict[str, tuple[str, ...]] = {}
+"""The puzzles each program's module was last imported or reloaded for, here."""
+
+
+@cache
+def _click_command(program: str, puzzles: tuple[str, ...]):
+    """Made once per program and puzzles: typer reads every command's signature and
+    annotations each time it makes it, which costs more than most commands."""
     import typer
 
-    return typer.main.get_command(importlib.import_module(f"{program}.cli").app)
+    module = importlib.import_module(f"{program}.cli")
+    if _MOUNTED_FOR.get(program) != puzzles:
+        # imported earlier, perhaps while another registry was in place: mount again
+        module = importlib.reload(module)
+        _MOUNTED_FOR[program] = puzzles
+    return typer.main.get_command(module.app)
 
 
 def run_command(program: str, *args: str, timeout: float = 120, check: bool = False,
