@@ -294,6 +294,17 @@ def _set_row(level, pieces, places, inverses, inverse_terms):
         inverses[level, axis, 2] = flip >> 11
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _take_child(level, move, children, twists, flips, slices, distances):
+    """The next level's coordinates on every axis: those the children's pass made for
+    ``move`` at ``level``."""
+    for axis in range(AXES):
+        twists[level + 1, axis] = children[level, move, axis, 0]
+        flips[level + 1, axis] = children[level, move, axis, 1]
+        slices[level + 1, axis] = children[level, move, axis, 2]
+        distances[level + 1, axis] = children[level, move, axis, 3]
+
+
 @njit(cache=True, nogil=True)
 def _turn_row(level, move, pieces, places):
     """Row ``level + 1``'s pieces and places after ``move`` from row ``level``."""
@@ -516,11 +527,7 @@ def search(cube, start_pieces, bound, prefixes, shared, packed, class_symmetry,
                 alive = alive or kept[level, number] == move
             if not alive:
                 break
-            for axis in range(AXES):
-                twists[level + 1, axis] = children[level, move, axis, 0]
-                flips[level + 1, axis] = children[level, move, axis, 1]
-                slices[level + 1, axis] = children[level, move, axis, 2]
-                distances[level + 1, axis] = children[level, move, axis, 3]
+            _take_child(level, move, children, twists, flips, slices, distances)
             _turn_row(level, move, pieces, places)
             _set_row(level + 1, pieces, places, inverses, inverse_terms)
             path[level] = move
@@ -554,11 +561,7 @@ def search(cube, start_pieces, bound, prefixes, shared, packed, class_symmetry,
                 continue
             taken[level] += 1
             move = kept[level, taken[level]]
-            for axis in range(AXES):
-                twists[level + 1, axis] = children[level, move, axis, 0]
-                flips[level + 1, axis] = children[level, move, axis, 1]
-                slices[level + 1, axis] = children[level, move, axis, 2]
-                distances[level + 1, axis] = children[level, move, axis, 3]
+            _take_child(level, move, children, twists, flips, slices, distances)
             _turn_row(level, move, pieces, places)
             if inverse and bound - level - 1 >= MOST_TURNS:  # not bounded, not made
                 _set_row(level + 1, pieces, places, inverses, inverse_terms)
