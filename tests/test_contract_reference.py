@@ -28,14 +28,15 @@ def test_every_hook_is_on_the_page_once_with_a_docstring_and_an_example():
             assert len(examples) == 1, f"{cls.__name__}.{name}: one line 'Example: ...'"
 
 
-def test_every_field_of_a_table_is_on_the_page_with_its_meaning():
-    """What an own search declares of a table is part of the contract a person reads."""
+def test_every_field_of_a_table_and_of_pieces_is_on_the_page_with_its_meaning():
+    """What an own search declares of a table, and the pieces pattern databases are
+    derived from, are part of the contract a person reads."""
     import dataclasses
 
-    from builder.contract.puzzle import Table
+    from builder.contract.puzzle import Pieces, Table
 
     page = PAGE.read_text()
-    for field in dataclasses.fields(Table):
+    for field in (*dataclasses.fields(Table), *dataclasses.fields(Pieces)):
         line = next((line for line in page.splitlines()
                      if line.startswith(f"- `{field.name}`: ")), None)
         assert line is not None, field.name

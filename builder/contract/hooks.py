@@ -210,20 +210,27 @@ def reference() -> str:
 
 
 def _table_reference() -> list[str]:
-    """The page's last section: the fields of a ``Table``, what an own search declares of
-    each of its tables (the engine decides the rest)."""
+    """The page's last sections: the fields of the values an own search declares, a
+    ``Table`` of each of its tables and the ``Pieces`` pattern databases are derived from
+    (the engine decides the rest)."""
+    from builder.contract.puzzle import Pieces, Table
+
+    return (_fields_reference(Table, "What an own search declares of a table")
+            + _fields_reference(Pieces, "What pattern databases are derived from"))
+
+
+def _fields_reference(cls: type, title: str) -> list[str]:
     import dataclasses
     import inspect
     import re
 
-    from builder.contract.puzzle import Table
-
-    source = inspect.getsource(Table)
-    out = ["# What an own search declares of a table: `Table`", "",
-           inspect_doc(Table).replace("\nExample: ", "\n\nExample: "), ""]
-    for field in dataclasses.fields(Table):
+    source = inspect.getsource(cls)
+    out = [f"# {title}: `{cls.__name__}`", "",
+           inspect_doc(cls).replace("\nExample: ", "\n\nExample: "), ""]
+    for field in dataclasses.fields(cls):
         # a field's docstring is the string literal written under it in the class
-        found = re.search(rf"\n    {field.name}: [^\n]*\n    \"\"\"(.*?)\"\"\"", source, re.S)
+        found = re.search(rf"\n    {field.name}: [^\n]*\n(?:    [^\n]*\n)*?    \"\"\"(.*?)\"\"\"",
+                          source, re.S)
         doc = " ".join(found.group(1).split()) if found else ""
         out += [f"- `{field.name}`: {doc}"]
     return out + [""]
