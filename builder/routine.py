@@ -153,9 +153,10 @@ def build_table(data_dir: Path, spec: TableSpec, force: bool = False,
     if "puzzle" not in spec.identity:
         raise ValueError(f"table spec {spec.parts} has no 'puzzle' in its identity")
     path = table_path(data_dir, spec)
-    # a table whose declared distance arrays changed is built again, so the catalog's
-    # rows of it follow the declaration
-    declared = {key: spec.attributes[key] for key in ("distances",) if key in spec.attributes}
+    # a table whose declared distance or ascending arrays changed is built again, so the
+    # catalog's rows and the key indices follow the declaration
+    declared = {key: spec.attributes[key] for key in ("distances", "ascending")
+                if key in spec.attributes}
     if not force and store.is_current(path, {**spec.identity, **declared}):
         return BuildResult(path, built=False, seconds=0.0)
     if spec.tasks is not None:

@@ -106,6 +106,11 @@ def sample_spec_table(table: Path, attributes: dict, samples: int, rng, puzzle, 
                 return (f"{name} has shape {list(stored) if stored else 'none'}, the table's "
                         f"spec declares {list(shape)}: rebuild it (`make tables FORCE=1`)"), ""
         checked += "; shapes as declared"
+    if attributes.get("ascending"):
+        problem = _check_ascending(group, attributes["ascending"])
+        checked += "; " + ", ".join(attributes["ascending"]) + " ascending and indexed"
+        if problem:
+            return problem, checked
     if spec is not None and spec.sparse is not None:
         started = time.perf_counter()
         problem = _check_sparse(spec, group)
@@ -152,6 +157,21 @@ def _declared_shapes(spec) -> dict[str, tuple[int, ...]]:
     if spec.tasks is not None:
         shapes.update({name: tuple(spec.tasks.shape) for name in spec.tasks.arrays})
     return shapes
+
+
+def _check_ascending(group, names: list[str]) -> str | None:
+    """Each array an own table declares ascending strictly is, and its index is the first
+    key of every chunk of it (``Table.ascending``)."""
+    from builder.contract.puzzle import INDEX_SUFFIX
+
+    for name in names:
+        keys = group[name][...]
+        if keys.size > 1 and not (keys[1:] > keys[:-1]).all():
+            return f"{name} is not strictly ascending"
+        index = group[f"{name}{INDEX_SUFFIX}"][...]
+        if not np.array_equal(index, keys[::group[name].chunks[0]]):
+            return f"{name}{INDEX_SUFFIX} is not the first key of every chunk of {name}"
+    return None
 
 
 def _check_sparse(spec, group) -> str | None:

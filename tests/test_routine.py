@@ -283,3 +283,31 @@ def test_a_failure_in_a_worker_process_is_reported_and_stops_the_build(tmp_path)
         routine.build_defaults(tmp_path, (Unregistered(), registry.by_name("hanoi")),
                                progress=False, jobs=2)
     assert not multiprocessing.active_children()
+
+
+def test_an_ascending_array_is_indexed_by_the_engine_and_found_by_value(tmp_path):
+    """``Table.ascending``: the engine keeps the first key of every chunk beside the array,
+    a look-up by value finds each key where it is (and says absent where it is not), and
+    verify's check refuses a forged index or keys out of order."""
+    import zarr
+
+    from builder.contract.puzzle import OWN_CHUNK, Table
+
+    keys = np.arange(0, 3 * OWN_CHUNK + 5, dtype=np.int64) * 7 + 3  # three chunks and some
+    table = Table("ascending-test", "keys", {"size": len(keys)},
+                  make=lambda progress: {"keys": keys}, ascending=("keys",))
+    built = routine.build_table(tmp_path, table, progress=False, log=lambda *_: None)
+    group = zarr.open_group(built.path, mode="r")
+    assert group["keys_index"][...].tolist() == keys[::OWN_CHUNK].tolist()
+    wanted = np.array([keys[0], keys[OWN_CHUNK - 1], keys[OWN_CHUNK], keys[-1], 5])
+    found = Tables(tmp_path).positions(("ascending-test", "keys"), "keys", wanted,
+                                       "keys_index", absent_ok=True)
+    assert found.tolist() == [0, OWN_CHUNK - 1, OWN_CHUNK, len(keys) - 1, -1]
+    assert verify._check_ascending(group, ["keys"]) is None
+
+    forged = zarr.open_group(built.path, mode="r+")
+    forged["keys_index"][1] = keys[OWN_CHUNK + 1]
+    assert "keys_index is not the first key" in verify._check_ascending(forged, ["keys"])
+    forged["keys_index"][1] = keys[OWN_CHUNK]
+    forged["keys"][5] = keys[4]
+    assert "keys is not strictly ascending" in verify._check_ascending(forged, ["keys"])

@@ -704,6 +704,11 @@ class Table:
     """Arrays folded from a searched one: (source, width), the least of every run of
     ``width`` entries (a pattern database's estimate over abstract states with a part its
     look-up ignores)."""
+    ascending: tuple[str, ...] = ()
+    """Arrays of keys in ascending order, looked up by value: the engine keeps beside each
+    the first key of every chunk (``NAME_index``), so that ``tables.positions(table,
+    NAME, keys, NAME + "_index")`` finds keys reading one chunk of each, and `builder
+    verify` checks both."""
 
     def spec(self) -> TableSpec:
         """The engine's storage of this table (``builder.contract.specs.TableSpec``)."""
@@ -713,15 +718,22 @@ class Table:
         if self.distances:
             attributes["distances"] = [[array, *labels]
                                        for array, labels in self.distances.items()]
+        if self.ascending:
+            attributes["ascending"] = list(self.ascending)
+        chunk = WHOLE_CHUNK if self.read_whole else OWN_CHUNK
         make = self.make
-        compute = None if make is None else _computed_by(make)
+        compute = None if make is None else _computed_by(make, self.ascending, chunk)
         return TableSpec(
             (self.puzzle, *self.name.split("/")), {"puzzle": self.puzzle, **self.options},
             dict(self.searched),
             folds={array: Fold(*fold) for array, fold in self.folded.items()},
             compute=compute, reads_tables=self.reads_tables, tasks=self.tasks,
-            attributes=attributes, encoding=self.about,
-            chunk=WHOLE_CHUNK if self.read_whole else OWN_CHUNK)
+            attributes=attributes, encoding=self.about, chunk=chunk,
+            chunks={f"{name}{INDEX_SUFFIX}": WHOLE_CHUNK for name in self.ascending})
+
+
+INDEX_SUFFIX = "_index"
+"""The name of the first keys of every chunk of an ascending array, after the array's."""
 
 
 WHOLE_CHUNK = 1 << 40
@@ -731,13 +743,19 @@ OWN_CHUNK = 1 << 18
 reads a chunk a position, so the same size as the tables the engine derives."""
 
 
-def _computed_by(make: Callable[..., Any]) -> Callable[..., Any]:
-    """``Table.make`` as the build routine calls a spec's ``compute``."""
+def _computed_by(make: Callable[..., Any], ascending: tuple[str, ...] = (),
+                 chunk: int = OWN_CHUNK) -> Callable[..., Any]:
+    """``Table.make`` as the build routine calls a spec's ``compute``, with the index of
+    every ascending array: its first key of every chunk of ``chunk`` entries."""
     from builder.contract.specs import Computed
 
     def compute(*arguments):
         made = make(*arguments)
-        return Computed(*made) if isinstance(made, tuple) else made
+        arrays, facts = made if isinstance(made, tuple) else (made, {})
+        arrays = dict(arrays)
+        for name in ascending:
+            arrays[f"{name}{INDEX_SUFFIX}"] = arrays[name][::chunk].copy()
+        return Computed(arrays, facts)
 
     return compute
 

@@ -35,7 +35,6 @@ from puzzles.balls.rules import (
     check_rules,
 )
 from puzzles.balls.tables import (
-    KEYS_SAMPLED,
     MAX_MINUTES,
     MOST_MINUTES,
     TABLE_GAMES,
@@ -137,11 +136,11 @@ class BallsSearch(OwnSearch):
              "layout": TABLE_LAYOUT, **water},
             make=lambda progress: classes_and_moves(rules, progress),
             distances={"moves_to_clear": (rules.name, "to cleared", "class_states")},
+            ascending=("class_key",),
             about="one entry per symmetry class (colour relabelling x tube order), "
                   "ascending class_key as puzzles/balls defines it; "
                   f"moves_to_clear: fewest {'pours' if rules.water else 'moves'} to a "
-                  "cleared state; class_states: labelled states in the class; key_index: "
-                  f"every {KEYS_SAMPLED}th class_key, from the first")
+                  "cleared state; class_states: labelled states in the class")
 
     def default_tables(self) -> list[Table]:
         return [self.table({"tubes": tubes, "capacity": capacity, "colours": colours,

@@ -15,7 +15,6 @@ import numpy as np
 from builder.contract.base import FoundPath, TableLookup, never_of, stored_distances
 from builder.contract.errors import (
     MOST_SOLVER_STATES,
-    CorruptTableError,
     MissingTableError,
     OneLineError,
     QueryError,
@@ -32,7 +31,7 @@ from builder.contract.work import (
     work_seconds,
 )
 from puzzles.balls.rules import Balls, BallsError
-from puzzles.balls.tables import KEYS_SAMPLED, TABLE_LAYOUT
+from puzzles.balls.tables import TABLE_LAYOUT
 
 
 class NotClearableError(UnreachableError):
@@ -41,8 +40,8 @@ class NotClearableError(UnreachableError):
 
 class BallsTable:
     """Fewest moves to be cleared for every symmetry class of one (T, c, k) ball-tube game,
-    looked up by class key: every ``KEYS_SAMPLED``-th key (``key_index``) says which one
-    chunk of keys and of moves to read."""
+    looked up by class key: the first key of every chunk (``class_key_index``, kept by
+    the engine) says which one chunk of keys and of moves to read."""
 
     def __init__(self, tables: TableLookup, rules: Balls):
         self.rules, self.tables = rules, tables
@@ -90,33 +89,10 @@ class BallsTable:
         return stored_distances(self.moves_of_states(np.array([state])))[0]
 
     def classes(self, keys: np.ndarray) -> np.ndarray:
-        """Each class key's place in ``class_key``: the sampled keys say which stretch of
-        ``KEYS_SAMPLED`` keys holds it, and so which one chunk of keys to read."""
-        keys = np.asarray(keys, dtype=np.int64)
-        size = self.class_key.chunk_size
-        if size % KEYS_SAMPLED and size < self.class_key.length:
-            raise CorruptTableError(f"table {self.where}: class_key's chunks of {size:,} "
-                                    f"do not hold whole stretches of {KEYS_SAMPLED:,} "
-                                    "keys: rebuild it")
-        sampled = _whole(self.tables.vector(self.table, "key_index"))
-        stretches = np.maximum(np.searchsorted(sampled, keys, side="right") - 1, 0)
-        chunks = stretches * KEYS_SAMPLED // size
-        found = np.empty(len(keys), dtype=np.int64)
-        for number in np.unique(chunks):
-            chosen = chunks == number
-            stored = self.class_key.chunk(int(number))
-            at = np.minimum(np.searchsorted(stored, keys[chosen]), len(stored) - 1)
-            if not np.array_equal(stored[at], keys[chosen]):
-                raise CorruptTableError(f"table {self.where} lacks a class key it should "
-                                        "hold: rebuild it")
-            found[chosen] = number * size + at
-        return found
-
-
-@lru_cache(maxsize=8)
-def _whole(vector) -> np.ndarray:
-    """A small array read whole once per table a lookup holds (its vectors are its own)."""
-    return vector.whole()
+        """Each class key's place in ``class_key`` (the engine's index of its chunks says
+        which one chunk of keys to read)."""
+        return self.tables.positions(self.table, "class_key", np.asarray(keys, np.int64),
+                                     "class_key_index")
 
 
 def deal_balls(rules: Balls, table: BallsTable, rng: np.random.Generator, min_moves: int = 0,

@@ -17,10 +17,6 @@ TABLE_LAYOUT = "symmetry classes"
 TABLE_GAMES = ((4, 4, 3), (5, 4, 4))
 """(tubes, capacity, colours) `make tables` builds, under both rules (ball moves and
 water sort's pours): the document's game and the large one."""
-KEYS_SAMPLED = 1024
-"""``key_index`` keeps every this-many-th class key: a look-up reads it whole to find the
-stretch of keys, and so the one chunk, that holds a key, whatever chunks the engine
-stores the keys in (each a whole number of stretches)."""
 MOST_MOVES = 254
 """The most moves (or pours) a table stores, the kernels' last level: a class further
 away is stored as never cleared (no size built comes near)."""
@@ -111,8 +107,7 @@ def classes_and_moves(rules: Balls, progress: bool) -> tuple[dict, dict]:
         never = int((moves == never_of(moves)).sum())
         bar.update(never)
         bar.set_postfix_str(f"{never:,} classes cannot be cleared")
-    return ({"class_key": keys, "moves_to_clear": moves, "class_states": states,
-             "key_index": keys[::KEYS_SAMPLED].copy()},
+    return ({"class_key": keys, "moves_to_clear": moves, "class_states": states},
             {"n_states": rules.n_states, "n_classes": len(keys)})
 
 
