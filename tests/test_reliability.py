@@ -216,7 +216,7 @@ FAULTS = {
         (d / "tricolore/3x2/unrestricted.zarr/zarr.json").read_text().replace(
             f'"table_format": {TABLE_FORMAT}', f'"table_format": {TABLE_FORMAT - 1}')),
         ("path", "RRR.RRR", "WWW.WWW"), "3x2", "format"),
-    "ball key index deleted": (lambda d: shutil.rmtree(d / "balls/4_4_3.zarr/key_index"),
+    "ball key index deleted": (lambda d: shutil.rmtree(d / "balls/4_4_3.zarr/class_key_index"),
                                ("solvable", "rggb|brrg|gbbr|"), "4_4_3", "missing"),
     "ball moves chunk flipped": (lambda d: flip_a_byte(
         d / "balls/4_4_3.zarr/moves_to_clear/c/0"),
