@@ -181,8 +181,10 @@ def test_a_file_puzzle_is_offered_drawn_and_played_on_the_generic_board(
     page.evaluate("sessionStorage.clear()")  # a new tab's: no moves made kept
     page.goto("about:blank")
     page.goto(address)
-    wait_text(page, "#par", "needs \\d+")
-    assert "needs 3 " in text(page, "#par") and text(page, "#state-text") == after
+    # the par of the position the address names (the game's first answer may still be
+    # on its way on a busy machine: wait for this one, not for any)
+    wait_text(page, "#par", "needs 3 ")
+    assert text(page, "#state-text") == after
     assert made(page) == 0
     wait_drawn(page, after)
     assert drawn_rows(page) == notation_rows(after)
