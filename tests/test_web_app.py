@@ -163,6 +163,8 @@ def test_every_puzzle_plays_to_its_goal_in_par_then_undo_and_stop(page, server, 
     page.click("#undo")
     wait_text(page, "#made", f"^{par - 1}$")
     assert text(page, "#state-text") == positions[-2]
+    # the undone position's own answer in, which a busy machine may bring after the Stop
+    wait_text(page, "#status", "remain")
     # Solve, then Stop: nothing moves after the Stop
     page.click("#solve")
     page.click("#stop")
