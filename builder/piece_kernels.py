@@ -14,27 +14,15 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def _bits_below(mask, bit):
-    """How many bits of ``mask`` lie below ``bit``."""
-    below = mask & ((np.int64(1) << bit) - 1)
-    count = 0
-    while below:
-        below &= below - 1
-        count += 1
-    return count
+from builder.contract.patterns import packed_rank, packed_unrank
 
 
 def _rank(slots, orientations, tracked, parameters, weights_at, base, orientation_states):
-    rank = 0
-    used = np.int64(0)
     digits = 0
     for number in range(tracked):
-        slot = (slots >> (4 * number)) & 15
-        rank += (slot - _bits_below(used, slot)) * parameters[weights_at + number]
-        used |= np.int64(1) << slot
         digits = base * digits + ((orientations >> (4 * number)) & 15)
-    return rank * orientation_states + digits
+    return (packed_rank(slots, tracked, parameters, weights_at) * orientation_states
+            + digits)
 
 
 # The breadth-first search of one pattern's table.  Parameters: orientations, tracked,
@@ -56,22 +44,8 @@ def piece_neighbours(state, parameters, out):
     weights_at = gained_at + moves * movable
     arrangement = state // orientation_states
     digits = state - arrangement * orientation_states
-    slots = np.int64(0)
+    slots, _ = packed_unrank(arrangement, tracked, parameters, weights_at)
     orientations = np.int64(0)
-    used = np.int64(0)
-    for number in range(tracked):
-        weight = parameters[weights_at + number]
-        digit = arrangement // weight
-        arrangement -= digit * weight
-        slot = 0
-        while True:  # the digit-th slot not used yet
-            if not (used >> slot) & 1:
-                if digit == 0:
-                    break
-                digit -= 1
-            slot += 1
-        used |= np.int64(1) << slot
-        slots |= np.int64(slot) << (4 * number)
     for number in range(tracked - 1, -1, -1):
         orientations |= (digits % base) << (4 * number)
         digits //= base

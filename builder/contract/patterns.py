@@ -52,6 +52,44 @@ def arrangement_rank(places: list[int] | tuple[int, ...], total: int) -> int:
     return rank
 
 
+def packed_rank(packed, count, weights, offset):
+    """``arrangement_rank`` in the subset of Python numba compiles, for a kernel: the rank
+    of ``count`` distinct places packed four bits each (the first in the low bits), the
+    arrangement's weights at ``weights[offset:]``."""
+    rank = 0
+    used = 0
+    for number in range(count):
+        place = (packed >> (4 * number)) & 15
+        below = used & ((1 << place) - 1)
+        smaller = 0
+        while below:  # the loop LLVM compiles to one popcnt
+            below &= below - 1
+            smaller += 1
+        rank += (place - smaller) * weights[offset + number]
+        used |= 1 << place
+    return rank
+
+
+def packed_unrank(rank, count, weights, offset):
+    """``packed_rank`` undone: (the places packed four bits each, the mask of them)."""
+    packed = 0
+    used = 0
+    for number in range(count):
+        weight = weights[offset + number]
+        digit = rank // weight
+        rank -= digit * weight
+        place = 0
+        while True:  # the digit-th place not used yet
+            if not (used >> place) & 1:
+                if digit == 0:
+                    break
+                digit -= 1
+            place += 1
+        packed |= place << (4 * number)
+        used |= 1 << place
+    return packed, used
+
+
 def step_signature():
     """The numba signature of every ``PatternSearch.step``: ``(rows: int64[:, ::1],
     depth: int64, move: int64, parameters: int64[::1]) -> int64``."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from builder.contract.patterns import packed_rank, packed_unrank
 from puzzles.sliding.rules import beside
 
 FACTORIALS = np.array([1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880], dtype=np.int64)
@@ -107,17 +108,6 @@ def _region(blank, free, columns, not_first, not_last):
         found = grown
 
 
-def _arrangement_rank(packed, count, weights, offset):
-    """The rank of ``count`` cells packed four bits each (first in the low bits)."""
-    rank = 0
-    used = np.int64(0)
-    for place in range(count):
-        cell = (packed >> (4 * place)) & 15
-        rank += (cell - _popcount(used & ((np.int64(1) << cell) - 1))) * weights[offset + place]
-        used |= np.int64(1) << cell
-    return rank
-
-
 def pattern_neighbours(state, parameters, out):
     # A state whose blank is not the least cell of its region is never reached: no moves.
     rows = parameters[0]
@@ -127,22 +117,7 @@ def pattern_neighbours(state, parameters, out):
     not_last = parameters[4]
     cells = rows * columns
     full = (np.int64(1) << cells) - 1
-    packed = np.int64(0)
-    used = np.int64(0)
-    rest = state
-    for place in range(tracked + 1):
-        weight = parameters[5 + place]
-        digit = rest // weight
-        rest -= digit * weight
-        cell = 0
-        while True:  # the digit-th cell not used yet
-            if not (used >> cell) & 1:
-                if digit == 0:
-                    break
-                digit -= 1
-            cell += 1
-        packed |= np.int64(cell) << (4 * place)
-        used |= np.int64(1) << cell
+    packed, used = packed_unrank(state, tracked + 1, parameters, 5)
     blank = (packed >> (4 * tracked)) & 15
     occupied = used & ~(np.int64(1) << blank)
     reach = _region(blank, full & ~occupied, columns, not_first, not_last)
@@ -160,7 +135,7 @@ def pattern_neighbours(state, parameters, out):
             least = _lowest_bit(_region(cell, full & ~moved, columns, not_first, not_last))
             after = ((without_blank & ~(np.int64(15) << (4 * place)))
                      | (np.int64(other) << (4 * place)) | (least << (4 * tracked)))
-            out[count] = _arrangement_rank(after, tracked + 1, parameters, 5)
+            out[count] = packed_rank(after, tracked + 1, parameters, 5)
             count += 1
     return count
 
@@ -217,7 +192,7 @@ def _pattern_index(rows, child, parameters, pattern, mirrored, cells):
         else:
             cell = rows[child, cells + tile]
         packed |= cell << (4 * place)
-    return _arrangement_rank(packed, size, parameters, weights + pattern * most)
+    return packed_rank(packed, size, parameters, weights + pattern * most)
 
 
 def _dual_index(rows, child, parameters, pattern, mirrored, blank, cells):
@@ -240,7 +215,7 @@ def _dual_index(rows, child, parameters, pattern, mirrored, blank, cells):
         else:
             tile = rows[child, goal_cell]
         packed |= parameters[home + tile] << (4 * place)
-    return _arrangement_rank(packed, size, parameters, weights + pattern * most)
+    return packed_rank(packed, size, parameters, weights + pattern * most)
 
 
 def pattern_step(rows, depth, move, parameters):
