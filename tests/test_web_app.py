@@ -34,10 +34,20 @@ def made(page) -> int:
 
 
 def wait_text(page, selector: str, pattern: str, timeout: float = PAGE_WAIT):
-    page.wait_for_function(
-        "([selector, pattern]) => new RegExp(pattern).test("
-        "document.querySelector(selector).textContent)", arg=[selector, pattern],
-        timeout=timeout)
+    """Wait for ``selector``'s text to match ``pattern``; a page that never gets there
+    fails with what it showed instead (the status, the par), not only a timeout."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    try:
+        page.wait_for_function(
+            "([selector, pattern]) => new RegExp(pattern).test("
+            "document.querySelector(selector).textContent)", arg=[selector, pattern],
+            timeout=timeout)
+    except PageTimeout:
+        shown = {name: text(page, name) for name in dict.fromkeys((selector, "#status", "#par"))
+                 if page.query_selector(name)}
+        raise AssertionError(f"{selector} never matched {pattern!r} within {timeout / 1000:g} "
+                             f"s; the page showed {shown} at {page.url}") from None
 
 
 def until(page, condition) -> None:
