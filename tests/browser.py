@@ -105,6 +105,17 @@ def kept_tab(browser, viewport: dict, **options):
         context.close()
 
 
+def forget_games(page, server: str) -> None:
+    """Leave ``page`` as a new tab starts: on no game, with none of the server's games kept
+    in the tab's storage (a game opened again by its address would otherwise come back
+    with its moves made and its par).  The storage is cleared from a document of the
+    server's that runs no game: one that did could still write to it after the clear, an
+    answer arriving late."""
+    page.goto(f"{server}/static/board.js")
+    page.evaluate("sessionStorage.clear()")
+    page.goto("about:blank")
+
+
 def axe_findings(page) -> dict:
     """axe-core's findings on the page as it stands (its violations in full; the rules
     it could not decide, in brief), as ``axe_playwright_python``'s ``Axe().run`` gives

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from query.web import create_app
-from tests.browser import kept_tab, served
+from tests.browser import forget_games, kept_tab, served
 from tests.commands import run_command
 from tests.test_puzzle_files import FILES, Reference
 from tests.test_web_app import WIDE, made, open_game, shared_game, text, wait_text
@@ -178,11 +178,8 @@ def test_a_file_puzzle_is_offered_drawn_and_played_on_the_generic_board(
     after = reference.after(start, hinted[0])
     assert game["puzzle"] == name and game["state"] == after
     address = page.url
-    page.evaluate("sessionStorage.clear()")  # a new tab's: no moves made kept
-    page.goto("about:blank")
+    forget_games(page, server)  # as a new tab opens it: no moves made kept
     page.goto(address)
-    # the par of the position the address names (the game's first answer may still be
-    # on its way on a busy machine: wait for this one, not for any)
     wait_text(page, "#par", "needs 3 ")
     assert text(page, "#state-text") == after
     assert made(page) == 0

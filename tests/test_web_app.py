@@ -16,7 +16,7 @@ import pytest
 from builder import registry
 from builder.contract.puzzle import Playing, Walking, walkable
 from query.walk import Tables, walk
-from tests.browser import PAGE_WAIT, SCREENSHOTS, axe_findings, kept_tab, served
+from tests.browser import PAGE_WAIT, SCREENSHOTS, axe_findings, forget_games, kept_tab, served
 from tests.commands import wait_for
 from tests.walks import fewest_moves_from
 
@@ -107,9 +107,7 @@ def as_a_new_tab(tab, server: str, viewport: dict):
     errors.clear()
     yield opened
     opened.unroute_all(behavior="ignoreErrors")
-    opened.goto(f"{server}/static/board.js")
-    opened.evaluate("sessionStorage.clear()")
-    opened.goto("about:blank")
+    forget_games(opened, server)
     opened.set_viewport_size(viewport)
     assert not errors, f"the page raised: {errors}"
 

@@ -629,8 +629,7 @@ function seekDistance(place, atStart) {
     game.seeking = null;
     const took = (performance.now() - seeking.began) / 1000;
     if (view.answered_by === "search") {
-      Object.assign(game, { searchSeconds: took, searchOver: false });
-      if (took * 1000 > SLOW_SEARCH_MS) game.slowSearch = true;
+      searchTook(seeking);
       if (view.distance !== null) learn(view.state, view.context, view.distance, view.how);
     }
     if (atStart) {
@@ -648,6 +647,16 @@ function seekDistance(place, atStart) {
     showPar();
     say(`${sentence(error.message)} The board still takes your moves.`, "warning");
   });
+}
+
+function searchTook(seeking, { over = false } = {}) {
+  // a position's search answered: how long it took, quoted to the player, and whether
+  // it was slow (the next positions are then not searched: see refresh); ``over``: it
+  // ran to the server's limit unproved
+  const took = (performance.now() - seeking.began) / 1000;
+  Object.assign(game, { searchSeconds: took, searchOver: over });
+  if (took * 1000 > SLOW_SEARCH_MS) game.slowSearch = true;
+  return took;
 }
 
 function bestOf(view) {
@@ -680,15 +689,13 @@ function seekBest(place, atStart) {
   seeking.first = (async () => {
     const first = await ask({ budget: QUICK_BUDGET });
     if (!current()) throw new Cancelled();
-    if (first.optimal) game.seeking = null;
+    if (first.optimal) { game.seeking = null; searchTook(seeking); }  // proved at once
     bestFound(key, first, place, atStart, first.optimal);
     if (first.optimal) return first;
     ask({ seconds: IMPROVE_SECONDS }).then((better) => {
       if (!current()) return;
       game.seeking = null;
-      const took = (performance.now() - seeking.began) / 1000;
-      Object.assign(game, { searchSeconds: took, searchOver: !better.optimal });
-      if (took * 1000 > SLOW_SEARCH_MS) game.slowSearch = true;
+      searchTook(seeking, { over: !better.optimal });
       bestFound(key, better, place, atStart, true);
     }).catch(failed);
     return first;
