@@ -314,6 +314,40 @@ def test_a_setting_typed_then_hint_deals_its_game_first(phone, server):
     assert re.search(r"needs \d+", text(phone, "#par"))
 
 
+LATE_SEARCHES = """() => {
+    // a position's own search answers 1.5 s late; window.searchesEnded counts the searches
+    // ended (answered, once the page has acted on the answer, or abandoned)
+    window.searchesEnded = 0;
+    const real = window.fetch;
+    window.fetch = async (...request) => {
+        if (!String(request[0]).includes('search=true')) return real(...request);
+        try {
+            const answer = await real(...request);
+            await new Promise((resolve) => setTimeout(resolve, 1500));
+            return answer;
+        } finally {
+            setTimeout(() => { window.searchesEnded += 1; }, 0);
+        }
+    };
+}"""
+
+
+def test_a_hint_asked_during_a_deal_is_not_said_over_by_the_dealt_games_search(phone,
+                                                                            server):
+    """Hint asked while a typed setting's game is dealt: the dealt game's search for its
+    fewest moves (here answering late) ends with the hint, as any search does at an
+    action, and never says the position's words over the hint's."""
+    open_game(phone, server, "balls")
+    phone.evaluate(LATE_SEARCHES)
+    phone.fill("#setting-colours", "5")
+    phone.click("#hint")
+    wait_text(phone, "#status", "^Hint")
+    phone.wait_for_function("window.searchesEnded >= 1")
+    said = text(phone, "#status")
+    assert said.startswith("Hint") and "optimal: optimal" not in said, said
+    assert phone.query_selector("#board .hinted")
+
+
 def test_quick_taps_on_a_slow_connection_all_count_and_a_hint_waits_for_the_click(
         phone, server):
     open_game(phone, server, "lightsout", state="00000.00000.00000.00000.00000",

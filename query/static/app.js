@@ -250,10 +250,12 @@ async function settled() {
   }
 }
 
-async function ready(generation) {
+async function ready(generation, { keepBest = false } = {}) {
   // an action acts on the position the player sees: a setting changed but not applied
   // deals its game first, and a position whose answer is not back is waited for; a deal
-  // refused meanwhile ends the action, its words stay the status
+  // refused meanwhile ends the action, its words stay the status.  The action ends the
+  // search that position started, as it ended the one before (``cancel``): its late
+  // answer would say the position's words over the action's
   const failures = game.failures;
   if (settingsChanged()) {
     game.pushNext = true;
@@ -264,6 +266,7 @@ async function ready(generation) {
   await settled();
   guard(generation);
   if (game.failures !== failures) throw new Cancelled();
+  if (!(keepBest && game.seeking && game.seeking.best)) stopSeeking();
 }
 
 function holdTaps(event) {
@@ -870,13 +873,14 @@ function fromWhat(found) {
   // how a path was found, where it was not by a table walk: a search (optimal) or an
   // approximate solver (not always)
   if (!found.optimal) return ` (${found.how}: not always optimal)`;
-  return found.how === "table walk" ? "" : ` (${found.how}: optimal)`;
+  if (found.how === "table walk") return "";
+  return /optimal/.test(found.how) ? ` (${found.how})` : ` (${found.how}: optimal)`;
 }
 
 async function hint() {
   cancel({ keepBest: true });
   const generation = game.generation;
-  await ready(generation);
+  await ready(generation, { keepBest: true });
   if (unanswerable()) return;
   say("Looking up the best move…");
   const found = await optimalPath(generation, { improve: true });
@@ -965,7 +969,7 @@ async function showValues() {
 async function showSequence() {
   cancel({ keepBest: true });
   const generation = game.generation;
-  await ready(generation);
+  await ready(generation, { keepBest: true });
   if (unanswerable()) return;
   const found = await optimalPath(generation, { improve: true });
   game.showing = { kind: "sequence", generation };
