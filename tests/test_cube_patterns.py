@@ -18,11 +18,11 @@ import zarr
 
 from builder import patterns, registry
 from builder.contract.puzzle import GOAL, Cataloguing, as_spec
+from builder.piece_patterns import search_for as pieces_search
 from builder.routine import build_table, table_path
 from builder.store import record_checksums
 from builder.verify import verify_table
 from puzzles.cube.rules import FACES, MOVABLE, PLACES, STICKERS
-from builder.piece_patterns import search_for as pieces_search
 from puzzles.cube.tables import PATTERNS
 from query.api import open_tablebase
 from query.walk import Tables

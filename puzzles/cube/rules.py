@@ -15,7 +15,6 @@ is one move).
 from __future__ import annotations
 
 from builder.contract.errors import PuzzleInputError, shown
-from builder.contract.patterns import arrangement_rank
 
 FACES = "URFDLB"
 PLACES = ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
@@ -124,19 +123,3 @@ def turn_effect(face: str, times: int) -> tuple[tuple[int, ...], tuple[int, ...]
     """``times`` quarter turns of ``face`` as one turn: the place each place takes its
     corner from, and the twist the corner gains (as ``TURNS`` gives a quarter turn)."""
     return turned(SOLVED, face, times)
-
-
-def pattern_rank(corners: tuple[int, ...], position) -> int:
-    """The rank of what a pattern sees of a position: the places and twists of
-    ``corners`` (numbers, as ``PLACES``), the rest unseen.  The places, as slots among
-    ``MOVABLE``, are ranked as an arrangement (each slot's number among those not used
-    before it, weighted by the arrangements of the places after it), then the twists as
-    base-3 digits, the first corner's most significant."""
-    places, twists = position
-    slots = [MOVABLE.index(places.index(corner)) for corner in corners]
-    tracked = len(corners)
-    arrangement = arrangement_rank(slots, len(MOVABLE))
-    twist = 0
-    for corner in corners:
-        twist = 3 * twist + twists[places.index(corner)]
-    return arrangement * 3 ** tracked + twist
