@@ -60,6 +60,15 @@ def _locked(lock: Path) -> bool:
         os.close(descriptor)
 
 
+def _stamped(lock: Path) -> bool:
+    """True once the lock's holder has written its name in the lock file: a holder stopped
+    between taking the lock and writing its name cannot be named by anyone."""
+    try:
+        return bool(lock.read_text().strip())
+    except FileNotFoundError:
+        return False
+
+
 def _post(server: str, path: str) -> dict:
     request = urllib.request.Request(f"{server}{path}", method="POST")
     with urllib.request.urlopen(request, timeout=120) as answer:
@@ -82,8 +91,8 @@ def _job_ended(server: str, job: int) -> dict:
 
 
 def test_a_builder_started_during_a_web_build_is_refused_and_the_table_is_whole(small_data):
-    """The server's build is held still (SIGSTOP) once it holds the data directory's lock,
-    however long a busy machine takes to get there, so that the second builder surely
+    """The server's build is held still (SIGSTOP) once it holds the data directory's lock
+    and has written its name there, however long a busy machine takes to get there, so that the second builder surely
     starts during it.  A build that ended between the look and the stop is let go and the
     next target tried: the race is for the test's second builder to win, not the clock."""
     process, port = start_server(small_data, "--allow-builds", "2")
@@ -96,7 +105,7 @@ def test_a_builder_started_during_a_web_build_is_refused_and_the_table_is_whole(
             while not caught and time.monotonic() < deadline:
                 if lock.exists():  # stopped, it can neither take nor let go of the lock
                     process.send_signal(signal.SIGSTOP)
-                    caught = _locked(lock)
+                    caught = _locked(lock) and _stamped(lock)
                     if caught:  # stopped while it builds: the second builder starts now
                         break
                     process.send_signal(signal.SIGCONT)
