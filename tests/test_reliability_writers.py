@@ -92,9 +92,10 @@ def _job_ended(server: str, job: int) -> dict:
 
 def test_a_builder_started_during_a_web_build_is_refused_and_the_table_is_whole(small_data):
     """The server's build is held still (SIGSTOP) once it holds the data directory's lock
-    and has written its name there, however long a busy machine takes to get there, so that the second builder surely
-    starts during it.  A build that ended between the look and the stop is let go and the
-    next target tried: the race is for the test's second builder to win, not the clock."""
+    and has written its name there, however long a busy machine takes to get there, so
+    that the second builder surely starts during it.  A build that ended between the look
+    and the stop is let go and the next target tried: the race is for the test's second
+    builder to win, not the clock."""
     process, port = start_server(small_data, "--allow-builds", "2")
     server = f"http://127.0.0.1:{port}"
     lock = small_data / workspace.LOCK_NAME

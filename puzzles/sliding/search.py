@@ -10,26 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.contract.patterns import packed_rank, packed_unrank
+from builder.contract.patterns import count_bits, packed_rank, packed_unrank
 from puzzles.sliding.rules import beside
 
 FACTORIALS = np.array([1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880], dtype=np.int64)
 ALL_TILES = 0x876543210  # tile k in nibble k: the tiles not yet placed while unranking
 
 
-def _popcount(mask):
-    """The set bits of a non-negative mask.  Written as the loop that clears the lowest
-    bit, which LLVM recognises and compiles to one popcnt instruction: no loop is left."""
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
 def _lowest_bit(mask):
     """The index of the lowest set bit of a non-zero mask: the bits below it counted."""
-    return _popcount((mask & -mask) - 1)
+    return count_bits((mask & -mask) - 1)
 
 
 def _unrank(rank, cells):

@@ -630,16 +630,15 @@ function seekDistance(place, atStart) {
            { signal: seeking.aborter.signal }).then((view) => {
     if (!current()) return;
     game.seeking = null;
-    const took = (performance.now() - seeking.began) / 1000;
-    if (view.answered_by === "search") {
-      searchTook(seeking);
-      if (view.distance !== null) learn(view.state, view.context, view.distance, view.how);
+    const bySearch = view.answered_by === "search";
+    const took = bySearch ? searchTook(seeking) : null;
+    if (bySearch && view.distance !== null) {
+      learn(view.state, view.context, view.distance, view.how);
     }
     if (atStart) {
       game.par = view.answered_by === "none" ? null : view.distance;
       if (!game.guideChosen) {
-        $("guide").value = view.answered_by === "search" && took * 1000 <= EXACT_HINTS_MS
-          ? "exact" : "approximate";
+        $("guide").value = bySearch && took * 1000 <= EXACT_HINTS_MS ? "exact" : "approximate";
       }
     }
     show(view, place, { facts: false });
